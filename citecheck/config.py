@@ -1,0 +1,222 @@
+"""Run settings: command-line flags / Action inputs, narrowed by an optional `.citecheck.toml`.
+
+Security rule (DESIGN §4): the flags or workflow inputs are the ceiling. The repository's
+config file may only narrow them — fewer domains, lower caps, more ignores, more fail-on
+categories — never widen them.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError, field_validator
+
+
+class ConfigError(Exception):
+    """A configuration problem; the run exits 2. `hint` says what to do about it."""
+
+    def __init__(self, message: str, hint: str = "", code: str = "config") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.code = code
+
+    def __str__(self) -> str:
+        return f"{self.message}\n  hint: {self.hint}" if self.hint else self.message
+
+
+class FilterMode(StrEnum):
+    added = "added"
+    diff_context = "diff_context"
+    file = "file"
+    nofilter = "nofilter"
+
+
+class JudgeProvider(StrEnum):
+    auto = "auto"  # whichever key is set, else a configuration error
+    anthropic = "anthropic"
+    openai = "openai"
+    openai_compatible = "openai-compatible"
+    none = "none"
+
+
+FAIL_ON_CATEGORIES = (
+    "unsupported",
+    "unreachable",
+    "not-extractable",
+    "disallowed",
+    "limit",
+    "not-verified",
+    "unsourced",
+)
+DEFAULT_FAIL_ON = ["unsupported", "unreachable", "not-extractable", "disallowed", "limit"]
+DEFAULT_PATHS = ["**/*.md", "**/*.mdx"]
+
+
+def split_list(value: str | list[str] | None) -> list[str]:
+    """Split a comma/newline/space separated input (as Action inputs arrive) into items."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        items: list[str] = []
+        for v in value:
+            items.extend(split_list(v))
+        return items
+    return [p for p in value.replace(",", " ").split() if p]
+
+
+def parse_shard(value: str | None) -> tuple[int, int] | None:
+    """`I/N` with 1 <= I <= N, or empty for no sharding."""
+    if not value:
+        return None
+    try:
+        i_s, n_s = value.split("/")
+        i, n = int(i_s), int(n_s)
+    except ValueError:
+        raise ConfigError(f"shard {value!r} is not of the form I/N", "write e.g. --shard 1/4") from None
+    if not 1 <= i <= n:
+        raise ConfigError(f"shard {value!r}: I must be between 1 and N", "shards are numbered 1..N")
+    return i, n
+
+
+class Settings(BaseModel):
+    """Everything a run needs to know; one instance per run (no global state)."""
+
+    paths: list[str] = Field(default_factory=lambda: list(DEFAULT_PATHS))
+    filter_mode: FilterMode = FilterMode.added
+    allowed_domains: list[str] = Field(default_factory=list)  # empty: any public host
+    allow_private_hosts: list[str] = Field(default_factory=list)
+    judge: JudgeProvider = JudgeProvider.auto
+    model: str | None = None
+    base_url: str | None = None
+    max_cost_usd: float = Field(default=1.00, ge=0)
+    max_claims: int = Field(default=200, ge=0)
+    fail_on: list[str] = Field(default_factory=lambda: list(DEFAULT_FAIL_ON))
+    comment: bool = True
+    annotations: bool = True
+    cache_dir: Path | None = None
+    shard: str | None = None
+    ignore: list[str] = Field(default_factory=list)  # globs of files to skip
+    # Set only by a config file: a file must match `paths` and also one of these.
+    also_paths: list[str] = Field(default_factory=list)
+
+    # fetch stage
+    concurrency: int = Field(default=64, ge=1)
+    per_host_concurrency: int = Field(default=8, ge=1)
+    host_interval_s: float = Field(default=0.0, ge=0)
+    timeout_s: float = Field(default=10.0, gt=0)
+    max_source_bytes: int = Field(default=5 * 1024 * 1024, gt=0)
+    cache_max_age_s: float = Field(default=24 * 3600, ge=0)
+    fetch: bool = True  # False: no network; cited claims are not verified
+
+    # extract stage
+    max_file_bytes: int = Field(default=5 * 1024 * 1024, gt=0)
+
+    # evidence + judge stages
+    evidence_chars: int = Field(default=4000, gt=0)
+    batch_size: int = Field(default=8, ge=1)
+    price_in_per_mtok: float | None = None  # for a model outside the price table
+    price_out_per_mtok: float | None = None
+
+    @field_validator(
+        "paths", "allowed_domains", "allow_private_hosts", "fail_on", "ignore", "also_paths", mode="before"
+    )
+    @classmethod
+    def _split(cls, v: Any) -> list[str]:
+        return split_list(v)
+
+    @field_validator("allowed_domains", "allow_private_hosts")
+    @classmethod
+    def _lower_hosts(cls, v: list[str]) -> list[str]:
+        return [d.lower().strip(".") for d in v]
+
+    @field_validator("fail_on")
+    @classmethod
+    def _check_fail_on(cls, v: list[str]) -> list[str]:
+        bad = [c for c in v if c not in FAIL_ON_CATEGORIES]
+        if bad:
+            raise ValueError(f"unknown fail-on categories {bad}; choose from {', '.join(FAIL_ON_CATEGORIES)}")
+        return v
+
+    @field_validator("shard")
+    @classmethod
+    def _check_shard(cls, v: str | None) -> str | None:
+        parse_shard(v)
+        return v or None
+
+    @property
+    def shard_tuple(self) -> tuple[int, int] | None:
+        return parse_shard(self.shard)
+
+
+# Keys a `.citecheck.toml` may set, and how each may only narrow the ceiling.
+_NARROWABLE = {
+    "allowed_domains",
+    "max_cost_usd",
+    "max_claims",
+    "fail_on",
+    "ignore",
+    "paths",
+    "evidence_chars",
+    "timeout_s",
+    "max_source_bytes",
+    "concurrency",
+}
+
+
+def _domain_within(domain: str, ceiling: list[str]) -> bool:
+    return any(domain == c or domain.endswith("." + c) for c in ceiling)
+
+
+def narrow(settings: Settings, file_config: dict[str, Any], source: str) -> Settings:
+    """Apply a repository config file on top of the ceiling `settings`, narrowing only.
+
+    A key that would widen the ceiling is an error naming the file, so a PR cannot quietly
+    open the allowlist or raise the cost cap.
+    """
+    cfg = {k.replace("-", "_"): v for k, v in file_config.items()}
+    unknown = sorted(set(cfg) - _NARROWABLE)
+    if unknown:
+        raise ConfigError(
+            f"{source}: unknown or non-narrowable keys {unknown}",
+            f"a config file may set only: {', '.join(sorted(_NARROWABLE))}",
+        )
+    update: dict[str, Any] = {}
+    if "allowed_domains" in cfg:
+        domains = [d.lower().strip(".") for d in split_list(cfg["allowed_domains"])]
+        if settings.allowed_domains:
+            wider = [d for d in domains if not _domain_within(d, settings.allowed_domains)]
+            if wider:
+                raise ConfigError(
+                    f"{source}: allowed_domains {wider} are outside the workflow's allowlist",
+                    "the config file can only narrow allowed-domains; widen it in the workflow inputs",
+                )
+        update["allowed_domains"] = domains
+    for key in ("max_cost_usd", "max_claims", "evidence_chars", "timeout_s", "max_source_bytes", "concurrency"):
+        if key in cfg:
+            update[key] = min(cfg[key], getattr(settings, key))
+    if "fail_on" in cfg:
+        update["fail_on"] = sorted(set(settings.fail_on) | set(split_list(cfg["fail_on"])))
+    if "ignore" in cfg:
+        update["ignore"] = settings.ignore + split_list(cfg["ignore"])
+    if "paths" in cfg:
+        # Narrowing file globs: a file must match both the workflow's and the config's paths.
+        update["also_paths"] = split_list(cfg["paths"])
+    try:
+        return Settings.model_validate({**settings.model_dump(), **update})
+    except ValidationError as exc:
+        raise ConfigError(f"{source}: {exc.errors()[0]['msg']}", "fix the value in the config file") from None
+
+
+def load_config_file(path: Path) -> dict[str, Any]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} not found", "check the `config` input / --config path") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}", "fix the syntax of the config file") from None
+    # Accept both a flat file and a [citecheck] table.
+    return data.get("citecheck", data)

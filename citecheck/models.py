@@ -1,0 +1,213 @@
+"""Typed hand-offs between the pipeline stages (DESIGN §1) and the JSON report (DESIGN §7).
+
+Every stage takes and returns these models, so the JSON report is simply the pydantic dump of
+`Report`. Field names here are a public contract: scripts read them.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+
+class ClaimKind(StrEnum):
+    statistic = "statistic"
+    quote = "quote"
+    temporal = "temporal"
+    comparative = "comparative"
+    hyperlinked = "hyperlinked"
+
+
+class CitationKind(StrEnum):
+    link = "link"  # inline link or autolink: [text](url), <url>
+    reference = "reference"  # reference-style link: [text][id] / [id][]
+    footnote = "footnote"  # [^1], URL(s) taken from the footnote body
+    numbered = "numbered"  # [N], resolved against the reference list
+    author_year = "author_year"  # (Author, Year) / Author (Year)
+    bare_url = "bare_url"  # https://… in running text
+    doi = "doi"  # doi:10.…, https://doi.org/10.…, bare 10.xxxx/…
+
+
+class ResolveStatus(StrEnum):
+    ok = "ok"
+    skipped = "skipped"  # e.g. ignored by a marker or a `citecheck-ignore` link title
+    error = "error"  # could not be resolved; `resolve_error` says why
+
+
+class Verdict(StrEnum):
+    pass_ = "pass"
+    fail = "fail"  # the page does not support / contradicts the claim
+    unreachable = "unreachable"
+    not_extractable = "not_extractable"
+    disallowed = "disallowed"
+    not_verified = "not_verified"
+    unsourced = "unsourced"
+
+
+class DecidedBy(StrEnum):
+    number = "number"
+    quote = "quote"
+    date = "date"
+    judge = "judge"
+    fetch = "fetch"
+    policy = "policy"
+
+
+# Kinds that make a sentence worth checking on their own (a bare link is checkable only
+# because it carries a citation).
+FACT_KINDS: frozenset[ClaimKind] = frozenset(
+    {ClaimKind.statistic, ClaimKind.quote, ClaimKind.temporal, ClaimKind.comparative}
+)
+
+
+class FileError(BaseModel):
+    """A problem with one input file; the run goes on for the others."""
+
+    file: str
+    line: int | None = None
+    message: str
+    fatal: bool = True  # False: a warning (e.g. invalid UTF-8 decoded with replacement)
+
+
+class SourceInfo(BaseModel):
+    """What the fetch stage learnt about one URL (shared by every claim citing it)."""
+
+    url: str
+    final_url: str | None = None
+    status: int | None = None
+    content_type: str | None = None
+    bytes_fetched: int = 0
+    truncated: bool = False
+
+
+class Citation(BaseModel):
+    raw: str  # the citation as written, e.g. "[3]", "[^note]", "(Smith, 2020)", "https://…"
+    kind: CitationKind
+    identifier: str | None = None  # reference id, footnote label, number, "Smith 2020", DOI
+    url: str | None = None  # resolved URL (DOIs normalized to https://doi.org/…)
+    text_fragment: str | None = None  # decoded `#:~:text=` directive: the author's evidence pointer
+    start: int | None = None  # character offsets of the citation inside the claim text, if visible
+    end: int | None = None
+    resolve_status: ResolveStatus = ResolveStatus.ok
+    resolve_error: str | None = None
+    source: SourceInfo | None = None
+
+
+class Claim(BaseModel):
+    text: str  # as a reader sees it: link markup removed, link text kept
+    kinds: list[ClaimKind]
+    file: str
+    line: int  # 1-based line in the source file where the sentence starts
+    column: int  # 1-based column of the sentence start
+    citations: list[Citation] = Field(default_factory=list)
+
+    @property
+    def is_fact(self) -> bool:
+        return any(k in FACT_KINDS for k in self.kinds)
+
+    @property
+    def is_unsourced(self) -> bool:
+        return self.is_fact and not self.citations
+
+
+class Reference(BaseModel):
+    """One entry of a document's References / Sources / Bibliography / Notes list."""
+
+    label: str | None = None  # "1" for a numbered list, or the id in "[1]" / "1."
+    text: str
+    urls: list[str] = Field(default_factory=list)
+    line: int
+
+
+class ExtractedDocument(BaseModel):
+    file: str
+    claims: list[Claim] = Field(default_factory=list)
+    references: list[Reference] = Field(default_factory=list)
+    errors: list[FileError] = Field(default_factory=list)
+
+
+class FetchOutcome(StrEnum):
+    ok = "ok"
+    unreachable = "unreachable"
+    not_extractable = "not_extractable"
+    disallowed = "disallowed"
+    skipped = "skipped"  # fetching disabled
+
+
+class FetchedSource(BaseModel):
+    """A fetched, text-extracted source; one per distinct URL."""
+
+    info: SourceInfo
+    outcome: FetchOutcome
+    error: str | None = None  # why, when outcome is not ok ("HTTP 404", "blocked address 10.0.0.1")
+    text: str = ""
+    title: str | None = None
+    date: str | None = None
+    text_hash: str | None = None
+    etag: str | None = None
+    last_modified: str | None = None
+    fetched_at: float | None = None  # unix time
+    from_cache: bool = False
+
+
+class CheckResult(BaseModel):
+    """One deterministic check (number, quote, date) of a claim against a source text."""
+
+    name: DecidedBy  # number | quote | date
+    passed: bool
+    detail: str  # what was looked for and what was (not) found
+    evidence: str | None = None  # the matching (or nearest) page text
+
+
+class Passage(BaseModel):
+    start: int  # character offsets in the source text
+    end: int
+    text: str
+    score: float = 0.0
+
+
+class JudgeResult(BaseModel):
+    model: str
+    supported: bool | None = None
+    confidence: float | None = None
+    rationale: str | None = None
+    evidence: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float = 0.0
+    latency_ms: int = 0
+    cached: bool = False
+    error: str | None = None  # why no accepted verdict (e.g. "evidence quote not found in source")
+
+
+class ClaimResult(Claim):
+    verdict: Verdict
+    reason: str | None = None
+    decided_by: DecidedBy | None = None
+    source_url: str | None = None  # the citation URL the verdict rests on
+    evidence: str | None = None
+    checks: list[CheckResult] = Field(default_factory=list)
+    judge: JudgeResult | None = None
+    limit: bool = False  # not verified because the cost cap or the claim limit was reached
+
+
+class Report(BaseModel):
+    passed: bool | None  # null when nothing was verified: never true by default
+    overall_score: float | None  # supported / judged; null when nothing was judged
+    total_claims: int = 0
+    total_citations_found: int = 0
+    total_resolved: int = 0
+    total_judged: int = 0
+    total_supported: int = 0
+    total_unsupported: int = 0
+    total_unsourced: int = 0
+    total_not_verified: int = 0
+    total_cost_usd: float = 0.0
+    claims: list[ClaimResult] = Field(default_factory=list)
+    errors: list[FileError] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)  # e.g. "allowlist empty: any public host"
+    fail_on: list[str] = Field(default_factory=list)
+    failing: list[str] = Field(default_factory=list)  # the fail-on categories that were hit
+    judge_model: str | None = None
+    version: str = ""
