@@ -61,6 +61,15 @@ FACT_KINDS: frozenset[ClaimKind] = frozenset(
 )
 
 
+class SelectedFile(BaseModel):
+    """A Markdown file chosen by the select stage, with the lines whose claims count."""
+
+    path: str  # where to read it (absolute, or relative to the working directory)
+    display: str  # how reports name it (repository-relative, forward slashes)
+    # 1-based inclusive line ranges whose claims are checked; None means the whole file.
+    line_ranges: list[tuple[int, int]] | None = None
+
+
 class FileError(BaseModel):
     """A problem with one input file; the run goes on for the others."""
 
@@ -179,6 +188,7 @@ class JudgeResult(BaseModel):
     latency_ms: int = 0
     cached: bool = False
     error: str | None = None  # why no accepted verdict (e.g. "evidence quote not found in source")
+    limit: bool = False  # not called because the cost cap would have been exceeded
 
 
 class ClaimResult(Claim):
