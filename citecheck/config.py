@@ -195,7 +195,14 @@ def narrow(settings: Settings, file_config: dict[str, Any], source: str) -> Sett
                     "the config file can only narrow allowed-domains; widen it in the workflow inputs",
                 )
         update["allowed_domains"] = domains
-    for key in ("max_cost_usd", "max_claims", "evidence_chars", "timeout_s", "max_source_bytes", "concurrency"):
+    for key in (
+        "max_cost_usd",
+        "max_claims",
+        "evidence_chars",
+        "timeout_s",
+        "max_source_bytes",
+        "concurrency",
+    ):
         if key in cfg:
             update[key] = min(cfg[key], getattr(settings, key))
     if "fail_on" in cfg:
@@ -215,7 +222,9 @@ def load_config_file(path: Path) -> dict[str, Any]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"config file {path} not found", "check the `config` input / --config path") from None
+        raise ConfigError(
+            f"config file {path} not found", "check the `config` input / --config path"
+        ) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}", "fix the syntax of the config file") from None
     # Accept both a flat file and a [citecheck] table.

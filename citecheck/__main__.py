@@ -1,0 +1,5 @@
+import sys
+
+from citecheck.cli import main
+
+sys.exit(main())

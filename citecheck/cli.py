@@ -1,0 +1,306 @@
+"""The `citecheck` command line (DESIGN §7).
+
+Exit codes: 0 passed, 1 a claim failed under `--fail-on`, 2 configuration or runtime error.
+API keys come only from the environment (ANTHROPIC_API_KEY / OPENAI_API_KEY).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from citecheck import __version__
+from citecheck.config import ConfigError, Settings, load_config_file, narrow
+
+EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
+DEFAULT_CONFIG_FILE = ".citecheck.toml"
+
+
+def _add_judge_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("judge")
+    g.add_argument(
+        "--judge",
+        choices=["auto", "anthropic", "openai", "openai-compatible", "none"],
+        help="LLM provider (default: whichever API key is set, else an error)",
+    )
+    g.add_argument("--model", help="model name (default per provider)")
+    g.add_argument("--base-url", help="API base URL (for openai-compatible servers or proxies)")
+    g.add_argument("--max-cost-usd", type=float, help="hard cap on judge spend for the run (default 1.00)")
+    g.add_argument(
+        "--price-in",
+        type=float,
+        dest="price_in_per_mtok",
+        help="USD per million input tokens, for a model outside the price table",
+    )
+    g.add_argument(
+        "--price-out",
+        type=float,
+        dest="price_out_per_mtok",
+        help="USD per million output tokens, for a model outside the price table",
+    )
+
+
+def _add_output_options(p: argparse.ArgumentParser, formats: Sequence[str]) -> None:
+    p.add_argument("--format", choices=list(formats), default=formats[0], help=f"default: {formats[0]}")
+    p.add_argument("--output", "-o", type=Path, help="write the report here instead of stdout")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="citecheck",
+        description="Check the claims in Markdown documentation against the sources they cite.",
+    )
+    parser.add_argument("--version", action="version", version=f"citecheck {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("extract", help="list the claims and citations of Markdown files (no network)")
+    p.add_argument("paths", nargs="+", type=Path, help="files, or directories (every *.md/*.mdx/*.markdown)")
+    p.add_argument("--max-file-bytes", type=int, help="skip files larger than this (default 5 MB)")
+    _add_output_options(p, ["text", "json"])
+
+    p = sub.add_parser("check", help="verify the claims against their sources and write the report")
+    p.add_argument("paths", nargs="*", help="files or directories (default: the current directory)")
+    p.add_argument("--diff", metavar="REF", help="only claims on lines changed since git REF")
+    p.add_argument(
+        "--filter-mode",
+        choices=["added", "diff_context", "file", "nofilter"],
+        help="with --diff: which claims count (default added)",
+    )
+    p.add_argument(
+        "--config", type=Path, help=f"config file that narrows the flags (default {DEFAULT_CONFIG_FILE})"
+    )
+    p.add_argument(
+        "--allowed-domain",
+        action="append",
+        dest="allowed_domains",
+        metavar="D",
+        help="fetch only these domains and their subdomains (repeatable; default any public host)",
+    )
+    p.add_argument(
+        "--allow-private-host",
+        action="append",
+        dest="allow_private_hosts",
+        metavar="H",
+        help="admit this private/loopback host past the SSRF guard (repeatable)",
+    )
+    _add_judge_options(p)
+    p.add_argument("--max-claims", type=int, help="verify at most N claims (default 200)")
+    p.add_argument(
+        "--fail-on",
+        help="comma list of: unsupported, unreachable, not-extractable, disallowed, "
+        "limit, not-verified, unsourced",
+    )
+    p.add_argument("--cache-dir", type=Path, help="keep fetched sources and verdicts here")
+    p.add_argument("--shard", help="I/N: check a stable 1/N slice of the files")
+    p.add_argument("--concurrency", type=int, help="simultaneous fetches (default 64)")
+    p.add_argument("--timeout", type=float, dest="timeout_s", help="seconds per source (default 10)")
+    p.add_argument("--no-fetch", action="store_true", help="fetch nothing; cited claims are not verified")
+    _add_output_options(p, ["markdown", "json", "sarif"])
+    p.add_argument("--json", type=Path, dest="json_file", help="also write the JSON report here")
+    p.add_argument("--sarif", type=Path, dest="sarif_file", help="also write SARIF here")
+
+    p = sub.add_parser("merge", help="join the JSON reports of sharded runs into one")
+    p.add_argument("reports", nargs="+", type=Path)
+    p.add_argument("--fail-on", help="fail-on list for the merged verdict (default: the shards')")
+    _add_output_options(p, ["markdown", "json", "sarif"])
+
+    p = sub.add_parser("demo", help="check the bundled example against bundled local sources (no key)")
+    _add_output_options(p, ["markdown", "json"])
+
+    p = sub.add_parser("eval", help="judge accuracy and cost on a labelled JSONL set (WiCE format)")
+    p.add_argument("--data", type=Path, required=True)
+    p.add_argument("--limit", type=int, help="only the first N examples")
+    _add_judge_options(p)
+    return parser
+
+
+_SETTING_FLAGS = (
+    "filter_mode",
+    "allowed_domains",
+    "allow_private_hosts",
+    "judge",
+    "model",
+    "base_url",
+    "max_cost_usd",
+    "max_claims",
+    "fail_on",
+    "cache_dir",
+    "shard",
+    "concurrency",
+    "timeout_s",
+    "price_in_per_mtok",
+    "price_out_per_mtok",
+    "max_file_bytes",
+)
+
+
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    """Flags are the ceiling; a config file (explicit, or `.citecheck.toml` here) may only narrow."""
+    values: dict[str, Any] = {
+        k: getattr(args, k) for k in _SETTING_FLAGS if getattr(args, k, None) is not None
+    }
+    if getattr(args, "no_fetch", False):
+        values["fetch"] = False
+    try:
+        settings = Settings.model_validate(values)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(x) for x in err["loc"]) or "value"
+        raise ConfigError(
+            f"--{field.replace('_', '-')}: {err['msg']}", "see `citecheck check --help`"
+        ) from None
+    config_path: Path | None = getattr(args, "config", None)
+    if config_path is None and Path(DEFAULT_CONFIG_FILE).is_file() and hasattr(args, "config"):
+        config_path = Path(DEFAULT_CONFIG_FILE)
+    if config_path is not None:
+        settings = narrow(settings, load_config_file(config_path), str(config_path))
+    return settings
+
+
+def _emit(text: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    else:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text, encoding="utf-8")
+
+
+def _print_file_errors(errors: Sequence[Any]) -> None:
+    for e in errors:
+        where = f"{e.file}:{e.line}" if e.line else e.file
+        print(f"{where}: {'error' if e.fatal else 'warning'}: {e.message}", file=sys.stderr)
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    from citecheck.extract import extract_file, find_markdown_files, render_text
+
+    max_bytes = args.max_file_bytes or Settings().max_file_bytes
+    files, errors = find_markdown_files(args.paths)
+    docs = [extract_file(f, max_bytes=max_bytes) for f in files]
+    all_errors = list(errors) + [e for d in docs for e in d.errors]
+    _print_file_errors(all_errors)
+    if args.format == "json":
+        payload = {
+            "claims": [c.model_dump(mode="json") for d in docs for c in d.claims],
+            "errors": [e.model_dump(mode="json") for e in all_errors],
+        }
+        _emit(json.dumps(payload, indent=2, ensure_ascii=False), args.output)
+    else:
+        _emit(render_text(docs), args.output)
+    readable = [d for d in docs if not any(e.fatal for e in d.errors)]
+    return EXIT_OK if readable else EXIT_ERROR
+
+
+def _render(report: Any, fmt: str) -> str:
+    from citecheck.report import render_json, render_markdown, render_sarif
+
+    return {"markdown": render_markdown, "json": render_json, "sarif": render_sarif}[fmt](report)
+
+
+def _write_reports(report: Any, args: argparse.Namespace) -> None:
+    _emit(_render(report, args.format), args.output)
+    if getattr(args, "json_file", None):
+        _emit(_render(report, "json"), args.json_file)
+    if getattr(args, "sarif_file", None):
+        _emit(_render(report, "sarif"), args.sarif_file)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from citecheck.pipeline import check
+    from citecheck.report import exit_code
+    from citecheck.select import select_local
+
+    settings = settings_from_args(args)
+    files, errors = select_local(args.paths or ["."], settings, diff_ref=args.diff)
+    _print_file_errors(errors)
+    if not files and errors:
+        raise ConfigError("no Markdown file could be selected", "check the paths you gave", code="no-input")
+    report = check(settings, files, environ=os.environ)
+    _print_file_errors(report.errors)
+    report = report.model_copy(update={"errors": list(errors) + report.errors})
+    _write_reports(report, args)
+    return exit_code(report)
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    from citecheck.models import Report
+    from citecheck.report import exit_code, merge_reports
+
+    reports = []
+    for path in args.reports:
+        try:
+            reports.append(Report.model_validate_json(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as exc:
+            raise ConfigError(
+                f"{path}: not a citecheck JSON report ({exc})".splitlines()[0],
+                "pass the files written by `citecheck check --json FILE`",
+            ) from None
+    fail_on = Settings(fail_on=args.fail_on).fail_on if args.fail_on else reports[0].fail_on
+    merged = merge_reports(reports, fail_on)
+    _write_reports(merged, args)
+    return exit_code(merged)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from citecheck.demo import run_demo
+    from citecheck.report import exit_code
+
+    report = run_demo()
+    _write_reports(report, args)
+    code = exit_code(report)
+    print(
+        f"\ndemo finished: `citecheck check` would exit {code} on this document "
+        f"({'some claims failed, as the example intends' if code else 'every claim passed'}); "
+        "the demo itself exits 0.",
+        file=sys.stderr,
+    )
+    return EXIT_OK
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from citecheck.evaluate import render_eval, run_eval
+
+    settings = settings_from_args(args)
+    result = run_eval(args.data, settings, os.environ, args.limit)
+    print(render_eval(result))
+    return EXIT_OK
+
+
+COMMANDS = {
+    "extract": cmd_extract,
+    "check": cmd_check,
+    "merge": cmd_merge,
+    "demo": cmd_demo,
+    "eval": cmd_eval,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except ConfigError as exc:
+        print(f"citecheck: error [{exc.code}]: {exc.message}", file=sys.stderr)
+        if exc.hint:
+            print(f"  what to do: {exc.hint}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return EXIT_ERROR
+    except Exception:  # an unexpected crash must never read as exit 1 ("claims failed")
+        traceback.print_exc()
+        print(
+            "citecheck: internal error (exit 2); please report it with the traceback above", file=sys.stderr
+        )
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    sys.exit(main())
