@@ -1,0 +1,247 @@
+"""Select stage on real git repositories: PR diffs, filter modes, renames, shallow clones, shards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citecheck.config import Settings
+from citecheck.models import SelectedFile
+from citecheck.select import (
+    GitError,
+    PRFile,
+    apply_shard,
+    glob_match,
+    matches_patterns,
+    parse_git_diff,
+    select_audit,
+    select_local,
+    select_pr,
+    unquote_git_path,
+)
+from tests.servers.gitrepo import Repo, git
+
+BASE_DOC = "".join(f"Line {i}.\n" for i in range(1, 21))
+
+
+def _changed(doc: str, line_no: int, text: str) -> str:
+    lines = doc.splitlines(keepends=True)
+    lines[line_no - 1] = text + "\n"
+    return "".join(lines)
+
+
+@pytest.fixture
+def pr_repo(tmp_path: Path) -> tuple[Repo, str, str]:
+    repo = Repo(tmp_path / "repo")
+    base = repo.commit(
+        {
+            "docs/a.md": BASE_DOC,
+            "docs/old.md": BASE_DOC,
+            "docs/gone.md": BASE_DOC,
+            "src/code.py": "x = 1\n",
+            "untouched.md": BASE_DOC,
+        },
+        "base",
+    )
+    repo.mv("docs/old.md", "guide/new.md")
+    repo.write({"guide/new.md": _changed(BASE_DOC, 5, "Renamed and edited line five.")})
+    head = repo.commit(
+        {
+            "docs/a.md": _changed(_changed(BASE_DOC, 3, "Changed three."), 10, "Changed ten."),
+            "docs/gone.md": None,
+            "docs/b.mdx": "New file.\nSecond line.\n",
+            "src/code.py": "x = 2\n",
+            "notes.txt": "not markdown\n",
+        },
+        "head",
+    )
+    return repo, base, head
+
+
+def _by_display(files: list[SelectedFile]) -> dict[str, list[tuple[int, int]] | None]:
+    return {f.display: f.line_ranges for f in files}
+
+
+def test_glob_semantics() -> None:
+    assert glob_match("README.md", "**/*.md")
+    assert glob_match("a/b/c.md", "**/*.md")
+    assert not glob_match("a/b.md", "*.md")
+    assert glob_match("docs/x/y.md", "docs/**")
+    assert not glob_match("docs.md", "docs/**")
+    assert glob_match("a1.md", "a?.md") and glob_match("ab.md", "a[a-c].md")
+    assert matches_patterns("docs/a.md", ["**/*.md", "!docs/**"]) is False
+    assert matches_patterns("guide/a.md", ["**/*.md", "!docs/**"]) is True
+    assert matches_patterns("x.md", []) is False
+
+
+def test_pr_added_lines_renames_and_deletes(pr_repo: tuple[Repo, str, str]) -> None:
+    repo, base, head = pr_repo
+    sel = select_pr(repo.root, Settings(), base_sha=base, head_sha=head)
+    got = _by_display(sel.files)
+    # Only Markdown matching `paths`; the deleted file and the untouched file are not there.
+    assert got == {"docs/a.md": [(3, 3), (10, 10)], "docs/b.mdx": [(1, 2)], "guide/new.md": [(5, 5)]}
+    assert sel.source == "git" and sel.notes == []
+    assert all(Path(f.path).is_file() for f in sel.files)
+
+
+def test_pr_filter_modes(pr_repo: tuple[Repo, str, str]) -> None:
+    repo, base, head = pr_repo
+    ctx = _by_display(
+        select_pr(repo.root, Settings(filter_mode="diff_context"), base_sha=base, head_sha=head).files
+    )
+    assert ctx["docs/a.md"] == [(1, 6), (7, 13)] or ctx["docs/a.md"] == [(1, 13)]
+    whole = _by_display(
+        select_pr(repo.root, Settings(filter_mode="file"), base_sha=base, head_sha=head).files
+    )
+    assert whole == {"docs/a.md": None, "docs/b.mdx": None, "guide/new.md": None}
+    everything = _by_display(
+        select_pr(repo.root, Settings(filter_mode="nofilter"), base_sha=base, head_sha=head).files
+    )
+    assert everything == {"docs/a.md": None, "docs/b.mdx": None, "guide/new.md": None, "untouched.md": None}
+
+
+def test_pr_removal_only_counts_under_diff_context(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "r")
+    base = repo.commit({"a.md": BASE_DOC})
+    lines = BASE_DOC.splitlines(keepends=True)
+    head = repo.commit({"a.md": "".join(lines[:9] + lines[11:])})  # drop lines 10-11
+    assert select_pr(repo.root, Settings(), base_sha=base, head_sha=head).files == []
+    ctx = select_pr(repo.root, Settings(filter_mode="diff_context"), base_sha=base, head_sha=head).files
+    assert ctx[0].line_ranges == [(7, 12)]
+
+
+def test_pr_shallow_clone_fetches_base(pr_repo: tuple[Repo, str, str], tmp_path: Path) -> None:
+    repo, base, head = pr_repo
+    clone = repo.shallow_clone(tmp_path / "clone")
+    assert git(clone, "rev-parse", "--is-shallow-repository") == "true"
+    assert git(clone, "cat-file", "-t", head) == "commit"
+    with pytest.raises(AssertionError):
+        git(clone, "cat-file", "-t", base)  # not there before select runs
+    sel = select_pr(clone, Settings(), base_sha=base, head_sha=head)
+    assert _by_display(sel.files) == {
+        "docs/a.md": [(3, 3), (10, 10)],
+        "docs/b.mdx": [(1, 2)],
+        "guide/new.md": [(5, 5)],
+    }
+
+
+def test_pr_merge_commit_checkout(tmp_path: Path) -> None:
+    """actions/checkout's default for pull_request: a merge of head into a newer base tip."""
+    repo = Repo(tmp_path / "r")
+    first = repo.commit({"a.md": BASE_DOC, "b.md": BASE_DOC})
+    git(repo.root, "checkout", "-q", "-b", "feature")
+    head = repo.commit({"a.md": _changed(BASE_DOC, 4, "PR line.")})
+    git(repo.root, "checkout", "-q", "main")
+    base_tip = repo.commit({"b.md": _changed(BASE_DOC, 1, "Base moved on.")})
+    git(repo.root, "merge", "-q", "--no-ff", "-m", "merge", "feature")
+    sel = select_pr(repo.root, Settings(), base_sha=base_tip, head_sha=head)
+    assert _by_display(sel.files) == {"a.md": [(4, 4)]}
+    # Even with a stale base SHA in the payload, the merge's other parent gives the PR's lines.
+    sel = select_pr(repo.root, Settings(), base_sha=first, head_sha=head)
+    assert _by_display(sel.files) == {"a.md": [(4, 4)]}
+
+
+def test_pr_api_fallback_when_no_git(tmp_path: Path) -> None:
+    root = tmp_path / "plain"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs/a.md").write_text(BASE_DOC)
+    (root / "docs/big.md").write_text(BASE_DOC)
+    patch = "@@ -1,5 +1,6 @@\n Line 1.\n Line 2.\n-Line 3.\n+Changed three.\n+Inserted.\n Line 4.\n Line 5.\n"
+    api = [
+        PRFile("docs/a.md", "modified", patch),
+        PRFile("docs/big.md", "modified", None),
+        PRFile("docs/old.md", "removed", "@@ -1 +0,0 @@\n-x\n"),
+    ]
+    sel = select_pr(root, Settings(), base_sha="0" * 40, head_sha="1" * 40, api_files=lambda: api)
+    assert sel.source == "api"
+    assert _by_display(sel.files) == {"docs/a.md": [(3, 4)], "docs/big.md": None}
+    assert any("PR files API" in n for n in sel.notes)
+    with pytest.raises(GitError):
+        select_pr(root, Settings(), base_sha="0" * 40, head_sha=None)
+
+
+def test_paths_ignore_and_config_narrowing(pr_repo: tuple[Repo, str, str]) -> None:
+    repo, base, head = pr_repo
+    s = Settings(paths="docs/**/*.md", ignore=["docs/b*"])
+    assert _by_display(select_pr(repo.root, s, base_sha=base, head_sha=head).files) == {
+        "docs/a.md": [(3, 3), (10, 10)]
+    }
+    s = Settings(also_paths=["guide/**"])
+    assert list(_by_display(select_pr(repo.root, s, base_sha=base, head_sha=head).files)) == ["guide/new.md"]
+
+
+def test_audit_lists_tracked_matching_files(pr_repo: tuple[Repo, str, str]) -> None:
+    repo, _, _ = pr_repo
+    (repo.root / "untracked.md").write_text("x\n")
+    files = select_audit(repo.root, Settings())
+    assert [f.display for f in files] == ["docs/a.md", "docs/b.mdx", "guide/new.md", "untouched.md"]
+    assert all(f.line_ranges is None for f in files)
+
+
+def test_shards_are_stable_disjoint_and_complete() -> None:
+    files = [SelectedFile(path=f"d/{i}.md", display=f"d/{i}.md") for i in range(200)]
+    slices = [apply_shard(files, (i, 4)) for i in range(1, 5)]
+    names = [f.display for s in slices for f in s]
+    assert sorted(names) == sorted(f.display for f in files) and len(names) == len(set(names))
+    assert all(len(s) > 20 for s in slices)  # a hash spreads them, no shard is empty
+    # Adding files never moves an existing file to another shard.
+    more = [*files, *(SelectedFile(path=f"e/{i}.md", display=f"e/{i}.md") for i in range(50))]
+    again = {f.display for f in apply_shard(more, (2, 4))}
+    assert {f.display for f in slices[1]} <= again
+    assert apply_shard(slices[1], (2, 4)) == slices[1]
+    assert apply_shard(files, None) == files
+
+
+def test_select_local_diff_ref_and_paths(pr_repo: tuple[Repo, str, str]) -> None:
+    repo, base, _ = pr_repo
+    # Work in progress on top of head: an uncommitted edit counts too.
+    (repo.root / "untouched.md").write_text(_changed(BASE_DOC, 7, "Edited, not committed."))
+    files, errors = select_local([], Settings(), diff_ref=base, cwd=repo.root)
+    assert errors == []
+    assert _by_display(files) == {
+        "docs/a.md": [(3, 3), (10, 10)],
+        "docs/b.mdx": [(1, 2)],
+        "guide/new.md": [(5, 5)],
+        "untouched.md": [(7, 7)],
+    }
+    files, _ = select_local(["docs"], Settings(), diff_ref=base, cwd=repo.root)
+    assert sorted(_by_display(files)) == ["docs/a.md", "docs/b.mdx"]
+    # From a subfolder, names are relative to where citecheck runs.
+    files, _ = select_local([], Settings(), diff_ref=base, cwd=repo.root / "docs")
+    assert _by_display(files)["a.md"] == [(3, 3), (10, 10)]
+    files, errors = select_local([], Settings(), diff_ref="no-such-ref", cwd=repo.root)
+    assert files == [] and "no-such-ref" in errors[0].message
+
+
+def test_select_local_not_a_repo(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("x\n")
+    files, errors = select_local([], Settings(), diff_ref="HEAD", cwd=tmp_path)
+    assert files == [] and errors and errors[0].fatal
+
+
+def test_select_local_paths(tmp_path: Path) -> None:
+    pytest.importorskip("citecheck.extract")  # folder walking is the extract stage's
+    (tmp_path / "docs/sub").mkdir(parents=True)
+    (tmp_path / "docs/a.md").write_text("x\n")
+    (tmp_path / "docs/sub/b.md").write_text("x\n")
+    (tmp_path / "docs/sub/skip.md").write_text("x\n")
+    files, errors = select_local(["docs"], Settings(ignore=["**/skip.md"]), cwd=tmp_path)
+    assert errors == []
+    assert [(f.display, f.line_ranges) for f in files] == [("docs/a.md", None), ("docs/sub/b.md", None)]
+    files, errors = select_local(["missing.md"], Settings(), cwd=tmp_path)
+    assert files == [] and errors and "missing.md" in errors[0].file
+
+
+def test_parse_quoted_and_renamed_paths() -> None:
+    assert unquote_git_path('"d\\303\\251j\\303\\240 \\"q\\".md"') == 'déjà "q".md'
+    text = (
+        "diff --git a/x.md b/y.md\nsimilarity index 100%\nrename from x.md\nrename to y.md\n"
+        'diff --git "a/t\\tb.md" "b/t\\tb.md"\n--- "a/t\\tb.md"\n+++ "b/t\\tb.md"\n@@ -2,0 +3,2 @@\n+a\n+b\n'
+        "diff --git a/z.md b/z.md\ndeleted file mode 100644\n--- a/z.md\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n"
+    )
+    diffs = parse_git_diff(text)
+    assert [(d.path, d.status, d.added) for d in diffs] == [
+        ("y.md", "renamed", []),
+        ("t\tb.md", "modified", [3, 4]),
+    ]
