@@ -250,6 +250,15 @@ def test_fatal_file_error_blocks_a_pass() -> None:
 # --------------------------------------------------------------------------- Markdown
 
 
+MANDATED_HEADINGS = [
+    "## Verification Report",
+    "### Verified Claims",
+    "### Failed Claims",
+    "### Unsourced Claims",
+    "### Summary",
+]
+
+
 def headings(md: str) -> list[str]:
     return [line for line in md.splitlines() if line.startswith("#")]
 
@@ -257,13 +266,7 @@ def headings(md: str) -> list[str]:
 def test_markdown_structure_is_the_contract() -> None:
     r = report_of(mixed_claims())
     md = render_markdown(r)
-    assert headings(md)[:5] == [
-        "## Verification Report",
-        "### Verified Claims",
-        "### Failed Claims",
-        "### Unsourced Claims",
-        "### Summary",
-    ]
+    assert headings(md)[:5] == MANDATED_HEADINGS
     lines = md.splitlines()
     s = lines.index("### Summary")
     assert lines[s + 1 : s + 5] == ["- Total claims: 11", "- Verified: 3", "- Failed: 7", "- Unsourced: 1"]
@@ -315,13 +318,7 @@ def test_fail_without_reason_says_what_the_page_says() -> None:
 def test_no_claims_says_so() -> None:
     md = render_markdown(report_of([]))
     assert "No verifiable claims found" in md
-    assert headings(md)[:5] == [
-        "## Verification Report",
-        "### Verified Claims",
-        "### Failed Claims",
-        "### Unsourced Claims",
-        "### Summary",
-    ]
+    assert headings(md)[:5] == MANDATED_HEADINGS
     assert "- Total claims: 0" in md
 
 
