@@ -189,6 +189,8 @@ def narrow(settings: Settings, file_config: dict[str, Any], source: str) -> Sett
         domains = [d.lower().strip(".") for d in split_list(cfg["allowed_domains"])]
         if settings.allowed_domains:
             wider = [d for d in domains if not _domain_within(d, settings.allowed_domains)]
+            if not domains:  # an empty allowlist means any public host: that would widen
+                wider = ["(empty: any host)"]
             if wider:
                 raise ConfigError(
                     f"{source}: allowed_domains {wider} are outside the workflow's allowlist",
@@ -204,6 +206,8 @@ def narrow(settings: Settings, file_config: dict[str, Any], source: str) -> Sett
         "concurrency",
     ):
         if key in cfg:
+            if not isinstance(cfg[key], int | float) or isinstance(cfg[key], bool):
+                raise ConfigError(f"{source}: {key} must be a number, not {cfg[key]!r}", "fix the value")
             update[key] = min(cfg[key], getattr(settings, key))
     if "fail_on" in cfg:
         update["fail_on"] = sorted(set(settings.fail_on) | set(split_list(cfg["fail_on"])))
@@ -225,7 +229,12 @@ def load_config_file(path: Path) -> dict[str, Any]:
         raise ConfigError(
             f"config file {path} not found", "check the `config` input / --config path"
         ) from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read config file: {exc.strerror}", "check the path") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}", "fix the syntax of the config file") from None
     # Accept both a flat file and a [citecheck] table.
-    return data.get("citecheck", data)
+    table = data.get("citecheck", data)
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: `citecheck` must be a table", "write the settings under [citecheck]")
+    return table
