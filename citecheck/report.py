@@ -44,6 +44,7 @@ from citecheck.models import ClaimResult, FileError, Report, ResolveStatus, Verd
 _T = TypeVar("_T")
 
 GITHUB_COMMENT_LIMIT = 65_536  # characters in one issue / PR comment body
+STEP_SUMMARY_LIMIT_BYTES = 1024 * 1024  # GITHUB_STEP_SUMMARY, per step
 EVIDENCE_CHARS = 200  # brief evidence from the page
 CLAIM_CHARS = 400
 REASON_CHARS = 300
@@ -319,8 +320,12 @@ def markdown_url(url: str) -> str:
     return "<" + quote(url, safe=_URL_SAFE) + ">"
 
 
-def _location(claim: ClaimResult) -> str:
-    return escape_markdown(f"{claim.file}:{claim.line}")
+def _location(claim: ClaimResult, link_base: str | None = None) -> str:
+    label = escape_markdown(f"{claim.file}:{claim.line}")
+    if not link_base:
+        return label
+    base = quote(link_base.rstrip("/"), safe=_URL_SAFE.replace("(", "").replace(")", ""))
+    return f"[{label}]({base}/{quote(claim.file.replace(chr(92), '/'))}#L{claim.line})"
 
 
 def _source(claim: ClaimResult) -> str:
@@ -353,13 +358,14 @@ def _fail_reason(claim: ClaimResult) -> str:
     return f"{tag}: {escape_markdown(text)}"
 
 
-def claim_line(claim: ClaimResult) -> str:
+def claim_line(claim: ClaimResult, *, link_base: str | None = None) -> str:
     """One claim as a Markdown list line: `- text | Source: <url> | PASS: … | file:line`."""
     text = escape_markdown(shorten(claim.text, CLAIM_CHARS))
+    where = _location(claim, link_base)
     if claim.verdict == Verdict.unsourced:
-        return f"- {text} | No citation provided | {_location(claim)}"
+        return f"- {text} | No citation provided | {where}"
     outcome = f"PASS: {_pass_evidence(claim)}" if claim.verdict == Verdict.pass_ else _fail_reason(claim)
-    return f"- {text} | Source: {_source(claim)} | {outcome} | {_location(claim)}"
+    return f"- {text} | Source: {_source(claim)} | {outcome} | {where}"
 
 
 _FAILED_LABELS: dict[Verdict, str] = {
@@ -397,7 +403,7 @@ def _details(report: Report) -> list[str]:
     return lines
 
 
-def _section_lines(report: Report) -> dict[str, list[str]]:
+def _section_lines(report: Report, link_base: str | None) -> dict[str, list[str]]:
     sections: dict[str, list[str]] = {"verified": [], "failed": [], "unsourced": []}
     for claim in report.claims:
         if claim.verdict == Verdict.pass_:
@@ -406,7 +412,7 @@ def _section_lines(report: Report) -> dict[str, list[str]]:
             key = "unsourced"
         else:
             key = "failed"
-        sections[key].append(claim_line(claim))
+        sections[key].append(claim_line(claim, link_base=link_base))
     return sections
 
 
@@ -416,15 +422,26 @@ def _error_line(error: FileError) -> str:
     return f"- {escape_markdown(where)}: {kind}: {escape_markdown(shorten(error.message, REASON_CHARS))}"
 
 
-def render_markdown(report: Report, *, max_chars: int | None = None, full_report_hint: str = "") -> str:
+def render_markdown(
+    report: Report,
+    *,
+    max_chars: int | None = None,
+    full_report_hint: str = "",
+    max_bytes: int | None = None,
+    link_base: str | None = None,
+) -> str:
     """The Verification Report of DESIGN §2, then optional sections (details, notes, errors).
 
     Claim text is written without the template's square brackets (they are placeholders);
-    URLs are angle-bracket autolinks. An empty section says "None.". With `max_chars`, whole
-    claim lines are dropped (verified first, then unsourced, then failed, each from its end)
-    until the text fits; the Summary is always kept, and a note names `full_report_hint`.
+    URLs are angle-bracket autolinks. An empty section says "None.". With `max_chars` (a PR
+    comment: `GITHUB_COMMENT_LIMIT`) and/or `max_bytes` of UTF-8 (the job summary:
+    `STEP_SUMMARY_LIMIT_BYTES`), whole claim lines are dropped — verified first, then
+    unsourced, then failed, each from its end — until the text fits; the Summary is always
+    kept, and a note says the full report is in `full_report_hint` (the caller's own
+    Markdown, e.g. "the [job summary](…)", so it is not escaped). With `link_base` (e.g.
+    `https://github.com/o/r/blob/<sha>`), each `file:line` links to that line.
     """
-    sections = _section_lines(report)
+    sections = _section_lines(report, link_base)
     counts = summary_counts(report)
     summary = [
         "### Summary",
@@ -455,7 +472,7 @@ def render_markdown(report: Report, *, max_chars: int | None = None, full_report
                 out.append(f"*… {hidden} more not shown.*")
         out.extend(summary)
         if cut:
-            where = f" in {escape_markdown(full_report_hint)}" if full_report_hint else " in the JSON report"
+            where = f" in {full_report_hint}" if full_report_hint else " in the JSON report"
             out.append("")
             out.append(f"*This report was shortened to fit; the full report is{where}.*")
         for key, heading in (
@@ -470,9 +487,19 @@ def render_markdown(report: Report, *, max_chars: int | None = None, full_report
                     out.append(f"*… {hidden} more not shown.*")
         return "\n".join(out) + "\n"
 
+    def over(text: str) -> int:
+        """How far `text` is over the tighter limit, in that limit's unit (<= 0: it fits)."""
+        excess = len(text) - max_chars if max_chars is not None else -(2**62)
+        if max_bytes is not None:
+            excess = max(excess, len(text.encode("utf-8")) - max_bytes)
+        return excess
+
+    def size(line: str) -> int:
+        return len(line.encode("utf-8")) + 1 if max_bytes is not None else len(line) + 1
+
     full = {**sections, **extras}
     text = assemble(full, cut=False)
-    if max_chars is None or len(text) <= max_chars:
+    if over(text) <= 0:
         return text
 
     # Fill the budget in priority order with each part's leading lines; the skeleton
@@ -480,15 +507,15 @@ def render_markdown(report: Report, *, max_chars: int | None = None, full_report
     order = ("failed", "unsourced", "verified", "details", "notes", "errors")
     shown: dict[str, list[str]] = {k: [] for k in order}
     for key in order:
-        budget = max_chars - len(assemble(shown, cut=True))
+        budget = -over(assemble(shown, cut=True))
         for line in full[key]:
-            if len(line) + 1 > budget:
+            if size(line) > budget:
                 break
             shown[key].append(line)
-            budget -= len(line) + 1
+            budget -= size(line)
     # A part's heading appears with its first line; give lines back until it all fits.
     text = assemble(shown, cut=True)
-    while len(text) > max_chars and any(shown.values()):
+    while over(text) > 0 and any(shown.values()):
         last = next(k for k in reversed(order) if shown[k])
         shown[last].pop()
         text = assemble(shown, cut=True)

@@ -459,6 +459,25 @@ def test_small_limits_still_fit(limit: int) -> None:
     assert "### Summary" in cut and "- Total claims: 200" in cut
 
 
+def test_byte_limit_for_the_job_summary() -> None:
+    claims = [claim(Verdict.fail, text="東京の人口は1400万人です。" * 10, line=i + 1) for i in range(300)]
+    r = report_of(claims)
+    cut = render_markdown(r, max_bytes=20_000, full_report_hint="the JSON artifact")
+    assert len(cut.encode("utf-8")) <= 20_000
+    assert len(cut) < 15_000  # the characters are multi-byte: a char limit alone would not do
+    assert "- Total claims: 300" in cut and "the JSON artifact" in cut
+    both = render_markdown(r, max_bytes=50_000, max_chars=5_000)
+    assert len(both) <= 5_000 and len(both.encode("utf-8")) <= 50_000
+
+
+def test_locations_can_link_to_the_lines() -> None:
+    c = claim(Verdict.fail, file="docs/my guide(1).md", line=12, reason="no")
+    md = render_markdown(report_of([c]), link_base="https://github.com/o/r/blob/abc123/")
+    html = render_html(md)
+    assert '<a href="https://github.com/o/r/blob/abc123/docs/my%20guide%281%29.md#L12">' in html
+    assert "docs/my guide(1).md:12</a>" in html
+
+
 def test_no_cut_when_it_fits() -> None:
     r = report_of(mixed_claims())
     assert render_markdown(r, max_chars=GITHUB_COMMENT_LIMIT) == render_markdown(r)
