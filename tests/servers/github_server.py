@@ -1,0 +1,245 @@
+"""A GitHub REST API stand-in on 127.0.0.1 that PyGithub talks to through `base_url`.
+
+It speaks the parts of the real API the Action uses: issue comments (list with Link-header
+pagination, create, update), PR files (with `patch`), and the repository / issue / pull
+objects. Authorization is checked like GitHub does (`401 Bad credentials`); `forbid_writes`
+answers writes with GitHub's `403 Resource not accessible by integration`, as a fork PR's
+read-only token gets. Every request is logged for the tests to assert on.
+
+    with GitHubServer(token="t0k") as gh:
+        gh.add_pr_files("o/r", 7, [{"filename": "a.md", "status": "modified", "patch": "@@ ..."}])
+        Github(auth=Auth.Token("t0k"), base_url=gh.url)...
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+BOT = {"login": "github-actions[bot]", "id": 41898282, "type": "Bot"}
+_TIME = "2026-11-29T00:00:00Z"
+
+
+@dataclass
+class LoggedRequest:
+    method: str
+    path: str  # without the query string
+    query: dict[str, list[str]]
+    body: Any
+    authorization: str | None
+
+
+@dataclass
+class GitHubState:
+    token: str
+    comments: dict[tuple[str, int], list[dict[str, Any]]] = field(default_factory=dict)
+    pr_files: dict[tuple[str, int], list[dict[str, Any]]] = field(default_factory=dict)
+    requests: list[LoggedRequest] = field(default_factory=list)
+    forbid_writes: bool = False
+    next_id: int = 1000
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # keep pytest output clean
+        pass
+
+    # -- plumbing
+
+    def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _error(self, status: int, message: str) -> None:
+        self._send(status, {"message": message, "documentation_url": "https://docs.github.com/rest"})
+
+    def _handle(self, method: str) -> None:
+        parts = urlsplit(self.path)
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            self._error(400, "Problems parsing JSON")
+            return
+        state = self.server.state
+        auth = self.headers.get("Authorization")
+        with state.lock:
+            state.requests.append(LoggedRequest(method, parts.path, parse_qs(parts.query), body, auth))
+        if auth not in (f"token {state.token}", f"Bearer {state.token}"):
+            self._error(401, "Bad credentials")
+            return
+        seg = [s for s in parts.path.split("/") if s]
+        query = parse_qs(parts.query)
+        if len(seg) < 3 or seg[0] != "repos":
+            self._error(404, "Not Found")
+            return
+        repo = f"{seg[1]}/{seg[2]}"
+        rest = seg[3:]
+        base = self.server.base_url
+        if method in ("POST", "PATCH") and state.forbid_writes:
+            self._error(403, "Resource not accessible by integration")
+            return
+        if method == "GET" and rest == []:
+            self._send(200, {"full_name": repo, "url": f"{base}/repos/{repo}", "name": seg[2]})
+        elif method == "GET" and len(rest) == 2 and rest[0] in ("issues", "pulls") and rest[1].isdigit():
+            kind, number = rest[0], int(rest[1])
+            self._send(
+                200, {"number": number, "url": f"{base}/repos/{repo}/{kind}/{number}", "state": "open"}
+            )
+        elif len(rest) == 3 and rest[0] == "issues" and rest[1].isdigit() and rest[2] == "comments":
+            key = (repo, int(rest[1]))
+            if method == "GET":
+                with state.lock:
+                    items = list(state.comments.get(key, []))
+                self._page(items, query, f"{base}{parts.path}")
+            elif method == "POST":
+                if not isinstance(body, dict) or not isinstance(body.get("body"), str):
+                    self._error(422, "Invalid request: body is required")
+                    return
+                comment = self.server.new_comment(repo, key[1], body["body"], BOT)
+                self._send(201, comment)
+            else:
+                self._error(404, "Not Found")
+        elif (
+            len(rest) == 3 and rest[:2] == ["issues", "comments"] and rest[2].isdigit() and method == "PATCH"
+        ):
+            comment_id = int(rest[2])
+            with state.lock:
+                found = next(
+                    (
+                        c
+                        for cs in state.comments.values()
+                        for c in cs
+                        if c["id"] == comment_id and repo in c["url"]
+                    ),
+                    None,
+                )
+                if found is not None and isinstance(body, dict) and isinstance(body.get("body"), str):
+                    found["body"] = body["body"]
+                    found["updated_at"] = _TIME
+            if found is None:
+                self._error(404, "Not Found")
+            else:
+                self._send(200, found)
+        elif method == "GET" and len(rest) == 3 and rest[0] == "pulls" and rest[2] == "files":
+            with state.lock:
+                items = list(state.pr_files.get((repo, int(rest[1])), []))
+            self._page(items, query, f"{base}{parts.path}")
+        else:
+            self._error(404, "Not Found")
+
+    def _page(self, items: list[dict[str, Any]], query: dict[str, list[str]], url: str) -> None:
+        per_page = min(int(query.get("per_page", ["30"])[0]), 100)
+        page = int(query.get("page", ["1"])[0])
+        chunk = items[(page - 1) * per_page : page * per_page]
+        headers = {}
+        last = max(1, -(-len(items) // per_page))
+        if page < last:
+            headers["Link"] = (
+                f'<{url}?per_page={per_page}&page={page + 1}>; rel="next", '
+                f'<{url}?per_page={per_page}&page={last}>; rel="last"'
+            )
+        self._send(200, chunk, headers)
+
+    def do_GET(self) -> None:
+        self._handle("GET")
+
+    def do_POST(self) -> None:
+        self._handle("POST")
+
+    def do_PATCH(self) -> None:
+        self._handle("PATCH")
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, state: GitHubState) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.state = state
+        self.base_url = f"http://127.0.0.1:{self.server_address[1]}"
+
+    def new_comment(self, repo: str, number: int, body: str, user: dict[str, Any]) -> dict[str, Any]:
+        with self.state.lock:
+            self.state.next_id += 1
+            cid = self.state.next_id
+            comment = {
+                "id": cid,
+                "node_id": f"IC_{cid}",
+                "url": f"{self.base_url}/repos/{repo}/issues/comments/{cid}",
+                "html_url": f"https://github.com/{repo}/pull/{number}#issuecomment-{cid}",
+                "issue_url": f"{self.base_url}/repos/{repo}/issues/{number}",
+                "body": body,
+                "user": dict(user),
+                "created_at": _TIME,
+                "updated_at": _TIME,
+            }
+            self.state.comments.setdefault((repo, number), []).append(comment)
+        return comment
+
+
+class GitHubServer:
+    """Start with `with GitHubServer() as gh:`; `gh.url` is the base URL for PyGithub."""
+
+    def __init__(self, token: str = "ghs_test_token") -> None:
+        self.state = GitHubState(token=token)
+        self._server = _Server(self.state)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return self._server.base_url
+
+    @property
+    def token(self) -> str:
+        return self.state.token
+
+    def __enter__(self) -> GitHubServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    # -- test helpers
+
+    def add_comment(
+        self, repo: str, number: int, body: str, user: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        return self._server.new_comment(repo, number, body, user or BOT)
+
+    def comments(self, repo: str, number: int) -> list[dict[str, Any]]:
+        with self.state.lock:
+            return [dict(c) for c in self.state.comments.get((repo, number), [])]
+
+    def add_pr_files(self, repo: str, number: int, files: list[dict[str, Any]]) -> None:
+        with self.state.lock:
+            self.state.pr_files.setdefault((repo, number), []).extend(files)
+
+    def requests(self, method: str | None = None) -> list[LoggedRequest]:
+        with self.state.lock:
+            return [r for r in self.state.requests if method is None or r.method == method]
+
+
+@pytest.fixture
+def github_server() -> Iterator[GitHubServer]:
+    with GitHubServer() as gh:
+        yield gh
