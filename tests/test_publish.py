@@ -25,7 +25,7 @@ from citecheck.publish import (
     write_outputs,
 )
 from citecheck.report import GITHUB_COMMENT_LIMIT, STEP_SUMMARY_LIMIT_BYTES
-from tests.servers.gh import GitHubServer
+from tests.servers.github_server import GitHubServer
 
 REPO = "octo/docs"
 
