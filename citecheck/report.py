@@ -229,6 +229,12 @@ def _dedupe(items: Iterable[_T], *, key: Callable[[_T], Hashable]) -> list[_T]:
     return out
 
 
+def with_errors(report: Report, errors: Sequence[FileError]) -> Report:
+    """`report` with more file errors (e.g. from file selection), its verdict recomputed."""
+    extended = report.model_copy(update={"errors": [*errors, *report.errors]})
+    return merge_reports([extended], report.fail_on)
+
+
 def summary_counts(report: Report) -> SummaryCounts:
     return SummaryCounts(
         total=report.total_claims,
@@ -272,6 +278,8 @@ def read_report(path: Path) -> Report:
 # --------------------------------------------------------------------------- Markdown
 
 _WS = re.compile(r"\s+")
+# Control characters, and bidi overrides that can make text read differently than it is.
+_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _MARKDOWN_PUNCT = re.compile(r"([\\`*_\[\]|~$])")
 _LEADING_MARKER = re.compile(r"^(?:([#+=-])|(\d+)([.)]))")
 # `@name` notifies a user or team; `#123`, `GH-123` link (and cross-reference) issues.
@@ -299,9 +307,10 @@ def escape_markdown(text: str) -> str:
     Newlines collapse to spaces; `<`, `>`, `&` become entities (no HTML); Markdown
     punctuation (links, images, emphasis, code, our `|` separator) is backslash-escaped;
     a leading heading / list marker is escaped; `@mentions` and `#123` issue references get
-    a zero-width space after the sigil, which GitHub does not link or notify on.
+    a zero-width space after the sigil, which GitHub does not link or notify on. Control
+    characters and bidi overrides are dropped.
     """
-    text = _WS.sub(" ", text).strip()
+    text = _WS.sub(" ", _INVISIBLE.sub("", text)).strip()
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _MARKDOWN_PUNCT.sub(r"\\\1", text)
     text = _LEADING_MARKER.sub(lambda m: f"\\{m[1]}" if m[1] else f"{m[2]}\\{m[3]}", text)

@@ -39,6 +39,7 @@ from citecheck.report import (
     render_sarif,
     shorten,
     summary_counts,
+    with_errors,
 )
 
 # GitHub's user/team mention and issue-reference patterns (as its html-pipeline filters use).
@@ -375,6 +376,10 @@ def test_leading_markers_do_not_make_structure(lead: str) -> None:
     assert "rest" in html
 
 
+def test_control_and_bidi_characters_are_dropped() -> None:
+    assert escape_markdown("safe\u202etxt.exe\x00 ok\x1b[31m") == "safetxt.exe ok\\[31m"
+
+
 def test_claim_line_escapes_claim_evidence_and_location() -> None:
     c = claim(
         Verdict.pass_,
@@ -607,6 +612,16 @@ def test_merge_recomputes_passed_under_new_fail_on() -> None:
 def test_merge_rejects_unknown_fail_on() -> None:
     with pytest.raises(ConfigError, match="typo"):
         merge_reports([report_of([])], fail_on=["typo"])
+
+
+def test_added_file_errors_recompute_the_verdict() -> None:
+    r = report_of([claim(Verdict.pass_)], fail_on=["unsupported", "not-verified"])
+    assert r.passed is True
+    bad = FileError(file="docs/gone.md", message="file not found")
+    r2 = with_errors(r, [bad])
+    assert r2.errors == [bad]
+    assert (r2.passed, r2.failing) == (False, ["not-verified"])
+    assert r2.claims == r.claims
 
 
 def test_merge_of_nothing_is_empty() -> None:
