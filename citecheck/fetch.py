@@ -1,0 +1,402 @@
+"""The fetch stage: every cited URL fetched once, through the guard, and turned into text.
+
+`fetch_all` takes the URLs of a run and returns one `FetchedSource` per URL as given. URLs
+that differ only in their `#fragment` are one fetch (the fragment is never sent). Limits:
+`Settings.concurrency` requests at once overall, `per_host_concurrency` per host with at
+least `host_interval_s` between request starts to one host; 429 and 503 are retried (at most
+`MAX_TRIES` tries and `MAX_RETRY_WAIT_S` seconds of waiting per URL, honouring
+`Retry-After`); each request — connect, headers and the whole body — must finish within
+`timeout_s`, so a server trickling bytes cannot hold the run; the decoded body is cut at
+`max_source_bytes` (the source is marked truncated; a gzip bomb is inflated only up to the
+cap). Redirects are followed by hand, at most `MAX_REDIRECTS`, and every hop is checked
+again against the allowlist and the SSRF guard (see `citecheck.guard`).
+
+With a cache (`--cache-dir`), a source fetched less than `cache_max_age_s` ago is not
+fetched again; an older one is revalidated with `If-None-Match` / `If-Modified-Since`, and a
+304 reuses the stored text. Failures are kept only `FAILURE_CACHE_S`, and a refusal by the
+allowlist or guard is never stored (it depends on the run's settings, not on the source).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+
+import httpx
+from pydantic import ValidationError
+
+from citecheck import USER_AGENT
+from citecheck.cache import DiskCache, digest
+from citecheck.config import Settings
+from citecheck.content import extract_content
+from citecheck.guard import DOI_RESOLVERS, GuardedTransport, GuardError, check_url, normalize_host, parse_url
+from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
+
+CACHE_NAMESPACE = "sources"
+FAILURE_CACHE_S = 600.0
+MAX_REDIRECTS = 3
+MAX_TRIES = 3
+MAX_RETRY_WAIT_S = 60.0
+RETRY_STATUSES = frozenset({429, 503})
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+_CHUNK = 64 * 1024
+
+
+def fetch_key(url: str) -> str:
+    """The URL as sent: without its fragment, which never reaches the server."""
+    return url.split("#", 1)[0]
+
+
+def check_hop(url: httpx.URL, settings: Settings, *, first: bool) -> None:
+    """Allowlist + guard for one hop; the DOI resolver is exempt from the allowlist as a first hop.
+
+    Raises `GuardError` naming the reason.
+    """
+    check_url(
+        url,
+        allowed_domains=settings.allowed_domains,
+        allow_private_hosts=settings.allow_private_hosts,
+        allowlist_exempt=first and normalize_host(url.host) in DOI_RESOLVERS,
+    )
+
+
+class _Decoder:
+    """Content-Encoding decoder that never inflates past the byte cap (gzip bombs)."""
+
+    def __init__(self, encoding: str, cap: int) -> None:
+        enc = encoding.strip().lower()
+        if enc not in ("", "identity", "gzip", "x-gzip", "deflate"):
+            raise ValueError(f"unsupported content-encoding {encoding!r}")
+        self._z = zlib.decompressobj(16 + zlib.MAX_WBITS) if enc in ("gzip", "x-gzip") else None
+        self._deflate_pending = enc == "deflate"
+        self.cap = cap
+        self.size = 0
+        self.truncated = False
+        self.parts: list[bytes] = []
+
+    def feed(self, data: bytes) -> bool:
+        """Add raw bytes; False once the cap is reached (stop reading)."""
+        if self._deflate_pending and data:
+            # "deflate" is zlib-wrapped by the standard, raw deflate by some servers.
+            self._z = zlib.decompressobj(
+                zlib.MAX_WBITS if (data[0] & 0x0F) == 8 and data[0] >> 4 <= 7 else -15
+            )
+            self._deflate_pending = False
+        while data:
+            room = self.cap - self.size
+            if self._z is None:
+                out, data = data[: room + 1], b""
+            else:
+                try:
+                    out = self._z.decompress(data, room + 1)
+                except zlib.error as exc:
+                    raise ValueError(f"corrupt compressed body: {exc}") from None
+                data = self._z.unconsumed_tail
+                if self._z.eof:
+                    data = b""
+            if len(out) > room:
+                self.parts.append(out[:room])
+                self.size += room
+                self.truncated = True
+                return False
+            self.parts.append(out)
+            self.size += len(out)
+            if not out and data:  # no progress: wait for more input
+                break
+        return True
+
+    def body(self) -> bytes:
+        return b"".join(self.parts)
+
+
+@dataclass
+class _Download:
+    final_url: str
+    status: int
+    headers: httpx.Headers
+    body: bytes = b""
+    truncated: bool = False
+    redirects: int = 0
+
+
+@dataclass
+class _HostState:
+    slots: asyncio.Semaphore
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    next_start: float = 0.0
+
+
+def _status_text(status: int) -> str:
+    phrase = httpx.codes.get_reason_phrase(status)
+    return f"HTTP {status} {phrase}".rstrip()
+
+
+def _retry_after(value: str | None) -> float | None:
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _describe_error(exc: Exception, timeout_s: float) -> str:
+    if isinstance(exc, TimeoutError | httpx.TimeoutException):
+        return f"timed out after {timeout_s:g} s"
+    text = str(exc) or type(exc).__name__
+    if isinstance(exc, httpx.ConnectError):
+        return text if text.startswith("could not resolve") else f"connection failed: {text}"
+    if isinstance(exc, httpx.RemoteProtocolError):
+        return f"the server broke the HTTP protocol: {text}"
+    return f"{type(exc).__name__}: {text}"
+
+
+class Fetcher:
+    """One run's fetching state: the client, the limits and the cache (no global state)."""
+
+    def __init__(self, client: httpx.AsyncClient, settings: Settings, cache: DiskCache | None) -> None:
+        self.client = client
+        self.settings = settings
+        self.cache = cache
+        self._global = asyncio.Semaphore(settings.concurrency)
+        self._hosts: dict[str, _HostState] = {}
+
+    def _host(self, host: str) -> _HostState:
+        state = self._hosts.get(host)
+        if state is None:
+            state = self._hosts[host] = _HostState(asyncio.Semaphore(self.settings.per_host_concurrency))
+        return state
+
+    async def _wait_interval(self, state: _HostState) -> None:
+        interval = self.settings.host_interval_s
+        if interval <= 0:
+            return
+        async with state.lock:
+            now = time.monotonic()
+            if state.next_start > now:
+                await asyncio.sleep(state.next_start - now)
+            state.next_start = max(now, state.next_start) + interval
+
+    async def _request(self, url: httpx.URL, headers: dict[str, str]) -> _Download:
+        """One request, within the per-host and global limits and the per-source deadline."""
+        state = self._host(normalize_host(url.host))
+        async with state.slots:
+            await self._wait_interval(state)
+            async with self._global, asyncio.timeout(self.settings.timeout_s):
+                request = self.client.build_request("GET", url, headers=headers)
+                response = await self.client.send(request, stream=True)
+                try:
+                    result = _Download(str(url), response.status_code, response.headers)
+                    if response.status_code >= 300:  # no body needed: redirect, 304 or error
+                        return result
+                    decoder = _Decoder(
+                        response.headers.get("content-encoding", ""), self.settings.max_source_bytes
+                    )
+                    async for chunk in response.aiter_raw(_CHUNK):
+                        if not decoder.feed(chunk):
+                            break
+                    result.body, result.truncated = decoder.body(), decoder.truncated
+                    return result
+                finally:
+                    await response.aclose()
+
+    async def _download(
+        self, url: httpx.URL, validators: dict[str, str], revalidate_url: str | None
+    ) -> _Download:
+        """Follow redirects by hand, checking every hop; returns the last response."""
+        hop, redirects, extra_hop = url, 0, False
+        while True:
+            headers = validators if revalidate_url and str(hop) == revalidate_url else {}
+            result = await self._request(hop, headers)
+            if result.status not in REDIRECT_STATUSES:
+                result.redirects = redirects
+                return result
+            location = result.headers.get("location")
+            if not location:
+                raise _Unreachable(f"{_status_text(result.status)} without a Location header")
+            # The DOI resolver's own hop does not count: its target is the real first hop.
+            if redirects == 0 and not extra_hop and normalize_host(hop.host) in DOI_RESOLVERS:
+                extra_hop = True
+            else:
+                redirects += 1
+            if redirects > MAX_REDIRECTS:
+                raise _Unreachable(f"more than {MAX_REDIRECTS} redirects (last to {location})")
+            nxt = parse_url(fetch_key(str(hop.join(location))))
+            check_hop(nxt, self.settings, first=False)
+            hop = nxt
+
+    async def fetch(self, url: str) -> FetchedSource:
+        key = fetch_key(url)
+        info = SourceInfo(url=key)
+        try:
+            parsed = parse_url(key)
+            check_hop(parsed, self.settings, first=True)
+        except GuardError as exc:
+            return FetchedSource(info=info, outcome=FetchOutcome.disallowed, error=exc.reason)
+        except ValueError as exc:
+            return FetchedSource(info=info, outcome=FetchOutcome.unreachable, error=str(exc))
+        if not self.settings.fetch:
+            return FetchedSource(info=info, outcome=FetchOutcome.skipped, error="fetching is disabled")
+
+        cached = self._cached(key)
+        validators: dict[str, str] = {}
+        if cached is not None:
+            if (fresh := self._fresh(cached)) is not None:
+                return fresh
+            if cached.outcome is FetchOutcome.ok:
+                if cached.etag:
+                    validators["If-None-Match"] = cached.etag
+                if cached.last_modified:
+                    validators["If-Modified-Since"] = cached.last_modified
+
+        source = await self._fetch_network(parsed, info, validators, cached)
+        if self.cache is not None and source.outcome is not FetchOutcome.disallowed:
+            self.cache.put(CACHE_NAMESPACE, key, source.model_dump(mode="json", exclude={"from_cache"}))
+        return source
+
+    async def _fetch_network(
+        self, url: httpx.URL, info: SourceInfo, validators: dict[str, str], cached: FetchedSource | None
+    ) -> FetchedSource:
+        waited = 0.0
+        revalidate_url = cached.info.final_url if cached is not None and validators else None
+        for attempt in range(1, MAX_TRIES + 1):
+            try:
+                dl = await self._download(url, validators, revalidate_url)
+            except GuardError as exc:
+                return FetchedSource(info=info, outcome=FetchOutcome.disallowed, error=exc.reason)
+            except _Unreachable as exc:
+                return self._failed(info, str(exc))
+            except ValueError as exc:  # malformed redirect target, bad encoding
+                return self._failed(info, str(exc))
+            except (httpx.HTTPError, TimeoutError, OSError) as exc:
+                return self._failed(info, _describe_error(exc, self.settings.timeout_s))
+            info = info.model_copy(update={"final_url": dl.final_url, "status": dl.status})
+            if dl.status in RETRY_STATUSES:
+                delay = _retry_after(dl.headers.get("retry-after"))
+                delay = float(2 ** (attempt - 1)) if delay is None else delay
+                if attempt == MAX_TRIES:
+                    return self._failed(info, f"{_status_text(dl.status)} after {MAX_TRIES} tries")
+                if waited + delay > MAX_RETRY_WAIT_S:
+                    return self._failed(
+                        info,
+                        f"{_status_text(dl.status)} (retry after {delay:g} s would exceed the "
+                        f"{MAX_RETRY_WAIT_S:g} s wait limit)",
+                    )
+                waited += delay
+                await asyncio.sleep(delay)
+                continue
+            if dl.status == 304 and cached is not None and revalidate_url == dl.final_url:
+                return cached.model_copy(update={"fetched_at": time.time(), "from_cache": True})
+            if dl.status >= 300:
+                return self._failed(info, _status_text(dl.status))
+            return await self._extracted(info, dl)
+        raise AssertionError("unreachable: the loop returns on its last try")
+
+    async def _extracted(self, info: SourceInfo, dl: _Download) -> FetchedSource:
+        content_type = dl.headers.get("content-type")
+        info = info.model_copy(
+            update={"content_type": content_type, "bytes_fetched": len(dl.body), "truncated": dl.truncated}
+        )
+        common = {
+            "info": info,
+            "etag": dl.headers.get("etag"),
+            "last_modified": dl.headers.get("last-modified"),
+            "fetched_at": time.time(),
+        }
+        content = await extract_content(dl.body, content_type, url=dl.final_url)
+        if content.error is not None:
+            return FetchedSource(
+                outcome=FetchOutcome.not_extractable, error=content.error, title=content.title, **common
+            )
+        return FetchedSource(
+            outcome=FetchOutcome.ok,
+            text=content.text,
+            title=content.title,
+            date=content.date,
+            text_hash=digest(content.text),
+            **common,
+        )
+
+    def _failed(self, info: SourceInfo, reason: str) -> FetchedSource:
+        return FetchedSource(
+            info=info, outcome=FetchOutcome.unreachable, error=reason, fetched_at=time.time()
+        )
+
+    def _cached(self, key: str) -> FetchedSource | None:
+        if self.cache is None:
+            return None
+        raw = self.cache.get(CACHE_NAMESPACE, key)
+        if raw is None:
+            return None
+        try:
+            return FetchedSource.model_validate(raw)
+        except ValidationError:
+            return None  # an entry from an older format is a miss
+
+    def _fresh(self, cached: FetchedSource) -> FetchedSource | None:
+        """The cached source if it may be used without asking the server, else None."""
+        if cached.fetched_at is None:
+            return None
+        max_age = self.settings.cache_max_age_s if cached.outcome is FetchOutcome.ok else FAILURE_CACHE_S
+        if time.time() - cached.fetched_at >= max_age:
+            return None
+        # The run's allowlist and guard apply to a cached final URL too.
+        final = cached.info.final_url
+        if final:
+            try:
+                check_hop(parse_url(final), self.settings, first=False)
+            except (GuardError, ValueError):
+                return None
+        return cached.model_copy(update={"from_cache": True})
+
+
+class _Unreachable(Exception):
+    """A response that ends the fetch as unreachable (bad redirect, too many redirects)."""
+
+
+def _client(settings: Settings) -> httpx.AsyncClient:
+    limits = httpx.Limits(
+        max_connections=settings.concurrency, max_keepalive_connections=settings.concurrency
+    )
+    return httpx.AsyncClient(
+        transport=GuardedTransport(allow_private_hosts=settings.allow_private_hosts, limits=limits),
+        follow_redirects=False,
+        timeout=httpx.Timeout(settings.timeout_s),
+        headers={
+            "User-Agent": USER_AGENT,
+            # Only encodings `_Decoder` inflates under the byte cap.
+            "Accept-Encoding": "gzip, deflate",
+            "Accept": "text/html,application/xhtml+xml,application/pdf;q=0.9,text/plain;q=0.8,*/*;q=0.5",
+        },
+        trust_env=False,
+    )
+
+
+async def fetch_all(
+    urls: Iterable[str], settings: Settings, cache: DiskCache | None = None
+) -> dict[str, FetchedSource]:
+    """Fetch every URL once (fragments ignored); keyed by each input URL as given."""
+    given = list(dict.fromkeys(urls))
+    keys = list(dict.fromkeys(fetch_key(u) for u in given))
+    async with _client(settings) as client:
+        fetcher = Fetcher(client, settings, cache)
+        sources = await asyncio.gather(*(fetcher.fetch(k) for k in keys))
+    by_key = dict(zip(keys, sources, strict=True))
+    return {u: by_key[fetch_key(u)] for u in given}
+
+
+def fetch_all_sync(
+    urls: Iterable[str], settings: Settings, cache: DiskCache | None = None
+) -> dict[str, FetchedSource]:
+    """`fetch_all` for callers without an event loop."""
+    return asyncio.run(fetch_all(urls, settings, cache))
