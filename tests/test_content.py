@@ -1,0 +1,116 @@
+"""Bytes + content type → text: charsets, HTML fallback, PDF limits, walls."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from citecheck.content import (
+    ExtractedContent,
+    decode_text,
+    extract_content,
+    extract_html,
+    extract_pdf,
+    sniff_kind,
+    unusable_reason,
+    visible_text,
+)
+from tests.servers.source_server import make_pdf
+
+
+def run(body: bytes, content_type: str | None) -> ExtractedContent:
+    return asyncio.run(extract_content(body, content_type))
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "expected"),
+    [
+        ("café".encode(), "text/plain; charset=utf-8", "café"),
+        ("café".encode("latin-1"), "text/plain; charset=ISO-8859-1", "café"),
+        ("café".encode("latin-1"), "text/plain; charset=utf-8", "café"),  # header lies: falls through
+        ("café".encode("cp1252"), "text/plain", "café"),  # no charset, not UTF-8
+        ("café".encode("utf-8-sig"), "text/plain; charset=latin-1", "café"),  # BOM wins
+        ("café".encode("utf-16"), None, "café"),
+        ("café".encode(), "text/plain; charset=no-such-charset", "café"),
+    ],
+)
+def test_decode_text(body: bytes, content_type: str | None, expected: str) -> None:
+    assert decode_text(body, content_type) == expected
+
+
+def test_meta_charset_used_when_header_has_none() -> None:
+    html = '<html><head><meta charset="windows-1251"></head><body>Привет</body></html>'.encode("cp1251")
+    assert "Привет" in decode_text(html, "text/html", html=True)
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "kind"),
+    [
+        (b"<p>x</p>", "text/html; charset=utf-8", "html"),
+        (b"<p>x</p>", "application/xhtml+xml", "html"),
+        (b"%PDF-1.4", "application/pdf", "pdf"),
+        (b"# md", "text/markdown", "text"),
+        (b"{}", "application/json", "text"),
+        (b"\x89PNG", "image/png", "unknown"),
+        (b"%PDF-1.7\n...", None, "pdf"),
+        (b"<!DOCTYPE html><html>", "application/octet-stream", "html"),
+        (b"plain words", None, "text"),
+        (b"\x00\x01\x02", None, "unknown"),
+    ],
+)
+def test_sniff_kind(body: bytes, content_type: str | None, kind: str) -> None:
+    assert sniff_kind(body, content_type) == kind
+
+
+def test_visible_text_drops_scripts_and_keeps_blocks() -> None:
+    html = (
+        "<html><head><title>t</title><style>p{}</style></head>"
+        "<body><script>x=1</script><p>One</p><p>Two</p></body></html>"
+    )
+    assert visible_text(html) == "One\nTwo"
+
+
+def test_html_without_main_text_falls_back_to_visible_text() -> None:
+    # A page of short list items and a table: no "article" for trafilatura, but the
+    # statistic a claim cites is on it.
+    items = "".join(f"<li>Item {i}</li>" for i in range(30))
+    html = (
+        "<html><head><title>Figures</title></head><body><ul>" + items + "</ul>"
+        "<table><tr><td>Residents</td><td>14,000,000</td></tr></table></body></html>"
+    )
+    result = extract_html(html)
+    assert "14,000,000" in result.text
+    assert result.title == "Figures"
+
+
+def test_unusable_text() -> None:
+    assert unusable_reason("") == "no readable text on the page"
+    assert unusable_reason("  ok  ") == "almost no text on the page"
+    assert "wall" in (unusable_reason("We value your privacy. Accept all cookies to continue reading.") or "")
+    assert unusable_reason("The census counted 14 million residents in 2020.") is None
+    long_text = "Please log in to comment. " + "The census counted 14 million residents. " * 30
+    assert unusable_reason(long_text) is None  # a real article with a login link is not a wall
+
+
+def test_pdf_page_limit() -> None:
+    pdf = make_pdf(["First page text here.", "Second page text here.", "Third page text here."])
+    result = asyncio.run(extract_pdf(pdf, max_pages=2))
+    assert "Second page" in result.text
+    assert "Third page" not in result.text
+
+
+def test_pdf_time_limit_kills_the_extractor() -> None:
+    pdf = make_pdf(["Some text."])
+    result = asyncio.run(extract_pdf(pdf, timeout_s=0.001))
+    assert result.error == "PDF text extraction took longer than 0.001 s"
+
+
+def test_plain_text_kept_as_is() -> None:
+    body = "Line one: 14 million residents.\n\n  indented line\n"
+    assert run(body.encode(), "text/plain").text == body
+
+
+def test_image_not_extractable() -> None:
+    result = run(b"GIF89a" + b"\x00" * 50, "image/gif")
+    assert result.error == "content type image/gif has no extractable text"
