@@ -626,16 +626,18 @@ class Judge:
         excerpt = build_excerpt(source.text, [p for _, p in claims], self.settings.evidence_chars)
         system, user = build_prompt(source, excerpt, [c.text for c, _ in claims], retry=retry)
         max_tokens = self._max_tokens(len(claims))
-        # Per-message framing and the tool/schema definition are counted as text too.
-        est_in = estimate_tokens(system + user + _PROMPT_JSON_NOTE + json.dumps(VERDICT_SCHEMA)) + 64
+        # The tool definition (Anthropic wraps it in a system prompt of its own, ~350 tokens)
+        # and per-message framing are covered by a fixed allowance.
+        est_in = estimate_tokens(system + user + _PROMPT_JSON_NOTE + json.dumps(VERDICT_SCHEMA)) + 600
         worst = cost_usd(self.config.price, est_in, max_tokens)
-        if not self._reserve(worst):
-            return _Outcome(limit=True)
         if self._semaphore is None:
             self._semaphore = asyncio.Semaphore(self.config.max_concurrency)
-        actual = 0.0
-        try:
-            async with self._semaphore:
+        async with self._semaphore:
+            # Reserve only once a call slot is free, so queued calls hold no budget.
+            if not self._reserve(worst):
+                return _Outcome(limit=True)
+            actual = 0.0
+            try:
                 self._calls_made += 1
                 started = time.monotonic()
                 try:
@@ -648,32 +650,32 @@ class Judge:
                     self.last_failure = failure
                     return _Outcome(failure=str(failure), latency_ms=int((time.monotonic() - started) * 1000))
                 latency = int((time.monotonic() - started) * 1000)
-            # No usage reported (some compatible servers): charge the reserved worst case.
-            tin = response.input_tokens if response.input_tokens is not None else est_in
-            tout = response.output_tokens if response.output_tokens is not None else max_tokens
-            actual = cost_usd(self.config.price, tin, tout)
-            outcome = _Outcome(input_tokens=tin, output_tokens=tout, cost_usd=actual, latency_ms=latency)
-            if response.refusal is not None:
-                outcome.failure = f"the judge refused to answer: {response.refusal[:200]}".rstrip(": ")
-            else:
-                try:
-                    outcome.verdicts = {v.id: v for v in parse_verdicts(response.payload)}
-                except (ValueError, ValidationError, TypeError):
-                    cause = (
-                        "output cut off at max_tokens"
-                        if response.truncated
-                        else "output is not valid verdict JSON"
-                    )
-                    outcome.failure = f"the judge returned malformed output ({cause})"
-                    outcome.retryable = True
-            if outcome.failure is not None:
-                self._calls_failed += 1
-                self.last_failure = JudgeFailure(
-                    "judge-bad-output", outcome.failure, "re-run, or try another --model"
+                # No usage reported (some compatible servers): charge the reserved worst case.
+                tin = response.input_tokens if response.input_tokens is not None else est_in
+                tout = response.output_tokens if response.output_tokens is not None else max_tokens
+                actual = cost_usd(self.config.price, tin, tout)
+            finally:
+                self._settle(worst, actual)
+        outcome = _Outcome(input_tokens=tin, output_tokens=tout, cost_usd=actual, latency_ms=latency)
+        if response.refusal is not None:
+            outcome.failure = f"the judge refused to answer: {response.refusal[:200]}".rstrip(": ")
+        else:
+            try:
+                outcome.verdicts = {v.id: v for v in parse_verdicts(response.payload)}
+            except (ValueError, ValidationError, TypeError):
+                cause = (
+                    "output cut off at max_tokens"
+                    if response.truncated
+                    else "output is not valid verdict JSON"
                 )
-            return outcome
-        finally:
-            self._settle(worst, actual)
+                outcome.failure = f"the judge returned malformed output ({cause})"
+                outcome.retryable = True
+        if outcome.failure is not None:
+            self._calls_failed += 1
+            self.last_failure = JudgeFailure(
+                "judge-bad-output", outcome.failure, "re-run, or try another --model"
+            )
+        return outcome
 
     def _get_client(self) -> anthropic.AsyncAnthropic | openai.AsyncOpenAI:
         # An SDK client's connection pool belongs to one event loop.

@@ -8,7 +8,6 @@ cost cap always rests on a known price.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Literal
 
@@ -52,13 +51,14 @@ def known_models(provider: Provider | None = None) -> list[str]:
 
 
 def estimate_tokens(text: str) -> int:
-    """A safe upper bound on the tokens `text` costs, without a tokenizer.
+    """A strict upper bound on the tokens `text` costs, without a tokenizer: its UTF-8 bytes.
 
-    Half the UTF-8 byte count: English runs about 4 characters a token and dense text
-    (numbers, URLs, code) about 2.5, while CJK characters (3 bytes) cost at most ~1.5
-    tokens each. Over-estimating only makes the cost cap stop a little early.
+    Byte-level tokenizers never spend more than one token per byte (English runs about
+    four bytes a token), so the cost cap holds for any text, even one built to tokenize
+    badly. The over-estimate costs little: reservations are settled on the real usage
+    after each call, so it only stops the last call or so before the cap a bit early.
     """
-    return math.ceil(len(text.encode("utf-8", "surrogatepass")) / 2)
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def cost_usd(price: ModelPrice, input_tokens: int, output_tokens: int) -> float:
