@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html as htmllib
 import json
+import random
 import re
 from pathlib import Path
 
@@ -364,6 +366,29 @@ def test_escape_markdown_makes_tricky_text_inert() -> None:
     # The reader still sees the words.
     for word in ("Heading?", "alert(", "octocat", "rm -rf", "click", "bold", "123"):
         assert word in text, word
+
+
+TOKENS = [
+    "#", "##", ">", "-", "+", "*", "_", "`", "```", "~~", "|", "[", "]", "(", ")", "![", "](", "<", ">",
+    "</", "<script>", "<img src=x>", "&", "&amp;", "&#64;", "\\", "$", "@", "@octocat", "#12", "GH-3",
+    "1.", "2)", "\n", "\n\n", "  ", "\t", "word", "x", "http://e.x/", "[^1]", ":smile:", "---", "===",
+    "{", "}",
+]  # fmt: skip
+
+
+def test_escaped_text_renders_as_exactly_itself() -> None:
+    """Property over random mixes of Markdown/HTML syntax: one list item, no markup, same words."""
+    rng = random.Random(20261130)
+    for _ in range(400):
+        raw = "".join(rng.choice(TOKENS) + rng.choice(["", " "]) for _ in range(rng.randint(1, 14)))
+        html = render_html(f"- {escape_markdown(raw)} | docs/a.md:1\n")
+        tags = set(re.findall(r"</?([a-z0-9]+)", html))
+        assert tags <= {"ul", "li"}, (raw, html)
+        text = htmllib.unescape(re.sub(r"<[^>]+>", "", html))
+        assert not MENTION.search(text) and not ISSUE_REF.search(text), raw
+        shown = text.replace("\u200b", "").strip()
+        expected = " ".join(raw.split())
+        assert shown == f"{expected} | docs/a.md:1".strip(), raw
 
 
 @pytest.mark.parametrize(
