@@ -1,8 +1,63 @@
-"""Evidence stage: passages of a source for a claim, and the deterministic checks."""
+"""Evidence stage: the passages of a source that reach the judge, and the deterministic checks.
+
+Passage selection (`select_evidence`): the source text is split into sentences
+(`split_passages`: line breaks always end one; `.`/`!`/`?` end one unless the word before is
+a known abbreviation or an initial; an overlong sentence is cut at whitespace). When the
+whole text fits the budget it is sent whole. Otherwise each sentence is scored with Okapi
+BM25 against the claim (k1=1.5, b=0.75; light suffix stemming, stop words dropped) —
+normalised to the best sentence — plus boosts when a sentence holds one of the claim's
+figures (same value by `numbers.supports`), its quoted words, its capitalised names or its
+dates; each sentence also gets 0.3 × its better neighbour's score (context). The best
+sentences are taken in rank order, the top three with a neighbour on either side, until
+`budget_chars` is spent (unscored sentences fill the rest in page order); the page's first
+line (usually its title) is added when it is short. The author's `#:~:text=` passage always
+comes first. The result is in page order, adjacent sentences merged into one passage.
+
+BM25 is implemented here (`_BM25`, ~25 lines) rather than taken from a library: each call
+ranks one page's sentences (tens to a few thousand), built and thrown away per claim, with
+a tokenizer that must agree with the number parser; index-oriented libraries such as bm25s
+are built for a large corpus queried many times and add numpy/scipy for no gain here.
+
+The deterministic checks (`run_checks`) — for the claim's kinds:
+- number (statistic): every figure of the claim (see `citecheck.numbers` for forms,
+  rounding and hedges) must be stated on the page;
+- quote: each quoted passage of two or more words must be on the page exactly (case,
+  whitespace, quote style and dash style ignored; `...` splits it into parts found in
+  order) or as a close match: rapidfuzz `partial_ratio` ≥ 90 against a window of the page
+  (quotes shorter than 20 characters must match exactly);
+- date (temporal): each full date, month-year, month-day, year or decade of the claim must
+  be on the page at the same precision (a full date may be written in any common form).
+A failing check carries the page text nearest to what was looked for as `evidence`.
+"""
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz
+
+from citecheck.models import CheckResult, Claim, ClaimKind, DecidedBy, Passage
+from citecheck.numbers import (
+    DateMention,
+    NumberMention,
+    dates_in,
+    find_number,
+    format_value,
+    numbers_in,
+    statistics_in,
+    wordset,
+)
+
+QUOTE_FUZZY_THRESHOLD = 90.0
+QUOTE_MIN_FUZZY_CHARS = 20
+MAX_SENTENCE_CHARS = 600
+TITLE_MAX_CHARS = 200
+NEIGHBOUR_WEIGHT = 0.3  # tuned on WiCE dev (bench/evidence.py); 0.15–0.35 give the same recall
+CONTEXT_TOP = 3  # the best sentences that bring both neighbours along
 
 _WS = re.compile(r"\s+")
 
@@ -36,3 +91,555 @@ def find_verbatim(quote: str, text: str) -> tuple[int, int] | None:
         return None
     end = pos + len(q.strip()) - 1
     return index[pos], index[end] + 1
+
+
+# --- sentences -------------------------------------------------------------------------
+
+_ABBREVIATIONS = wordset(
+    "mr mrs ms dr prof st jr sr inc ltd co corp vs etc e.g i.e eg ie no nos fig figs al approx "
+    "u.s u.k u.n gen gov sen rep rev mt ft p pp vol ed eds jan feb mar apr jun jul aug sep sept "
+    "oct nov dec est dept univ assn bros ca cf op cit ibid seq viz ph.d b.a m.a m.d a.m p.m "
+    "mass calif wash penn ariz"
+)
+_BOUNDARY = re.compile(r"[.!?…]+[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9À-Ý])")
+_LINE = re.compile(r"[^\n]+")
+
+
+def _cut_long(start: int, end: int, text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    while end - start > MAX_SENTENCE_CHARS:
+        cut = text.rfind(" ", start + MAX_SENTENCE_CHARS // 2, start + MAX_SENTENCE_CHARS)
+        cut = cut if cut > start else start + MAX_SENTENCE_CHARS
+        spans.append((start, cut))
+        start = cut
+        while start < end and text[start].isspace():
+            start += 1
+    if end > start:
+        spans.append((start, end))
+    return spans
+
+
+def _sentence_spans(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    for line in _LINE.finditer(text):
+        begin = line.start()
+        for m in _BOUNDARY.finditer(line.group(0)):
+            head = line.group(0)[max(0, m.start() - 40) : m.start()]
+            word = re.search(r"([A-Za-z.]+)$", head)
+            w = word.group(1).lower() if word else ""
+            if w and (w.rstrip(".") in _ABBREVIATIONS or (len(w) == 1 and head[-1].isupper())):
+                continue  # "Dr. Smith", "Thomas K. Arnold"
+            end = line.start() + m.start() + len(m.group(0).rstrip())
+            spans.extend(_cut_long(begin, end, text))
+            begin = line.start() + m.end()
+        spans.extend(_cut_long(begin, line.end(), text))
+    # strip surrounding whitespace and drop empty spans
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if e > s:
+            out.append((s, e))
+    return out
+
+
+def split_passages(text: str) -> list[Passage]:
+    """The text's sentences (line breaks always end one), with their offsets, in page order."""
+    return [Passage(start=s, end=e, text=text[s:e]) for s, e in _sentence_spans(text)]
+
+
+# --- ranking ---------------------------------------------------------------------------
+
+_STOP = wordset(
+    "a an the and or but of in on at to for from by with as is are was were be been being it its "
+    "this that these those he she they them his her their we our you your i not no than then "
+    "there here which who whom whose what when where how also has have had do does did so such "
+    "into over after before about up out can could would should will may might one all any more "
+    "most other some only very s"
+)
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "edly", "ed", "ies", "es", "s", "ly"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased, stemmed content words (and numbers without separators)."""
+    folded = text.lower().replace(",", "") if any(c.isdigit() for c in text) else text.lower()
+    return [_stem(t) for t in _TOKEN.findall(folded) if t not in _STOP]
+
+
+class _BM25:
+    """Okapi BM25 over one page's sentences (see the module docstring for why it is here)."""
+
+    def __init__(self, docs: Sequence[list[str]], k1: float = 1.5, b: float = 0.75) -> None:
+        self.k1, self.b = k1, b
+        self.tfs = [Counter(d) for d in docs]
+        self.lens = [len(d) for d in docs]
+        self.avg = (sum(self.lens) / len(docs)) if docs else 0.0
+        df: Counter[str] = Counter()
+        for tf in self.tfs:
+            df.update(tf.keys())
+        n = len(docs)
+        self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+
+    def scores(self, query: list[str]) -> list[float]:
+        terms = Counter(query)
+        out = []
+        for tf, length in zip(self.tfs, self.lens, strict=True):
+            norm = self.k1 * (1 - self.b + self.b * length / (self.avg or 1))
+            s = 0.0
+            for t, q in terms.items():
+                f = tf.get(t)
+                if f:
+                    s += q * self.idf[t] * f * (self.k1 + 1) / (f + norm)
+            out.append(s)
+        return out
+
+
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w'’-]+(?:\s+(?:of\s+|the\s+|de\s+|van\s+)?[A-Z][\w'’-]+)*)")
+_QUOTED = re.compile(
+    r"“([^”]{2,})”|\"([^\"]{2,})\"|‘([^’]{2,})’(?![a-z])|«([^»]{2,})»|(?<![A-Za-z])'([^']{3,})'(?![A-Za-z])"
+)
+
+
+def quotes_in(text: str) -> list[str]:
+    """Quoted passages of a claim (straight, curly or guillemet quotes)."""
+    return [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
+
+
+@dataclass
+class _ClaimCues:
+    """What in a claim makes a page sentence relevant beyond shared words."""
+
+    numbers: list[NumberMention]
+    quotes: list[str]
+    names: list[str]
+    dates: list[DateMention]
+
+    @classmethod
+    def of(cls, claim_text: str) -> _ClaimCues:
+        names = [m.group(1).lower() for m in _NAME.finditer(claim_text) if len(m.group(1)) > 2]
+        return cls(statistics_in(claim_text), quotes_in(claim_text), names, dates_in(claim_text))
+
+
+@dataclass
+class PageIndex:
+    """One source text prepared once for every claim that cites it."""
+
+    text: str
+    sentences: list[tuple[int, int]] = field(default_factory=list)
+    numbers: list[NumberMention] = field(default_factory=list)
+    dates: list[DateMention] = field(default_factory=list)
+    _bm25: _BM25 | None = None
+    _folded: list[str] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, text: str) -> PageIndex:
+        sentences = _sentence_spans(text)
+        return cls(text=text, sentences=sentences, numbers=numbers_in(text), dates=dates_in(text))
+
+    @property
+    def folded(self) -> list[str]:
+        if not self._folded:
+            self._folded = [_normalise_quote(self.text[s:e]) for s, e in self.sentences]
+        return self._folded
+
+    @property
+    def bm25(self) -> _BM25:
+        if self._bm25 is None:
+            self._bm25 = _BM25([tokens(self.text[s:e]) for s, e in self.sentences])
+        return self._bm25
+
+    def sentence_at(self, pos: int) -> int:
+        """Index of the sentence holding offset `pos` (the nearest one before it otherwise)."""
+        lo, hi = 0, len(self.sentences) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.sentences[mid][0] <= pos:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def sentence_text(self, i: int) -> str:
+        s, e = self.sentences[i]
+        return self.text[s:e]
+
+    def scores(self, claim_text: str) -> list[float]:
+        """Relevance of each sentence to the claim: normalised BM25 plus cue boosts."""
+        raw = self.bm25.scores(tokens(claim_text))
+        top = max(raw, default=0.0) or 1.0
+        scores = [r / top for r in raw]
+        cues = _ClaimCues.of(claim_text)
+        for m in cues.numbers:
+            for hit in find_number(m, self.numbers):
+                scores[self.sentence_at(hit.start)] += 0.5
+        for d in cues.dates:
+            for hit in self.dates:
+                if _date_matches(d, hit):
+                    scores[self.sentence_at(hit.start)] += 0.3
+        for i, sent in enumerate(self.folded):
+            for name in cues.names:
+                if name in sent:
+                    scores[i] += 0.2
+            for q in cues.quotes:
+                if len(q) >= 8 and fuzz.partial_ratio(_normalise_quote(q), sent) >= QUOTE_FUZZY_THRESHOLD:
+                    scores[i] += 0.5
+        return scores
+
+
+# --- evidence selection ----------------------------------------------------------------
+
+_FRAGMENT_PREFIX = re.compile(r"^[^,]*-,")
+_FRAGMENT_SUFFIX = re.compile(r",-[^,]*$")
+
+
+def find_fragment(fragment: str, text: str) -> tuple[int, int] | None:
+    """Span of a decoded `#:~:text=` directive (`[prefix-,]start[,end][,-suffix]`) in `text`."""
+    directive = _FRAGMENT_SUFFIX.sub("", _FRAGMENT_PREFIX.sub("", fragment.strip()))
+    if not directive:
+        return None
+    parts = [p for p in directive.split(",") if p.strip()]
+    first = find_verbatim(parts[0], text) or (
+        find_verbatim(fragment, text) if len(parts) > 1 else None
+    )  # a literal comma inside the quoted text
+    if first is None:
+        return None
+    if len(parts) == 1 or find_verbatim(fragment, text):
+        return first
+    rest = find_verbatim(parts[-1], text[first[1] :])
+    return (first[0], first[1] + rest[1]) if rest else None
+
+
+def _expand(index: PageIndex, start: int, end: int) -> tuple[int, int]:
+    """The sentence range [i, j] covering a character span."""
+    return index.sentence_at(start), index.sentence_at(max(start, end - 1))
+
+
+def _merge(index: PageIndex, chosen: set[int], scores: list[float]) -> list[Passage]:
+    passages: list[Passage] = []
+    for i in sorted(chosen):
+        s, e = index.sentences[i]
+        if passages and passages[-1].end >= index.sentences[i - 1][1] and (i - 1) in chosen:
+            last = passages[-1]
+            passages[-1] = Passage(
+                start=last.start, end=e, text=index.text[last.start : e], score=max(last.score, scores[i])
+            )
+        else:
+            passages.append(Passage(start=s, end=e, text=index.text[s:e], score=scores[i]))
+    return passages
+
+
+def select_evidence(
+    claim_text: str,
+    source_text: str,
+    *,
+    budget_chars: int = 4000,
+    text_fragment: str | None = None,
+    page: PageIndex | None = None,
+) -> list[Passage]:
+    """The passages of `source_text` to show the judge for `claim_text`, in page order.
+
+    The whole text as one passage when it fits `budget_chars`; otherwise the best-ranked
+    sentences with context, within the budget (see the module docstring). The `#:~:text=`
+    passage, when found, is always included (cut to the budget if it alone exceeds it).
+    """
+    if len(source_text) <= budget_chars:
+        return [Passage(start=0, end=len(source_text), text=source_text, score=1.0)] if source_text else []
+    index = page or PageIndex.build(source_text)
+    if not index.sentences:
+        return []
+    scores = index.scores(claim_text)
+    chosen: set[int] = set()
+    spent = 0
+
+    def take(i: int) -> bool:
+        nonlocal spent
+        if i in chosen or not 0 <= i < len(index.sentences):
+            return False
+        s, e = index.sentences[i]
+        cost = e - s + 1
+        if spent + cost > budget_chars:
+            return False
+        chosen.add(i)
+        spent += cost
+        return True
+
+    fragment_passage: Passage | None = None
+    if text_fragment:
+        span = find_fragment(text_fragment, source_text)
+        if span is not None:
+            first, last = _expand(index, *span)
+            s, e = index.sentences[first][0], index.sentences[last][1]
+            if e - s + 1 > budget_chars:
+                fragment_passage = Passage(
+                    start=s, end=s + budget_chars, text=source_text[s : s + budget_chars], score=2.0
+                )
+                return [fragment_passage]
+            for i in range(first, last + 1):
+                take(i)
+    n = len(scores)
+    # A sentence next to a relevant one often carries the rest of the evidence (a pronoun's
+    # antecedent, the second half of a quotation): lend it part of its neighbour's score.
+    smoothed = [
+        scores[i]
+        + NEIGHBOUR_WEIGHT * max(scores[i - 1] if i > 0 else 0.0, scores[i + 1] if i + 1 < n else 0.0)
+        for i in range(n)
+    ]
+    ranked = sorted(range(n), key=lambda i: -smoothed[i])  # stable: ties stay in page order
+    s0, e0 = index.sentences[0]
+    if e0 - s0 <= TITLE_MAX_CHARS:
+        take(0)
+    # Unscored sentences still fill what is left of the budget, in page order: a page's
+    # opening often states its subject.
+    for rank, i in enumerate(ranked):
+        take(i)
+        if rank < CONTEXT_TOP:
+            take(i + 1)
+            take(i - 1)
+        if spent >= budget_chars:
+            break
+    return _merge(index, chosen, scores)
+
+
+# --- deterministic checks --------------------------------------------------------------
+
+_QUOTE_CHARS = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'", "`": "'",
+                              "–": "-", "—": "-", "‐": "-", "‑": "-", "\u00a0": " "})  # fmt: skip
+_ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:\.\s*){3}\]|\.\s*\.\s*\.|…)\s*")
+
+
+def _normalise_quote(text: str) -> str:
+    """Case-, whitespace-, quote- and dash-insensitive form (lengths are not preserved)."""
+    return _WS.sub(" ", text.translate(_QUOTE_CHARS)).strip().lower()
+
+
+def _find_exact(quote: str, text: str) -> tuple[int, int] | None:
+    """`find_verbatim` that also ignores quote and dash styles (the mapping keeps offsets)."""
+    return find_verbatim(quote.translate(_QUOTE_CHARS), text.translate(_QUOTE_CHARS))
+
+
+def _find_parts(quote: str, text: str) -> tuple[int, int] | None:
+    """Each `...`-separated part of the quote, in order."""
+    parts = [p for p in _ELLIPSIS.split(quote) if p.strip()]
+    if not parts:
+        return None
+    pos, first = 0, None
+    for part in parts:
+        span = _find_exact(part, text[pos:])
+        if span is None:
+            return None
+        first = pos + span[0] if first is None else first
+        pos += span[1]
+    assert first is not None
+    return first, pos
+
+
+def find_quote(quote: str, text: str, *, page: PageIndex | None = None) -> tuple[int, int, float] | None:
+    """Where `quote` is on the page: (start, end, score); score 100 for an exact match.
+
+    Exact first (see `_find_parts`), else the best window of up to three sentences by rapidfuzz
+    `partial_ratio`; a close match needs ≥ `QUOTE_FUZZY_THRESHOLD`. None when neither.
+    """
+    span = _find_parts(quote, text)
+    if span is not None:
+        return span[0], span[1], 100.0
+    best = _closest_quote(quote, text, page)
+    if best and best[2] >= QUOTE_FUZZY_THRESHOLD and len(quote.strip()) >= QUOTE_MIN_FUZZY_CHARS:
+        return best
+    return None
+
+
+def _closest_quote(quote: str, text: str, page: PageIndex | None) -> tuple[int, int, float] | None:
+    index = page or PageIndex.build(text)
+    q = _normalise_quote(_ELLIPSIS.sub(" ", quote))
+    if not q or not index.sentences:
+        return None
+    best: tuple[int, int, float] | None = None
+    folded = index.folded
+    for i in range(len(folded)):
+        j, window = i, folded[i]
+        while len(window) < len(q) and j + 1 < len(folded) and j - i < 2:
+            j += 1
+            window += " " + folded[j]
+        score = fuzz.partial_ratio(q, window, score_cutoff=best[2] if best else 0)
+        if score and (best is None or score > best[2]):
+            best = (index.sentences[i][0], index.sentences[j][1], score)
+    return best
+
+
+def _snippet(index: PageIndex, pos: int) -> str:
+    return index.sentence_text(index.sentence_at(pos))
+
+
+def _overlap(claim_tokens: set[str], sentence: str) -> int:
+    return len(claim_tokens & set(tokens(sentence)))
+
+
+def check_numbers(claim_text: str, source_text: str, *, page: PageIndex | None = None) -> CheckResult | None:
+    """Every figure of the claim must be on the page (None when the claim states none)."""
+    wanted = statistics_in(claim_text)
+    if not wanted:
+        return None
+    index = page or PageIndex.build(source_text)
+    claim_tokens = set(tokens(claim_text))
+    found: list[tuple[NumberMention, NumberMention]] = []
+    for m in wanted:
+        hits = find_number(m, index.numbers)
+        if not hits:
+            nearest = _nearest_number(m, index, claim_tokens)
+            said = f"; the page says {nearest.describe()!r}" if nearest else ""
+            return CheckResult(
+                name=DecidedBy.number,
+                passed=False,
+                detail=f"the claim's figure {m.describe()!r} ({format_value(m)}) is not on the page{said}",
+                evidence=_snippet(index, nearest.start) if nearest else _best_sentence(claim_text, index),
+            )
+        best = max(hits, key=lambda h: _overlap(claim_tokens, _snippet(index, h.start)))
+        found.append((m, best))
+    names = ", ".join(repr(m.describe()) for m, _ in found)
+    evidence = " … ".join(dict.fromkeys(_snippet(index, h.start) for _, h in found))
+    return CheckResult(
+        name=DecidedBy.number, passed=True, detail=f"found {names} on the page", evidence=evidence
+    )
+
+
+def _nearest_number(m: NumberMention, index: PageIndex, claim_tokens: set[str]) -> NumberMention | None:
+    """The page figure most likely meant: same kind of unit, in a sentence sharing words, close in value."""
+    candidates = [
+        p for p in index.numbers if p.is_statistic and (p.unit == m.unit or not m.unit or not p.unit)
+    ]
+    if not candidates:
+        return None
+
+    def key(p: NumberMention) -> tuple[int, float]:
+        ratio = abs(math.log((abs(p.value) + 1e-9) / (abs(m.value) + 1e-9)))
+        return (-_overlap(claim_tokens, _snippet(index, p.start)), ratio)
+
+    return min(candidates, key=key)
+
+
+def _best_sentence(claim_text: str, index: PageIndex) -> str | None:
+    if not index.sentences:
+        return None
+    scores = index.bm25.scores(tokens(claim_text))
+    return index.sentence_text(max(range(len(scores)), key=lambda i: scores[i]))
+
+
+def check_quotes(claim_text: str, source_text: str, *, page: PageIndex | None = None) -> CheckResult | None:
+    """Every quoted passage of two or more words must be on the page (None when there is none)."""
+    quotes = [q for q in quotes_in(claim_text) if len(q.split()) >= 2]
+    if not quotes:
+        return None
+    index = page or PageIndex.build(source_text)
+    evidence: list[str] = []
+    details: list[str] = []
+    for q in quotes:
+        hit = find_quote(q, source_text, page=index)
+        if hit is None:
+            closest = _closest_quote(q, source_text, index)
+            near = source_text[closest[0] : closest[1]] if closest else None
+            score = f" (closest match {closest[2]:.0f}/100)" if closest else ""
+            return CheckResult(
+                name=DecidedBy.quote,
+                passed=False,
+                detail=f"the quote {q!r} is not on the page{score}",
+                evidence=near,
+            )
+        start, end, score = hit
+        evidence.append(source_text[start:end])
+        details.append(f"{q!r} " + ("verbatim" if score >= 100 else f"as a close match ({score:.0f}/100)"))
+    return CheckResult(
+        name=DecidedBy.quote, passed=True, detail="found " + "; ".join(details), evidence=" … ".join(evidence)
+    )
+
+
+def _date_matches(claim: DateMention, page: DateMention) -> bool:
+    if claim.decade:
+        return page.year is not None and claim.year is not None and claim.year <= page.year < claim.year + 10
+    if page.decade:
+        return False
+    precision = claim.precision
+    if precision == "day":
+        return (page.year, page.month, page.day) == (claim.year, claim.month, claim.day)
+    if precision == "month":
+        return (page.year, page.month) == (claim.year, claim.month)
+    if precision == "month-day":
+        return (page.month, page.day) == (claim.month, claim.day)
+    return page.year == claim.year
+
+
+def _find_date(claim: DateMention, index: PageIndex) -> DateMention | None:
+    hit = next((p for p in index.dates if _date_matches(claim, p)), None)
+    if hit or claim.precision not in ("day", "month"):
+        return hit
+    # "On May 19 ... 2016" — month(-day) and year in one sentence
+    year_sentences = {index.sentence_at(p.start) for p in index.dates if p.year == claim.year}
+    for p in index.dates:
+        same = p.month == claim.month and (claim.day is None or p.day == claim.day)
+        if same and index.sentence_at(p.start) in year_sentences:
+            return p
+    return None
+
+
+def check_dates(claim_text: str, source_text: str, *, page: PageIndex | None = None) -> CheckResult | None:
+    """Every date of the claim must be on the page at the claim's precision (None when no date)."""
+    wanted = dates_in(claim_text)
+    if not wanted:
+        return None
+    index = page or PageIndex.build(source_text)
+    claim_tokens = set(tokens(claim_text))
+    evidence: list[str] = []
+    for d in wanted:
+        hit = _find_date(d, index)
+        if hit is None:
+            same_year = [p for p in index.dates if p.year == d.year] or index.dates
+            near = max(
+                same_year, key=lambda p: _overlap(claim_tokens, _snippet(index, p.start)), default=None
+            )
+            said = f"; the page says {near.text!r}" if near else ""
+            return CheckResult(
+                name=DecidedBy.date,
+                passed=False,
+                detail=f"the date {d.text!r} is not on the page{said}",
+                evidence=_snippet(index, near.start) if near else _best_sentence(claim_text, index),
+            )
+        evidence.append(_snippet(index, hit.start))
+    names = ", ".join(repr(d.text) for d in wanted)
+    return CheckResult(
+        name=DecidedBy.date,
+        passed=True,
+        detail=f"found {names} on the page",
+        evidence=" … ".join(dict.fromkeys(evidence)),
+    )
+
+
+def run_checks(claim: Claim, source_text: str, *, page: PageIndex | None = None) -> list[CheckResult]:
+    """The number / quote / date checks that the claim's kinds call for; [] when none applies.
+
+    Pass `page` (a `PageIndex.build(source_text)`) to share the page's parsing between the
+    claims citing one source.
+    """
+    index: PageIndex | None = page
+    results: list[CheckResult] = []
+    checks = (
+        (ClaimKind.statistic, check_numbers),
+        (ClaimKind.quote, check_quotes),
+        (ClaimKind.temporal, check_dates),
+    )
+    for kind, check in checks:
+        if kind not in claim.kinds:
+            continue
+        if index is None:
+            index = PageIndex.build(source_text)
+        result = check(claim.text, source_text, page=index)
+        if result is not None:
+            results.append(result)
+    return results

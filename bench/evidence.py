@@ -1,0 +1,96 @@
+"""Evidence recall of `select_evidence` on WiCE dev, beside sending the first 12,000 characters.
+
+Recall: the share of claims with a gold evidence set for which every sentence of at least one
+gold set reaches the judge (lies wholly inside the selected passages). The page text is the
+WiCE sentences joined by newlines (as extracted page text has one paragraph a line); gold
+sentence indices are mapped to character spans of that text.
+
+Run from the repository root: `python bench/evidence.py` (data: `../shared/eval/wice/
+claims_dev.jsonl`, or the path in CITECHECK_WICE_DEV).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from citecheck.evidence import PageIndex, select_evidence
+from citecheck.models import Passage
+
+DEFAULT = Path(__file__).resolve().parent.parent / ".." / "shared" / "eval" / "wice" / "claims_dev.jsonl"
+BUDGETS = (2000, 3000, 4000, 6000)
+BASELINE_CHARS = 12000
+
+
+def load(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def page_of(row: dict, sep: str = "\n") -> tuple[str, list[tuple[int, int]]]:
+    spans, pos = [], 0
+    for s in row["evidence"]:
+        spans.append((pos, pos + len(s)))
+        pos += len(s) + len(sep)
+    return sep.join(row["evidence"]), spans
+
+
+def covered(passages: list[Passage], span: tuple[int, int]) -> bool:
+    s, e = span
+    if s == e:
+        return True
+    return any(p.start <= s and e <= p.end for p in passages)
+
+
+def recall_hit(row: dict, spans: list[tuple[int, int]], passages: list[Passage]) -> bool:
+    return any(
+        all(covered(passages, spans[i]) for i in group) for group in row["supporting_sentences"] if group
+    )
+
+
+def evaluate(rows: list[dict], pick) -> tuple[float, float, int, float]:
+    hits = n = 0
+    chars = 0
+    t0 = time.perf_counter()
+    for row in rows:
+        text, spans = page_of(row)
+        passages = pick(row["claim"], text)
+        chars += sum(len(p.text) for p in passages)
+        if any(g for g in row["supporting_sentences"]):
+            n += 1
+            hits += recall_hit(row, spans, passages)
+    elapsed = time.perf_counter() - t0
+    return hits / n, chars / len(rows), n, elapsed
+
+
+def main() -> int:
+    path = Path(os.environ.get("CITECHECK_WICE_DEV", DEFAULT))
+    if not path.exists():
+        print(f"{path}: not found (set CITECHECK_WICE_DEV)", file=sys.stderr)
+        return 2
+    rows = load(path)
+    print(f"WiCE dev: {len(rows)} claims, {path}")
+    print(f"{'selection':<28} {'recall':>7} {'mean chars':>11} {'claims':>7} {'ms/claim':>9}")
+
+    def baseline(claim: str, text: str) -> list[Passage]:
+        return [Passage(start=0, end=min(len(text), BASELINE_CHARS), text=text[:BASELINE_CHARS])]
+
+    r, c, n, t = evaluate(rows, baseline)
+    print(f"{'first 12,000 chars':<28} {r:>7.3f} {c:>11,.0f} {n:>7} {1000 * t / len(rows):>9.2f}")
+    for budget in BUDGETS:
+
+        def ours(claim: str, text: str, budget: int = budget) -> list[Passage]:
+            return select_evidence(claim, text, budget_chars=budget, page=PageIndex.build(text))
+
+        r, c, n, t = evaluate(rows, ours)
+        print(
+            f"{f'select_evidence {budget:,}':<28} {r:>7.3f} {c:>11,.0f} {n:>7} {1000 * t / len(rows):>9.2f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,533 @@
+"""Number and date mentions in prose, normalised so a claim's figure can be looked up on a page.
+
+What counts as the same number (the rules the number check documents):
+
+- Forms: `14,000,000` = `14 million` = `14m` (after a currency sign) = `fourteen million`;
+  `1.2bn` = `1.2 billion`; `3.5 trillion`; `10k` = `10,000`; `35%` = `35 percent` =
+  `35 per cent`; `$5`, `US$5`, `€5`, `£5`, `5 USD`, `5 dollars`; `10–20`, `10 to 20`,
+  `between 10 and 20` (ranges); `3x`, `3×`, `three times`, `3-fold` (multipliers);
+  `one in four` = `1 in 4` = 25%; `two thirds`, `a quarter` (fractions, as percent).
+- Units must agree: a percent matches only a percent; a currency amount matches the same
+  currency or a bare number (pages often drop the sign); a bare number matches a bare
+  number, an amount or a multiplier.
+- Rounding follows the claim's stated precision: a claim may round the page's figure to its
+  own last digit (`14 million` is supported by `14.3 million`, not by `14.6 million`;
+  `1.5 billion` by `1.46 billion`), never by more than 5 % of its value, and never the other
+  way (`14.3 million` is not supported by `14 million`). Trailing zeros of a figure of 1,000
+  or more count as rounding (`2,000` is stated to the thousand).
+- Hedges widen the match: `about`, `around`, `approximately`, `roughly`, `some`, `~`,
+  `an estimated` accept ±10 %; `more than`, `over`, `at least`, `above`, `>` accept page
+  values from the figure up to twice it; `less than`, `under`, `up to`, `fewer than`, `<`
+  accept from half the figure up to it; `nearly`, `almost`, `close to`, `just under` accept
+  from 90 % of the figure up to it. Fractions in words are approximate (±10 %).
+- Not statistics (never checked as numbers): years (`1998`, `1990s`) and dates (those go to
+  the date check), ordinals (`3rd`), list markers (`1.` at a line start), citation and
+  footnote markers (`[3]`, `[1, 2]`, `^3`, `study.3`), times and ratios (`10:30`), version
+  numbers (`3.11.2`), numbers glued to letters (`COVID-19`, `A380`, `4G`), numbers after a
+  label (`No. 12`, `page 4`, `Windows 10`), and the word `one` on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MONTHS: dict[str, int] = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
+    "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9,
+    "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+}  # fmt: skip
+
+_UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}  # fmt: skip
+_TENS = {
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+    "ninety": 90,
+}  # fmt: skip
+_SCALES = {
+    "thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "mln": 1e6, "m": 1e6, "billion": 1e9,
+    "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12, "trn": 1e12,
+}  # fmt: skip
+# One-letter scales are metres / bytes as often as millions, so they count only after a currency.
+_CURRENCY_ONLY_SCALES = {"m", "b"}
+_FRACTIONS = {
+    "half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5,
+    "tenth": 10, "tenths": 10,
+}  # fmt: skip
+_CURRENCIES = {
+    "us$": "$", "a$": "$", "c$": "$", "$": "$", "usd": "$", "dollar": "$", "dollars": "$",
+    "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "£": "GBP", "gbp": "GBP",
+    "pound": "GBP", "pounds": "GBP", "¥": "JPY", "jpy": "JPY", "yen": "JPY", "₹": "INR",
+    "inr": "INR", "rupees": "INR", "chf": "CHF", "francs": "CHF",
+}  # fmt: skip
+_HEDGES = {
+    "about": "approx", "around": "approx", "approximately": "approx", "approx.": "approx",
+    "approx": "approx", "roughly": "approx", "some": "approx", "~": "approx", "≈": "approx",
+    "an estimated": "approx", "estimated": "approx", "circa": "approx", "c.": "approx",
+    "more than": "min", "over": "min", "at least": "min", "above": "min", "upwards of": "min",
+    "in excess of": "min", "exceeding": "min", "just over": "min", ">": "min", "≥": "min",
+    "greater than": "min", "less than": "max", "under": "max", "fewer than": "max", "below": "max",
+    "up to": "max", "<": "max", "≤": "max", "nearly": "near", "almost": "near", "close to": "near",
+    "just under": "near", "just shy of": "near",
+}  # fmt: skip
+
+
+def wordset(words: str) -> frozenset[str]:
+    """A set of words written as one space-separated string (long lists stay readable)."""
+    return frozenset(words.split())
+
+
+# Words after which a number names a thing rather than counting it.
+_LABELS = wordset(
+    "no no. nos nos. number # page pages p p. pp pp. chapter section sec sec. figure fig fig. "
+    "table version v v. article episode season volume vol vol. issue level grade phase stage "
+    "type category route flight room model series book part act step item line row column "
+    "exhibit appendix amendment bill highway interstate channel platform gate windows ios "
+    "android python unit box suite apt apt. ward district region zone"
+)
+
+_DIGITS = r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+"
+_WORD = "|".join(sorted([*_UNITS, *_TENS], key=len, reverse=True))
+_WORDNUM = rf"(?:{_WORD})(?:[- ](?:and )?(?:{_WORD}|hundred))*(?:[- ]hundred)?"
+_ATOM = re.compile(
+    rf"(?P<digits>{_DIGITS})|\b(?P<words>{_WORDNUM}|a hundred|a thousand|a million|a billion|a dozen|hundred"
+    r"|a(?= (?:third|quarter|fifth|tenth)\b))\b",
+    re.IGNORECASE,
+)
+_SCALE_AFTER = re.compile(
+    r"(?:[ \u00a0-]?(?P<scale>thousand|million|billion|trillion)\b|(?P<abbr>bn|mn|mln|tn|trn|k|m|b)\b)",
+    re.IGNORECASE,
+)
+_PERCENT_AFTER = re.compile(
+    r"[ \u00a0]?(?:%|percent\b|per[ -]cent\b|pct\b|percentage points?\b|pp\b)", re.IGNORECASE
+)
+_MULT_AFTER = re.compile(r"(?:[ \u00a0]?[x×](?![a-z0-9])|[ \u00a0-](?:times|fold)\b)", re.IGNORECASE)
+_CURRENCY_AFTER = re.compile(
+    r"[ \u00a0](?:us )?(?P<cur>usd|eur|gbp|jpy|inr|chf|dollars|euros|pounds|yen|rupees|francs)\b",
+    re.IGNORECASE,
+)
+_CURRENCY_BEFORE = re.compile(
+    r"(?P<cur>us\$|a\$|c\$|\$|€|£|¥|₹|usd|eur|gbp|jpy|inr|chf)[ \u00a0]?$", re.IGNORECASE
+)
+_HEDGE_BEFORE = re.compile(
+    r"(?:^|[^a-z])(?P<hedge>"
+    + "|".join(re.escape(h) for h in sorted(_HEDGES, key=len, reverse=True))
+    + r")[ \u00a0]*(?:of[ \u00a0]+)?$",
+    re.IGNORECASE,
+)
+_RANGE_SEP = re.compile(r"^(?:[ \u00a0]?[-–—][ \u00a0]?|[ \u00a0]+(?:to|and)[ \u00a0]+)$", re.IGNORECASE)
+_RATIO_SEP = re.compile(r"^[ \u00a0]+(?:in|out of)[ \u00a0]+$", re.IGNORECASE)
+_FRACTION_AFTER = re.compile(r"[ -](?P<den>" + "|".join(_FRACTIONS) + r")\b", re.IGNORECASE)
+_CITATION_BRACKET = re.compile(r"\[\^?[0-9][0-9,\s–\-]*\]")
+_ORDINAL_AFTER = re.compile(r"(?:st|nd|rd|th)\b", re.IGNORECASE)
+
+_MONTH_RE = (
+    r"(?P<{g}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+_DATE_PATTERNS = [
+    # 5 March 2020 / 5th of March, 2020 / 5 March
+    re.compile(
+        r"\b(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?(?: of)? "
+        + _MONTH_RE.format(g="m")
+        + r"(?:,? (?P<y>[0-9]{4}))?\b",
+        re.IGNORECASE,
+    ),
+    # March 5, 2020 / March 5 / March 2020
+    re.compile(
+        r"\b" + _MONTH_RE.format(g="m") + r" (?:(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?\b(?:,? (?P<y>[0-9]{4}))?|"
+        r"(?:of )?(?P<y2>[0-9]{4}))\b",
+        re.IGNORECASE,
+    ),
+    re.compile(r"\b(?P<y>[0-9]{4})-(?P<mn>[0-9]{2})-(?P<d>[0-9]{2})\b"),
+]
+_YEAR = re.compile(r"(?<![0-9.,$€£])\b(?P<y>1[0-9]{3}|20[0-9]{2})(?P<s>s)?\b(?![.,][0-9])")
+_CAPITALISED = re.compile(r"([A-Z][A-Za-z]+)[ \u00a0]$")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
+
+
+@dataclass(frozen=True)
+class NumberMention:
+    """One figure in a text: its value and how it was stated."""
+
+    value: float
+    start: int
+    end: int
+    text: str
+    unit: str = ""  # "" (a count), "%", "x" (multiplier) or a currency ("$", "EUR", "GBP", ...)
+    step: float = 1.0  # the stated precision: the value's last digit is worth this much
+    hedge: str = ""  # "", "approx", "min", "max" or "near" (see the module docstring)
+    high: float | None = None  # upper end of a range; `value` is then the lower end
+    role: str = "statistic"  # statistic, year, date, ordinal, identifier, citation, list, word-one
+
+    @property
+    def is_statistic(self) -> bool:
+        return self.role == "statistic"
+
+    def describe(self) -> str:
+        return self.text.strip()
+
+
+@dataclass(frozen=True)
+class DateMention:
+    """A year, month-year, month-day or full date in a text."""
+
+    start: int
+    end: int
+    text: str
+    year: int | None = None
+    month: int | None = None
+    day: int | None = None
+    decade: bool = False  # "1990s"
+
+    @property
+    def precision(self) -> str:
+        if self.decade:
+            return "decade"
+        if self.day and self.month and self.year:
+            return "day"
+        if self.month and self.year:
+            return "month"
+        if self.day and self.month:
+            return "month-day"
+        return "year"
+
+
+def _words_value(words: str) -> float | None:
+    """Value of number words such as "twenty-five", "one hundred and two", "a dozen"."""
+    w = words.lower().replace("-", " ").split()
+    if w == ["a"]:
+        return 1.0  # "a quarter"
+    if w[:1] == ["a"]:
+        return {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "dozen": 12.0}.get(w[1])
+    total = 0.0
+    for word in w:
+        if word == "and":
+            continue
+        if word == "hundred":
+            total = (total or 1) * 100
+        elif word in _UNITS:
+            total += _UNITS[word]
+        elif word in _TENS:
+            total += _TENS[word]
+        else:
+            return None
+    return total
+
+
+def _digits_step(digits: str) -> float:
+    """The worth of the last stated digit: `14.3` → 0.1; `2,000` → 1000; `140` → 1."""
+    plain = digits.replace(",", "")
+    if "." in plain:
+        return 10.0 ** -len(plain.split(".")[1])
+    value = int(plain)
+    if value >= 1000:
+        zeros = len(plain) - len(plain.rstrip("0"))
+        return 10.0**zeros
+    return 1.0
+
+
+def _date_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for pattern in _DATE_PATTERNS for m in pattern.finditer(text)]
+
+
+def dates_in(text: str) -> list[DateMention]:
+    """Every date-like mention: full dates, month-year, month-day, years and decades."""
+    found: list[DateMention] = []
+    covered: list[tuple[int, int]] = []
+    for pattern in _DATE_PATTERNS:
+        for m in pattern.finditer(text):
+            if any(s <= m.start() < e for s, e in covered):
+                continue
+            groups = m.groupdict()
+            month = MONTHS.get((groups.get("m") or "").lower().rstrip(".")) or (
+                int(groups["mn"]) if groups.get("mn") else None
+            )
+            if not month:
+                continue
+            day = int(groups["d"]) if groups.get("d") else None
+            if day is not None and not 1 <= day <= 31:
+                continue
+            year_s = groups.get("y") or groups.get("y2")
+            year = int(year_s) if year_s else None
+            if groups.get("m") and groups["m"].lower() in ("may", "mar") and day is None and year is None:
+                continue  # "may" the verb, "mar" the verb
+            found.append(DateMention(m.start(), m.end(), m.group(0), year, month, day))
+            covered.append(m.span())
+    for m in _YEAR.finditer(text):
+        if any(s <= m.start() < e for s, e in covered):
+            continue
+        found.append(
+            DateMention(m.start(), m.end(), m.group(0), int(m.group("y")), decade=bool(m.group("s")))
+        )
+    found.sort(key=lambda d: d.start)
+    return found
+
+
+def _role(text: str, start: int, end: int, digits: bool, in_date: bool) -> str:
+    """Why a bare atom is not a statistic, or "statistic"."""
+    before = text[max(0, start - 40) : start]
+    after = text[end : end + 12]
+    if in_date:
+        return "date"
+    if digits:
+        if text[start] == "." and start > 0 and (text[start - 1].isalnum()):
+            return "identifier"  # "3.11.2", "study.3"
+        if before.endswith(("^", "#")):
+            return "citation" if before.endswith("^") else "identifier"
+        # "claim,12" / "said:3" — a footnote marker glued to the text before it
+        if re.search(r"[A-Za-z][.,;:!?)]$", before) and not re.match(r"[0-9]", after):
+            return "citation"
+        if re.search(r"[A-Za-z][-–]?$", before):
+            return "identifier"
+        if re.match(r"[.:][0-9]", after) or re.search(r"[0-9][.:]$", before):
+            return "identifier"  # versions, times, ratios
+        if _ORDINAL_AFTER.match(after):
+            return "ordinal"
+        if re.search(r"(?:^|\n)[ \t]*$", before) and re.match(r"[.)][ \t]", after):
+            return "list"
+    prev = re.search(r"([A-Za-z#.]+)[ \u00a0]+$", before)
+    if prev and prev.group(1).lower() in _LABELS:
+        return "identifier"
+    cap = _CAPITALISED.search(before)
+    if (
+        cap
+        and not _SENTENCE_START.search(before[: cap.start()])
+        and cap.group(1).lower() not in _HEDGES
+        and cap.group(1).lower() not in MONTHS
+        and cap.group(1) not in ("US", "USD", "EUR", "GBP", "A", "The")
+    ):
+        return "identifier"  # "Windows 10", "Apollo 11", "Super Bowl 50"
+    return "statistic"
+
+
+@dataclass
+class _Atom:
+    start: int
+    end: int
+    value: float
+    step: float
+    digits: bool
+    plain: str
+
+
+def _atoms(text: str) -> list[_Atom]:
+    atoms: list[_Atom] = []
+    for m in _ATOM.finditer(text):
+        if m.group("digits"):
+            d = m.group("digits")
+            if text[m.end() : m.end() + 1].isalpha() and not re.match(
+                r"(?:st|nd|rd|th|s|k|m|b|bn|mn|mln|tn|trn|x|pp)\b", text[m.end() :], re.IGNORECASE
+            ):
+                # glued to letters ("4G", "8VC", "25s" is handled as a decade/plural elsewhere)
+                atoms.append(_Atom(m.start(), m.end(), float("nan"), 1.0, True, d))
+                continue
+            atoms.append(_Atom(m.start(), m.end(), float(d.replace(",", "")), _digits_step(d), True, d))
+        else:
+            w = m.group("words")
+            value = _words_value(w)
+            if value is None:
+                continue
+            atoms.append(_Atom(m.start(), m.end(), value, 1.0, False, w))
+    return atoms
+
+
+def _scale(text: str, pos: int, has_currency: bool) -> tuple[float, int]:
+    m = _SCALE_AFTER.match(text, pos)
+    if not m:
+        return 1.0, pos
+    word = (m.group("scale") or m.group("abbr")).lower()
+    if word in _CURRENCY_ONLY_SCALES and not has_currency:
+        return 1.0, pos
+    return _SCALES[word], m.end()
+
+
+def numbers_in(text: str) -> list[NumberMention]:
+    """Every number mention in `text`, each with a `role`; statistics have role "statistic"."""
+    date_spans = _date_spans(text)
+    citation_spans = [m.span() for m in _CITATION_BRACKET.finditer(text)]
+    atoms = _atoms(text)
+    out: list[NumberMention] = []
+    i = 0
+    while i < len(atoms):
+        a = atoms[i]
+        i += 1
+        if a.value != a.value:  # nan: glued to letters
+            out.append(NumberMention(0.0, a.start, a.end, a.plain, role="identifier"))
+            continue
+        start, end = a.start, a.end
+        cur_m = _CURRENCY_BEFORE.search(text[max(0, start - 4) : start])
+        currency = _CURRENCIES[cur_m.group("cur").lower()] if cur_m else ""
+        if cur_m:
+            start -= len(cur_m.group(0))
+        scale, end = _scale(text, end, bool(currency))
+        value, step = a.value * scale, a.step * scale
+        unit = currency
+        high: float | None = None
+        hedge = ""
+        role = "statistic"
+        # fractions in words: "two thirds", "a quarter"
+        frac = _FRACTION_AFTER.match(text, end) if not a.digits else None
+        if frac and (a.value < _FRACTIONS[frac.group("den").lower()]):
+            value = 100.0 * a.value / _FRACTIONS[frac.group("den").lower()]
+            unit, hedge, step, end = "%", "approx", 1.0, frac.end()
+        # "one in four", "1 out of 5"
+        elif i < len(atoms) and _RATIO_SEP.match(text[end : atoms[i].start]) and 0 < a.value < atoms[i].value:
+            b = atoms[i]
+            if b.value <= 1000 and b.value == b.value and scale == 1.0:
+                value, unit, step, end = 100.0 * a.value / b.value, "%", 0.1, b.end
+                i += 1
+        else:
+            after_end = end
+            # a range: "10–20%", "$1-2 million", "between 10 and 20"
+            if i < len(atoms) and atoms[i].value == atoms[i].value:
+                b = atoms[i]
+                sep = text[end : b.start]
+                between = re.search(r"between[ \u00a0]+$", text[max(0, start - 12) : start], re.IGNORECASE)
+                if _RANGE_SEP.match(sep) and (" and " not in sep.lower() or between) and b.digits == a.digits:
+                    b_scale, b_end = _scale(text, b.end, bool(currency))
+                    if b_scale != 1.0 and scale == 1.0:
+                        value, step, scale = a.value * b_scale, a.step * b_scale, b_scale
+                    high = b.value * b_scale
+                    if high > value:
+                        after_end = b_end
+                        i += 1
+                    else:
+                        high = None
+            end = after_end
+            pct = _PERCENT_AFTER.match(text, end)
+            mult = _MULT_AFTER.match(text, end)
+            cur_after = _CURRENCY_AFTER.match(text, end)
+            if pct:
+                unit, end = "%", pct.end()
+            elif mult:
+                unit, end = "x", mult.end()
+            elif cur_after and not unit:
+                unit, end = _CURRENCIES[cur_after.group("cur").lower()], cur_after.end()
+                if scale == 1.0:
+                    # "5 million US dollars" had its scale read already; "5 USD" has none
+                    pass
+        hedge_m = _HEDGE_BEFORE.search(text[max(0, start - 20) : start])
+        if hedge_m and not hedge:
+            hedge = _HEDGES[hedge_m.group("hedge").lower()]
+        in_date = any(s <= a.start < e for s, e in date_spans)
+        in_citation = any(s <= a.start < e for s, e in citation_spans)
+        role = "citation" if in_citation else _role(text, a.start, a.end, a.digits, in_date)
+        plain_integer = a.digits and "," not in a.plain and "." not in a.plain
+        if (
+            role == "statistic"
+            and plain_integer
+            and 1000 <= a.value <= 2100
+            and scale == 1.0
+            and unit in ("",)
+            and high is None
+        ):
+            role = "year"
+        if (
+            role == "statistic"
+            and plain_integer
+            and high is not None
+            and 1000 <= a.value <= 2100
+            and not unit
+        ):
+            role = "year"  # "1996–2013", "2019-20"
+        if role == "statistic" and a.digits and text[a.end : a.end + 1] in ("s", "S") and a.value % 10 == 0:
+            role = "year"  # "1990s", "80s"
+        if role == "statistic" and not a.digits and a.plain.lower() == "one" and scale == 1.0 and unit != "%":
+            role = "word-one"
+        out.append(
+            NumberMention(
+                value=value,
+                start=start,
+                end=end,
+                text=text[start:end],
+                unit=unit,
+                step=step,
+                hedge=hedge,
+                high=high,
+                role=role,
+            )
+        )
+    return out
+
+
+def statistics_in(text: str) -> list[NumberMention]:
+    """The mentions of `text` that state a quantity (see the module docstring for what is left out)."""
+    return [m for m in numbers_in(text) if m.is_statistic]
+
+
+def _units_agree(claim: NumberMention, page: NumberMention) -> bool:
+    if claim.unit == page.unit:
+        return True
+    if claim.unit == "%" or page.unit == "%":
+        return False
+    # A currency amount or a multiplier may appear on the page as a bare number, and vice versa.
+    return claim.unit == "" or page.unit == "" or False
+
+
+def _close(claim_value: float, claim: NumberMention, page_value: float) -> bool:
+    """`page_value` supports `claim_value` under the claim's precision and hedge."""
+    rounding = min(claim.step / 2, 0.05 * abs(claim_value)) + 1e-9 * max(1.0, abs(claim_value))
+    diff = page_value - claim_value
+    if abs(diff) <= rounding:
+        return True
+    if claim.hedge == "approx":
+        return abs(diff) <= 0.10 * abs(claim_value) + rounding
+    if claim.hedge == "min":
+        return claim_value - rounding <= page_value <= 2 * claim_value
+    if claim.hedge == "max":
+        return claim_value / 2 <= page_value <= claim_value + rounding
+    if claim.hedge == "near":
+        return 0.9 * claim_value <= page_value <= claim_value + rounding
+    return False
+
+
+def supports(claim: NumberMention, page: NumberMention) -> bool:
+    """Whether the page mention states the claim's figure (see the module docstring)."""
+    if not _units_agree(claim, page):
+        return False
+    page_values = [page.value] if page.high is None else [page.value, page.high]
+    if claim.high is not None:
+        return (
+            page.high is not None
+            and _close(claim.value, claim, page.value)
+            and _close(claim.high, claim, page.high)
+        )
+    return any(_close(claim.value, claim, v) for v in page_values)
+
+
+def find_number(claim: NumberMention, page: list[NumberMention]) -> list[NumberMention]:
+    """The page mentions that support `claim`; for a range, both ends found apart also count."""
+    hits = [p for p in page if p.role not in ("citation", "list") and supports(claim, p)]
+    if hits or claim.high is None:
+        return hits
+    low = NumberMention(claim.value, claim.start, claim.end, claim.text, claim.unit, claim.step, claim.hedge)
+    high = NumberMention(claim.high, claim.start, claim.end, claim.text, claim.unit, claim.step, claim.hedge)
+    lows = [p for p in page if supports(low, p)]
+    highs = [p for p in page if supports(high, p)]
+    return [lows[0], highs[0]] if lows and highs else []
+
+
+def format_value(m: NumberMention) -> str:
+    """A short normalised rendering for reports: 14000000 → "14,000,000"."""
+
+    def one(v: float) -> str:
+        return (
+            f"{v:,.0f}"
+            if v == int(v)
+            else f"{v:,.4g}"
+            if abs(v) < 1000
+            else f"{v:,.2f}".rstrip("0").rstrip(".")
+        )
+
+    body = one(m.value) if m.high is None else f"{one(m.value)}–{one(m.high)}"
+    if m.unit == "%":
+        return body + "%"
+    if m.unit == "x":
+        return body + "×"
+    if m.unit:
+        return f"{m.unit} {body}" if m.unit != "$" else f"${body}"
+    return body

@@ -1,0 +1,186 @@
+"""Passage selection and the number / quote / date checks, on small texts written here."""
+
+from __future__ import annotations
+
+from citecheck.evidence import (
+    check_dates,
+    check_numbers,
+    check_quotes,
+    find_fragment,
+    find_quote,
+    find_verbatim,
+    run_checks,
+    select_evidence,
+    split_passages,
+)
+from citecheck.models import Claim, ClaimKind, DecidedBy
+
+FILLER = " ".join(
+    f"Paragraph {i} talks about gardening, weather and the price of tea in town." for i in range(200)
+)
+PAGE = (
+    "Annual survey of developers\n"
+    + FILLER
+    + "\nThe survey found that 35 percent of developers use Rust at work. "
+    + "Dr. Jane Smith, who led it, said the figure had doubled. "
+    + "She added: “We did not expect growth this fast.”\n"
+    + FILLER
+    + "\nThe report was published on 5 March 2021.\n"
+)
+
+
+def claim(text: str, *kinds: ClaimKind) -> Claim:
+    return Claim(text=text, kinds=list(kinds), file="doc.md", line=3, column=1)
+
+
+# --- sentences and passages --------------------------------------------------------------
+
+
+def test_split_passages_respects_abbreviations_initials_and_lines() -> None:
+    text = "Dr. Smith met Thomas K. Arnold in the U.S. capital. It rained! Did it?\nA heading\nLast one."
+    got = [p.text for p in split_passages(text)]
+    assert got == [
+        "Dr. Smith met Thomas K. Arnold in the U.S. capital.",
+        "It rained!",
+        "Did it?",
+        "A heading",
+        "Last one.",
+    ]
+    for p in split_passages(text):
+        assert text[p.start : p.end] == p.text
+
+
+def test_overlong_sentence_is_cut() -> None:
+    text = "word " * 1000
+    passages = split_passages(text)
+    assert len(passages) > 1
+    assert all(len(p.text) <= 600 for p in passages)
+
+
+def test_whole_text_when_it_fits() -> None:
+    text = "Short page. It says 35 percent."
+    (p,) = select_evidence("35% of developers", text, budget_chars=4000)
+    assert (p.start, p.end, p.text) == (0, len(text), text)
+
+
+def test_budget_order_and_relevance() -> None:
+    passages = select_evidence("35% of developers use Rust at work", PAGE, budget_chars=1000)
+    total = sum(len(p.text) for p in passages)
+    assert total <= 1000
+    starts = [p.start for p in passages]
+    assert starts == sorted(starts)
+    assert all(PAGE[p.start : p.end] == p.text for p in passages)
+    joined = "\n".join(p.text for p in passages)
+    assert "35 percent of developers use Rust" in joined
+    # a neighbour comes along for context
+    assert "said the figure had doubled" in joined
+
+
+def test_fragment_always_included() -> None:
+    passages = select_evidence(
+        "35% of developers use Rust at work",
+        PAGE,
+        budget_chars=600,
+        text_fragment="The report was published",
+    )
+    joined = "\n".join(p.text for p in passages)
+    assert "The report was published on 5 March 2021." in joined
+    assert sum(len(p.text) for p in passages) <= 600
+
+
+def test_find_fragment_range_and_prefix_suffix() -> None:
+    text = "Alpha beta. The survey found that 35 percent of developers use Rust. Gamma."
+    span = find_fragment("The survey,use Rust", text)
+    assert (
+        span is not None
+        and text[span[0] : span[1]] == "The survey found that 35 percent of developers use Rust"
+    )
+    span = find_fragment("beta. -,The survey found,-that", text)
+    assert span is not None and text[span[0] : span[1]] == "The survey found"
+    assert find_fragment("not on the page", text) is None
+
+
+# --- numbers -------------------------------------------------------------------------------
+
+
+def test_number_found_with_evidence() -> None:
+    result = check_numbers("35% of developers use Rust at work.", PAGE)
+    assert result is not None and result.passed
+    assert result.name == DecidedBy.number
+    assert result.evidence == "The survey found that 35 percent of developers use Rust at work."
+
+
+def test_number_missing_names_what_the_page_says() -> None:
+    result = check_numbers("45% of developers use Rust at work.", PAGE)
+    assert result is not None and not result.passed
+    assert "'45%'" in result.detail and "35 percent" in result.detail
+    assert result.evidence == "The survey found that 35 percent of developers use Rust at work."
+
+
+def test_no_number_no_check() -> None:
+    assert check_numbers("Developers like Rust [3].", PAGE) is None
+
+
+# --- quotes --------------------------------------------------------------------------------
+
+
+def test_quote_exact_tolerates_case_space_and_quote_style() -> None:
+    result = check_quotes('Smith said: "we did not  expect growth this fast."', PAGE)
+    assert result is not None and result.passed and "verbatim" in result.detail
+    assert result.evidence == "We did not expect growth this fast."
+
+
+def test_quote_with_ellipsis() -> None:
+    assert find_quote("We did not … this fast", PAGE) is not None
+
+
+def test_quote_close_match() -> None:
+    result = check_quotes("Smith said “We didn’t expect growth this fast.”", PAGE)
+    assert result is not None and result.passed and "close match" in result.detail
+
+
+def test_quote_missing() -> None:
+    result = check_quotes("Smith said “Rust will replace every other language.”", PAGE)
+    assert result is not None and not result.passed
+    assert "not on the page" in result.detail
+
+
+def test_find_verbatim_span() -> None:
+    text = "Hello   World, again"
+    assert find_verbatim("hello world", text) == (0, 13)
+    assert find_verbatim("absent", text) is None
+
+
+# --- dates ---------------------------------------------------------------------------------
+
+
+def test_date_found_in_another_format() -> None:
+    result = check_dates("The report came out on March 5, 2021.", PAGE)
+    assert result is not None and result.passed
+    assert result.evidence == "The report was published on 5 March 2021."
+
+
+def test_date_missing() -> None:
+    result = check_dates("The report came out on 7 March 2021.", PAGE)
+    assert result is not None and not result.passed
+    assert "7 March 2021" in result.detail and result.evidence == "The report was published on 5 March 2021."
+
+
+def test_year_and_month_year() -> None:
+    assert check_dates("It was published in 2021.", PAGE).passed  # type: ignore[union-attr]
+    assert check_dates("It was published in March 2021.", PAGE).passed  # type: ignore[union-attr]
+    assert not check_dates("It was published in April 2021.", PAGE).passed  # type: ignore[union-attr]
+    assert not check_dates("It was published in 2019.", PAGE).passed  # type: ignore[union-attr]
+
+
+# --- run_checks ----------------------------------------------------------------------------
+
+
+def test_run_checks_follows_kinds() -> None:
+    c = claim("In March 2021, 35% of developers used Rust.", ClaimKind.statistic, ClaimKind.temporal)
+    results = run_checks(c, PAGE)
+    assert [r.name for r in results] == [DecidedBy.number, DecidedBy.date]
+    assert all(r.passed for r in results)
+    assert run_checks(claim("Developers like Rust.", ClaimKind.hyperlinked), PAGE) == []
+    # a statistic kind with no figure on the claim yields no check
+    assert run_checks(claim("Most developers like Rust.", ClaimKind.statistic), PAGE) == []

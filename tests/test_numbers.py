@@ -1,0 +1,154 @@
+"""Number and date normalisation: each documented form, and what is not a statistic."""
+
+from __future__ import annotations
+
+import pytest
+
+from citecheck.numbers import dates_in, find_number, numbers_in, statistics_in
+
+
+def one(text: str):
+    stats = statistics_in(text)
+    assert len(stats) == 1, f"{text!r} → {stats}"
+    return stats[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("14,000,000 users", 14_000_000, ""),
+        ("14 million users", 14_000_000, ""),
+        ("fourteen million users", 14_000_000, ""),
+        ("1.2bn in revenue", 1_200_000_000, ""),
+        ("1.2 billion in revenue", 1_200_000_000, ""),
+        ("3.5 trillion", 3_500_000_000_000, ""),
+        ("10k runners", 10_000, ""),
+        ("35% of adults", 35, "%"),
+        ("35 percent of adults", 35, "%"),
+        ("35 per cent of adults", 35, "%"),
+        ("raised $5m", 5_000_000, "$"),
+        ("raised US$5 million", 5_000_000, "$"),
+        ("raised 5 million US dollars", 5_000_000, "$"),
+        ("paid €20", 20, "EUR"),
+        ("paid £3.50", 3.5, "GBP"),
+        ("paid 20 EUR", 20, "EUR"),
+        ("3x faster", 3, "x"),
+        ("three times faster", 3, "x"),
+        ("a 3-fold rise", 3, "x"),
+        ("one in four adults", 25, "%"),
+        ("1 in 4 adults", 25, "%"),
+        ("two thirds of voters", 200 / 3, "%"),
+        ("a quarter of voters", 25, "%"),
+        ("twenty-five members", 25, ""),
+        ("one hundred and two members", 102, ""),
+        ("thirty minutes", 30, ""),
+    ],
+)
+def test_forms(text: str, value: float, unit: str) -> None:
+    m = one(text)
+    assert m.value == pytest.approx(value)
+    assert m.unit == unit
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "high", "unit"),
+    [("10–20 patients", 10, 20, ""), ("10-20%", 10, 20, "%"), ("between 10 and 20 patients", 10, 20, ""),
+     ("$1-2 million", 1_000_000, 2_000_000, "$"), ("10 to 20 days", 10, 20, "")],
+)  # fmt: skip
+def test_ranges(text: str, low: float, high: float, unit: str) -> None:
+    m = one(text)
+    assert (m.value, m.high, m.unit) == (low, high, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "hedge"),
+    [("about 300 people", "approx"), ("~300 people", "approx"), ("approximately 300", "approx"),
+     ("nearly 300", "near"), ("almost 300", "near"), ("more than 300", "min"), ("over 300", "min"),
+     ("at least 300", "min"), ("fewer than 300", "max"), ("up to 300", "max"), ("300 people", "")],
+)  # fmt: skip
+def test_hedges(text: str, hedge: str) -> None:
+    assert one(text).hedge == hedge
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It happened in 1998.",
+        "Popular in the 1990s.",
+        "He finished 3rd.",
+        "1. The first item",
+        "As shown before [3].",
+        "As shown before [1, 2].",
+        "As shown before.[^4]",
+        "the study.3 Next",
+        "Released COVID-19 data",
+        "The A380 and 4G networks",
+        "Python 3.11.2 is out",
+        "We met at 10:30",
+        "He wore No. 12",
+        "see page 45",
+        "He ran Windows 10",
+        "one of the best",
+        "On 16 May 2001 he died",
+    ],
+)
+def test_not_statistics(text: str) -> None:
+    assert statistics_in(text) == [], numbers_in(text)
+
+
+def found(claim: str, page: str) -> bool:
+    (c,) = statistics_in(claim)
+    return bool(find_number(c, numbers_in(page)))
+
+
+@pytest.mark.parametrize(
+    ("claim", "page", "expected"),
+    [
+        ("14 million users", "The service has 14,000,000 users.", True),
+        ("14 million users", "It has 14.3 million users.", True),  # the claim rounds to its last digit
+        ("14 million users", "It has 14.6 million users.", False),  # would round to 15
+        ("14.3 million users", "It has 14 million users.", False),  # more precise than the page
+        ("2,000 troops", "some 2,400 troops", False),  # rounding is never more than 5 %
+        ("1.5 billion", "1.46 billion", True),
+        ("35% of adults", "35 percent of adults", True),
+        ("35% of adults", "35 adults", False),  # a percent is only a percent
+        ("$5m raised", "it raised 5 million", True),  # the page may drop the currency
+        ("€5m raised", "it raised $5 million", False),
+        ("about 300 people", "there were 320 people", True),  # ±10 %
+        ("about 300 people", "there were 340 people", False),
+        ("more than 300 people", "there were 450 people", True),
+        ("more than 300 people", "there were 250 people", False),
+        ("fewer than 300 people", "there were 250 people", True),
+        ("nearly 300 people", "there were 285 people", True),
+        ("nearly 300 people", "there were 310 people", False),
+        ("10–20 patients", "from 10 to 20 patients", True),
+        ("10–20 patients", "10 patients at first, 20 later", True),
+        ("10–20 patients", "10 to 25 patients", False),
+        ("one in four adults", "25% of adults", True),
+        ("two thirds of voters", "67% of voters", True),
+        ("thirty minutes", "in 30 min", True),
+        ("3x faster", "three times faster", True),
+    ],
+)
+def test_matching(claim: str, page: str, expected: bool) -> None:
+    assert found(claim, page) is expected
+
+
+def test_dates() -> None:
+    text = (
+        "On 16 May 2001, in March 2006, on May 19, 2016, on 2020-03-05, in 1998, the 1990s; on December 10."
+    )
+    got = [(d.year, d.month, d.day, d.precision) for d in dates_in(text)]
+    assert got == [
+        (2001, 5, 16, "day"),
+        (2006, 3, None, "month"),
+        (2016, 5, 19, "day"),
+        (2020, 3, 5, "day"),
+        (1998, None, None, "year"),
+        (1990, None, None, "decade"),
+        (None, 12, 10, "month-day"),
+    ]
+
+
+def test_may_the_verb_is_not_a_date() -> None:
+    assert dates_in("It may rain.") == []
