@@ -141,12 +141,19 @@ def merge_reports(reports: list[Report], fail_on: list[str]) -> Report:
     """Join the reports of sharded runs into the report an unsharded run would have given.
 
     Claims are concatenated (then ordered by file and line), errors and notes deduplicated,
-    and every total recomputed by the same code as `build_report`.
+    and every total recomputed by the same code as `build_report`. A claim present twice
+    (the same report passed twice, or overlapping shards) counts once.
     """
-    claims = [c for r in reports for c in r.claims]
+    reports = _dedupe(reports, key=lambda r: r.model_dump_json())  # e.g. a glob that matched twice
+    all_claims = [c for r in reports for c in r.claims]
+    claims = _dedupe(all_claims, key=lambda c: (c.file, c.line, c.column, c.text))
+    dropped = len(all_claims) - len(claims)
     errors = [e for r in reports for e in r.errors]
     notes = [n for r in reports for n in r.notes]
     found = sum(r.total_citations_found for r in reports)
+    if dropped:
+        kept = {id(c) for c in claims}
+        found -= sum(len(c.citations) for c in all_claims if id(c) not in kept)
     model = next((r.judge_model for r in reports if r.judge_model), None)
     try:
         fail_on = Settings(fail_on=fail_on).fail_on
@@ -173,7 +180,10 @@ def _assemble(
 ) -> Report:
     # A stable order makes a merged report identical to an unsharded one (and float sums too).
     claims = sorted(results, key=lambda c: (c.file, c.line, c.column))
-    errors = _dedupe(errors, key=lambda e: (e.file, e.line, e.message, e.fatal))
+    errors = sorted(
+        _dedupe(errors, key=lambda e: (e.file, e.line, e.message, e.fatal)),
+        key=lambda e: (e.file, e.line or 0),
+    )
     notes = _dedupe(notes, key=lambda n: n)
 
     def count(*verdicts: Verdict) -> int:

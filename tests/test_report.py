@@ -626,6 +626,17 @@ def test_merge_of_shards_equals_the_unsharded_report(tmp_path: Path) -> None:
     assert render_markdown(merged) == render_markdown(whole)
 
 
+def test_merging_a_report_twice_counts_it_once() -> None:
+    r = report_of(mixed_claims(), total_citations_found=12)
+    assert merge_reports([r, r], fail_on=r.fail_on) == merge_reports([r], fail_on=r.fail_on)
+    assert merge_reports([r, r], fail_on=r.fail_on).total_citations_found == 12
+    # Overlapping shards: the shared claim counts once, and so do its citations.
+    a = report_of(mixed_claims()[:6])
+    b = report_of(mixed_claims()[5:])
+    merged = merge_reports([a, b], fail_on=a.fail_on)
+    assert merged == report_of(mixed_claims())
+
+
 def test_merge_recomputes_passed_under_new_fail_on() -> None:
     a = report_of([claim(Verdict.pass_)])
     b = report_of([claim(Verdict.unsourced, url=None, line=40)])
