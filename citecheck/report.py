@@ -26,7 +26,6 @@ category, because the claims in that file were not checked.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable, Hashable, Iterable, Sequence
@@ -35,6 +34,7 @@ from typing import Any, TypeVar
 from urllib.parse import quote
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import to_json
 
 from citecheck import __version__
 from citecheck.cache import digest
@@ -74,6 +74,15 @@ _RULES: dict[str, str] = {
     "disallowed": "The cited source is outside the allowlist or blocked by the fetch guard.",
     "not-verified": "The claim could not be verified (cost cap, claim limit, judge disabled, ...).",
     "unsourced": "The claim cites no source.",
+}
+# What to do about each, shown with a code-scanning alert.
+_RULE_HELP: dict[str, str] = {
+    "unsupported": "Correct the claim to match the source, or cite a source that supports it.",
+    "unreachable": "Fix or replace the link (an archived copy works), or retry if the site was down.",
+    "not-extractable": "Cite a page with the text in it (HTML, PDF or plain text), not an image or file.",
+    "disallowed": "Cite a source on an allowed domain, or add its domain to `allowed-domains`.",
+    "not-verified": "Raise `max-cost-usd` / `max-claims`, or enable the judge with an API key.",
+    "unsourced": "Add a citation (a link, footnote or reference) for the claim.",
 }
 _VERDICT_RULE: dict[Verdict, str] = {
     Verdict.fail: "unsupported",
@@ -558,6 +567,7 @@ def render_sarif(report: Report) -> str:
             "name": "".join(part.capitalize() for part in rule.split("-")),
             "shortDescription": {"text": description},
             "fullDescription": {"text": description},
+            "help": {"text": _RULE_HELP[rule], "markdown": _RULE_HELP[rule]},
             "helpUri": INFORMATION_URI,
             "defaultConfiguration": {"level": "error" if rule in report.fail_on else "warning"},
         }
@@ -607,7 +617,8 @@ def render_sarif(report: Report) -> str:
             }
         ],
     }
-    return json.dumps(sarif, indent=2, ensure_ascii=False) + "\n"
+    # pydantic-core's encoder: indented output from `json` falls back to pure Python (slow).
+    return to_json(sarif, indent=2).decode("utf-8") + "\n"
 
 
 def _sarif_message(claim: ClaimResult, source: str | None) -> str:

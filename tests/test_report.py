@@ -574,6 +574,7 @@ def test_sarif_shape() -> None:
         "not-verified",
         "unsourced",
     ]
+    assert all(rule["help"]["text"] and rule["shortDescription"]["text"] for rule in driver["rules"])
     results = run["results"]
     assert len(results) == 8  # every claim but the three passes
     for res in results:
