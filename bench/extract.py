@@ -1,0 +1,79 @@
+"""Extraction throughput against the bare markdown-it-py parse of the same corpus, same run.
+
+Usage: python bench/extract.py [DIR ...] [--mb 3] [--rounds 5]
+
+The corpus is every Markdown file under the given directories (default: the opensource.guide
+articles in ../shared/eval/markdown, else the sample in tests/data/markdown), repeated until it
+holds at least --mb megabytes. Each round times `MarkdownIt().parse` (CommonMark, no plugins)
+and `citecheck.extract.extract_text` over every document; the best round of each is reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from citecheck.extract import extract_text, find_markdown_files
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DIRS = [ROOT.parent / "shared" / "eval" / "markdown", ROOT / "tests" / "data" / "markdown"]
+
+
+def load_corpus(dirs: list[Path], megabytes: float) -> list[tuple[str, str]]:
+    files, _ = find_markdown_files([d for d in dirs if d.exists()][:1] or dirs)
+    docs = [(f.name, f.read_text(encoding="utf-8")) for f in files]
+    if not docs:
+        raise SystemExit(f"no Markdown files under {', '.join(map(str, dirs))}")
+    corpus: list[tuple[str, str]] = []
+    size = 0
+    while size < megabytes * 1_000_000:
+        for name, text in docs:
+            corpus.append((name, text))
+            size += len(text.encode("utf-8"))
+    return corpus
+
+
+def best_seconds(fn: object, rounds: int) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        fn()  # type: ignore[operator]
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dirs", nargs="*", type=Path)
+    ap.add_argument("--mb", type=float, default=3.0)
+    ap.add_argument("--rounds", type=int, default=5)
+    args = ap.parse_args()
+    corpus = load_corpus(args.dirs or DEFAULT_DIRS, args.mb)
+    mb = sum(len(t.encode("utf-8")) for _, t in corpus) / 1_000_000
+    md = MarkdownIt()
+    claims = sum(len(extract_text(t, n).claims) for n, t in corpus)
+
+    def bare() -> None:
+        for _, text in corpus:
+            md.parse(text)
+
+    def extract() -> None:
+        for name, text in corpus:
+            extract_text(text, name)
+
+    # Interleave so both see the same machine state.
+    t_bare = t_extract = float("inf")
+    for _ in range(args.rounds):
+        t_bare = min(t_bare, best_seconds(bare, 1))
+        t_extract = min(t_extract, best_seconds(extract, 1))
+    print(f"corpus: {len(corpus)} documents, {mb:.2f} MB, {claims} claims")
+    print(f"bare markdown-it parse: {mb / t_bare:.2f} MB/s ({t_bare:.3f} s)")
+    print(f"citecheck extract:      {mb / t_extract:.2f} MB/s ({t_extract:.3f} s)")
+    print(f"ratio extract/bare:     {t_bare / t_extract:.0%} (target >= 50%)")
+
+
+if __name__ == "__main__":
+    main()

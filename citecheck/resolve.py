@@ -1,0 +1,403 @@
+"""Resolve stage: turn what a sentence cites into the URL of the source to check.
+
+Forms handled (the extract stage finds them; this module resolves them):
+
+- inline links, autolinks and `<a href>`: the link target as written (a DOI link is
+  normalized to `https://doi.org/…`); a `citecheck-ignore` link title marks it skipped;
+- reference-style links `[text][id]`: the definition (markdown-it applies it); an undefined
+  one is an error;
+- footnotes `[^1]`: one citation per URL or DOI in the footnote body, plus what the body's
+  own `[N]` / author-year references resolve to; a body with none is an error;
+- numbered references `[N]` (also `[1, 2]`, `[3-5]`) and author-year `(Smith, 2020)`,
+  `(Smith et al. 2020; Lee & Ng, 2019)`, `Smith (2020)`: looked up in the document's reference
+  list (a References / Sources / Bibliography / Notes / Works cited section, numbered or
+  not); a numbered citation uses the entry with that label, an author-year citation the first
+  entry whose text names the author and the year; the entry's first URL (DOI normalized) is
+  the source;
+- bare URLs and DOIs (`doi:10.…`, `https://doi.org/10.…`, bare `10.xxxx/…`) →
+  `https://doi.org/10.…`.
+
+A text fragment (`#:~:text=…`) stays in the URL as written; its decoded `textStart` goes to
+`Citation.text_fragment` (see `parse_text_fragment`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from citecheck.models import Citation, CitationKind, Reference, ResolveStatus
+
+# --- URLs and DOIs -------------------------------------------------------------------------
+
+BARE_URL = re.compile(r"(?<![\w@/])(?:https?://|www\.)[^\s<>\"'`]+", re.IGNORECASE)
+DOI = re.compile(
+    r"(?:(?<![\w/.])(?:https?://(?:dx\.)?doi\.org/|doi:\s?)|(?<![\w/.-]))(10\.\d{4,9}/[^\s\"<>]+)",
+    re.IGNORECASE,
+)
+_TRAILING = ".,;:!?'\"”’*_"
+
+
+def trim_url(url: str) -> str:
+    """Drop sentence punctuation stuck to a URL, keeping balanced closing parentheses."""
+    while url:
+        last = url[-1]
+        if (
+            last in _TRAILING
+            or (last == ")" and url.count(")") > url.count("("))
+            or (last == "]" and url.count("]") > url.count("["))
+        ):
+            url = url[:-1]
+        else:
+            break
+    return url
+
+
+def normalize_doi(doi: str) -> str:
+    """`doi:10.1/x`, `http://dx.doi.org/10.1/x`, `10.1/x` → `https://doi.org/10.1/x`."""
+    m = DOI.search(doi)
+    core = trim_url(m.group(1)) if m else doi.strip()
+    return "https://doi.org/" + core
+
+
+def is_doi_url(url: str) -> bool:
+    low = url.lower()
+    return low.startswith(("https://doi.org/10.", "http://doi.org/10.", "https://dx.doi.org/10.")) or (
+        low.startswith("http://dx.doi.org/10.")
+    )
+
+
+def is_web_url(url: str) -> bool:
+    return url.lower().startswith(("http://", "https://"))
+
+
+def web_url(href: str) -> str | None:
+    """The fetchable form of a link target, or None for mailto:, relative links, anchors."""
+    href = href.strip()
+    if href.startswith("//"):
+        return "https:" + href
+    if href.lower().startswith("www."):
+        return "http://" + href
+    if not is_web_url(href):
+        return None
+    return normalize_doi(href) if is_doi_url(href) else href
+
+
+def urls_in(text: str) -> list[str]:
+    """Every URL and DOI in a piece of plain text (a footnote body, a reference entry)."""
+    found: list[str] = []
+    for m in BARE_URL.finditer(text):
+        url = web_url(trim_url(m.group(0)))
+        if url and url not in found:
+            found.append(url)
+    for m in DOI.finditer(text):
+        url = normalize_doi(m.group(1))
+        if url not in found:
+            found.append(url)
+    return found
+
+
+# --- text fragments --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TextFragment:
+    """A decoded `#:~:text=[prefix-,]start[,end][,-suffix]` directive."""
+
+    start: str
+    end: str | None = None
+    prefix: str | None = None
+    suffix: str | None = None
+
+
+def parse_text_fragment_full(url: str) -> TextFragment | None:
+    hash_pos = url.find("#")
+    if hash_pos < 0:
+        return None
+    frag = url[hash_pos + 1 :]
+    directive_pos = frag.find(":~:")
+    if directive_pos < 0:
+        return None
+    for part in frag[directive_pos + 3 :].split("&"):
+        if not part.startswith("text="):
+            continue
+        pieces = part[5:].split(",")  # literal commas separate the parts; %2C is text
+        prefix = suffix = None
+        if len(pieces) > 1 and pieces[0].endswith("-"):
+            prefix = unquote(pieces.pop(0)[:-1])
+        if len(pieces) > 1 and pieces[-1].startswith("-"):
+            suffix = unquote(pieces.pop()[1:])
+        if not pieces or not pieces[0]:
+            continue
+        start = unquote(pieces[0]).strip()
+        end = unquote(pieces[1]).strip() if len(pieces) > 1 and pieces[1] else None
+        if start:
+            return TextFragment(start=start, end=end, prefix=prefix, suffix=suffix)
+    return None
+
+
+def parse_text_fragment(url: str) -> str | None:
+    """The decoded `textStart` of a URL's first `#:~:text=` directive: the author's pointer."""
+    tf = parse_text_fragment_full(url)
+    return tf.start if tf else None
+
+
+# --- citations ---------------------------------------------------------------------------------
+
+
+def link_citation(
+    raw: str, kind: CitationKind, href: str, title: str | None = None, identifier: str | None = None
+) -> Citation | None:
+    """A citation for a link target; None when the target is not a web source."""
+    url = web_url(href)
+    if url is None:
+        return None
+    cit = Citation(raw=raw, kind=kind, identifier=identifier, url=url, text_fragment=parse_text_fragment(url))
+    if title and "citecheck-ignore" in title:
+        cit.resolve_status = ResolveStatus.skipped
+        cit.resolve_error = "link title says citecheck-ignore"
+    return cit
+
+
+def url_citation(raw: str, url: str) -> Citation:
+    """A bare URL or DOI found in running text."""
+    if DOI.fullmatch(raw) or raw.lower().startswith("doi:") or is_doi_url(url):
+        return Citation(raw=raw, kind=CitationKind.doi, identifier=url[len("https://doi.org/") :], url=url)
+    return Citation(raw=raw, kind=CitationKind.bare_url, url=url, text_fragment=parse_text_fragment(url))
+
+
+_NUMBERED = re.compile(r"\[(\d{1,4}(?:\s*[,–-]\s*\d{1,4})*)\](?![(\[:])")
+_MONTHS = frozenset(
+    [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "spring",
+        "summer",
+        "autumn",
+        "fall",
+        "winter",
+    ]
+)
+_NAME = r"[A-Z][\w'’-]+(?:\s+(?:van|von|de|der|da|di|le|la)\s+[A-Z][\w'’-]+)?"
+_AUTHORS = rf"{_NAME}(?:\s+et\s+al\.?|\s*(?:,\s*{_NAME})*\s*(?:,?\s*(?:&|and)\s+{_NAME}))?"
+_YEAR = r"(?:1[5-9]\d\d|20\d\d)[a-z]?"
+_PAREN = re.compile(r"\(([^()]*?(?:1[5-9]\d\d|20\d\d)[a-z]?[^()]*)\)")
+_PAREN_ITEM = re.compile(
+    rf"^\s*(?:(?:see|e\.g\.,?|cf\.|also)\s+)*({_AUTHORS})(,?)\s+({_YEAR})(?:,\s*(?:p|pp)\.?\s*[\d–-]+)?\s*$"
+)
+_NARRATIVE = re.compile(rf"\b({_AUTHORS})\s+\(({_YEAR})\)")
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A reference-list citation found in sentence text, not yet resolved."""
+
+    raw: str
+    kind: CitationKind  # numbered or author_year
+    identifier: str  # "7" or "Smith 2020"
+    start: int
+    end: int
+    strong: bool  # True when the form is unmistakable even without a reference list
+
+
+def _expand_numbers(spec: str) -> list[str]:
+    out: list[str] = []
+    for part in re.split(r"\s*,\s*", spec):
+        if re.fullmatch(r"\d+\s*[–-]\s*\d+", part):
+            a, b = (int(x) for x in re.split(r"\s*[–-]\s*", part))
+            if a <= b and b - a < 20:
+                out.extend(str(i) for i in range(a, b + 1))
+                continue
+        out.append(part.strip())
+    return out
+
+
+def find_mentions(text: str) -> list[Mention]:
+    """Numbered `[N]` and author-year citations in visible sentence text, in text order."""
+    found: list[Mention] = []
+    for m in _NUMBERED.finditer(text):
+        for n in _expand_numbers(m.group(1)):
+            found.append(Mention(m.group(0), CitationKind.numbered, n, m.start(), m.end(), True))
+    for m in _PAREN.finditer(text):
+        for item in m.group(1).split(";"):
+            im = _PAREN_ITEM.match(item)
+            if not im or im.group(1).split()[0].lower() in _MONTHS:
+                continue
+            authors, comma, year = im.group(1), im.group(2), im.group(3)
+            strong = bool(comma) or "et al" in authors or "&" in authors or " and " in authors
+            found.append(
+                Mention(
+                    f"({item.strip()})",
+                    CitationKind.author_year,
+                    f"{authors} {year}",
+                    m.start(),
+                    m.end(),
+                    strong,
+                )
+            )
+    for m in _NARRATIVE.finditer(text):
+        if m.group(1).split()[0].lower() in _MONTHS:
+            continue
+        found.append(
+            Mention(
+                m.group(0), CitationKind.author_year, f"{m.group(1)} {m.group(2)}", m.start(), m.end(), False
+            )
+        )
+    found.sort(key=lambda x: x.start)
+    return found
+
+
+def _surname(authors: str) -> str:
+    return re.split(r"\s+et\s+al|,|\s+&\s+|\s+and\s+", authors)[0].strip().split()[-1]
+
+
+def find_reference(mention: Mention, references: list[Reference]) -> Reference | None:
+    if mention.kind == CitationKind.numbered:
+        for ref in references:
+            if ref.label == mention.identifier:
+                return ref
+        return None
+    authors, year = mention.identifier.rsplit(" ", 1)
+    surname = _surname(authors).lower()
+    year_re = re.compile(rf"(?<!\d){re.escape(year)}(?![\da-z])")
+    bare_year_re = re.compile(rf"(?<!\d){re.escape(year[:4])}(?!\d)")
+    fallback: Reference | None = None
+    for ref in references:
+        low = ref.text.lower()
+        if surname not in low:
+            continue
+        if year_re.search(ref.text):
+            return ref
+        if fallback is None and bare_year_re.search(ref.text):
+            fallback = ref
+    return fallback
+
+
+def mention_citation(mention: Mention, references: list[Reference]) -> Citation:
+    """Resolve a numbered / author-year mention against the document's reference list."""
+    label = f"[{mention.identifier}]" if mention.kind == CitationKind.numbered else mention.raw
+    cit = Citation(raw=mention.raw, kind=mention.kind, identifier=mention.identifier)
+    ref = find_reference(mention, references)
+    if ref is None:
+        cit.resolve_status = ResolveStatus.error
+        cit.resolve_error = (
+            f"reference {label} not found in the reference list"
+            if references
+            else f"reference {label} not found: the document has no reference list "
+            "(a References, Sources, Bibliography or Notes section)"
+        )
+    elif not ref.urls:
+        cit.resolve_status = ResolveStatus.error
+        cit.resolve_error = f"reference {label} (line {ref.line}) has no URL or DOI"
+    else:
+        cit.url = ref.urls[0]
+        cit.text_fragment = parse_text_fragment(cit.url)
+    return cit
+
+
+def footnote_citations(
+    raw: str, label: str, body_urls: list[str] | None, body_mentions: Iterable[Citation] = ()
+) -> list[Citation]:
+    """One citation per source a footnote body points to; an error citation if none."""
+    if body_urls is None:
+        return [
+            Citation(
+                raw=raw,
+                kind=CitationKind.footnote,
+                identifier=label,
+                resolve_status=ResolveStatus.error,
+                resolve_error=f"footnote [^{label}] is not defined",
+            )
+        ]
+    out = [
+        Citation(
+            raw=raw, kind=CitationKind.footnote, identifier=label, url=u, text_fragment=parse_text_fragment(u)
+        )
+        for u in body_urls
+    ]
+    for m in body_mentions:
+        if m.url and m.url not in body_urls:
+            out.append(m.model_copy(update={"raw": raw, "kind": CitationKind.footnote, "identifier": label}))
+    if not out:
+        out.append(
+            Citation(
+                raw=raw,
+                kind=CitationKind.footnote,
+                identifier=label,
+                resolve_status=ResolveStatus.error,
+                resolve_error=f"footnote [^{label}] cites no URL or DOI",
+            )
+        )
+    return out
+
+
+# --- reference lists ---------------------------------------------------------------------------
+
+REFERENCE_HEADINGS: frozenset[str] = frozenset(
+    {
+        "references",
+        "reference",
+        "sources",
+        "source",
+        "bibliography",
+        "notes",
+        "works cited",
+        "citations",
+        "endnotes",
+        "literature",
+        "footnotes",
+        "reference list",
+        "sources and notes",
+        "notes and references",
+    }
+)
+_HEADING_NOISE = re.compile(r"^[\d.\s]+|[:\s]+$")
+
+
+def is_reference_heading(text: str) -> bool:
+    return _HEADING_NOISE.sub("", text.strip()).lower() in REFERENCE_HEADINGS
+
+
+_LABEL = re.compile(r"^\s*(?:\[(\w{1,8})\]|(\d{1,4})[.)])\s*")
+
+
+def make_reference(text: str, urls: list[str], line: int, label: str | None = None) -> Reference:
+    """A reference-list entry; a leading `[N]` / `N.` in the text is its label."""
+    m = _LABEL.match(text)
+    if m:
+        label = label or m.group(1) or m.group(2)
+        text = text[m.end() :]
+    all_urls = list(urls)
+    for u in urls_in(text):
+        if u not in all_urls:
+            all_urls.append(u)
+    return Reference(label=label, text=text.strip(), urls=all_urls, line=line)
+
+
+def starts_with_label(text: str) -> bool:
+    return bool(_LABEL.match(text))
+
+
+def dedupe(citations: list[Citation]) -> list[Citation]:
+    """Drop repeated citations of the same URL (keeping the first), and keep every error."""
+    seen: set[str] = set()
+    out: list[Citation] = []
+    for c in citations:
+        key = c.url or f"{c.kind}:{c.raw}:{c.identifier}"
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(c)
+    return out
