@@ -330,6 +330,30 @@ def parse_verdicts(payload: Any) -> list[_Verdict]:
     return _Verdicts.model_validate(payload).verdicts
 
 
+# Typographic characters models often straighten when quoting; one character each way, so
+# offsets found in the translated text are valid in the original.
+_TYPOGRAPHY = str.maketrans({"‘": "'", "’": "'", "‚": "'", "“": '"', "”": '"', "„": '"', "–": "-", "—": "-"})
+
+
+def locate_quote(quote: str, source_text: str, excerpt: str = "") -> str | None:
+    """The page's own text of `quote` (case-, whitespace- and quote-mark-tolerant), or None.
+
+    Looks in the excerpt the judge saw first (small), then in the whole source text.
+    """
+    if not quote.strip():
+        return None
+    q = quote.translate(_TYPOGRAPHY)
+    for text in (excerpt, source_text):
+        if not text:
+            continue
+        span = find_verbatim(q, text.translate(_TYPOGRAPHY))
+        if span is not None:
+            found = text[span[0] : span[1]]
+            if _EXCERPT_GAP.strip() not in found or text is source_text:
+                return found
+    return None
+
+
 # ---------------------------------------------------------------------------------------
 # failures
 
@@ -418,6 +442,7 @@ class _Outcome:
     output_tokens: int = 0
     cost_usd: float = 0.0
     latency_ms: int = 0
+    excerpt: str = ""  # the source text the judge was shown
 
 
 class Judge:
@@ -570,7 +595,7 @@ class Judge:
                     last[i] = JudgeResult(model=model, error="the judge gave no verdict for this claim")
                     retry.append(i)
                     continue
-                result = self._accept(verdict, source.text)
+                result = self._accept(verdict, source.text, outcome.excerpt)
                 if result.error is not None:
                     retry.append(i)
                     last[i] = result
@@ -595,13 +620,11 @@ class Judge:
             )
         return out
 
-    def _accept(self, verdict: _Verdict, source_text: str) -> JudgeResult:
+    def _accept(self, verdict: _Verdict, source_text: str, excerpt: str) -> JudgeResult:
         model = self.config.model
         confidence = min(1.0, max(0.0, verdict.confidence))
-        span = find_verbatim(verdict.evidence, source_text) if verdict.evidence.strip() else None
-        # Report the page's own text for the quote, not the model's rendering of it.
-        evidence = source_text[span[0] : span[1]] if span else None
-        if verdict.supported and span is None:
+        evidence = locate_quote(verdict.evidence, source_text, excerpt)
+        if verdict.supported and evidence is None:
             return JudgeResult(
                 model=model, rationale=verdict.rationale, confidence=confidence, error=QUOTE_NOT_FOUND
             )
@@ -656,7 +679,9 @@ class Judge:
                 actual = cost_usd(self.config.price, tin, tout)
             finally:
                 self._settle(worst, actual)
-        outcome = _Outcome(input_tokens=tin, output_tokens=tout, cost_usd=actual, latency_ms=latency)
+        outcome = _Outcome(
+            input_tokens=tin, output_tokens=tout, cost_usd=actual, latency_ms=latency, excerpt=excerpt
+        )
         if response.refusal is not None:
             outcome.failure = f"the judge refused to answer: {response.refusal[:200]}".rstrip(": ")
         else:

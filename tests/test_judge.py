@@ -103,6 +103,14 @@ def test_supported_with_made_up_quote_is_retried_then_rejected(llm: LLMServer) -
     assert RETRY_NOTE.strip() in llm.calls[1].user_text
 
 
+def test_quote_with_straightened_quote_marks_is_found(llm: LLMServer) -> None:
+    page = "The curator said: “It’s the city’s symbol” — and visitors agree."
+    llm.queue(verdicts_reply(llm.protocol, [verdict(1, True, "\"It's the city's symbol\" - and")]))
+    [result] = run(make_judge(llm), source(page), ["The curator called it the city's symbol."])
+    assert result.supported is True and result.evidence == "“It’s the city’s symbol” — and"
+    assert len(llm.calls) == 1
+
+
 def test_made_up_quote_then_real_quote_on_retry_is_accepted(llm: LLMServer) -> None:
     llm.queue(
         verdicts_reply(llm.protocol, [verdict(1, True, "completed in 1890")]),
