@@ -357,6 +357,9 @@ class LLMServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Headers and body go out in separate writes; without this, Nagle + delayed ACK
+            # stall each keep-alive response by tens of milliseconds.
+            disable_nagle_algorithm = True
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass  # keep test output quiet
@@ -393,7 +396,9 @@ class LLMServer:
         httpd.daemon_threads = True
         httpd.block_on_close = False
         self._httpd = httpd
-        self._thread = threading.Thread(target=httpd.serve_forever, name=f"llm-{self.protocol}", daemon=True)
+        self._thread = threading.Thread(
+            target=httpd.serve_forever, args=(0.05,), name=f"llm-{self.protocol}", daemon=True
+        )
         self._thread.start()
         return self
 
