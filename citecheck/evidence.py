@@ -25,8 +25,9 @@ The deterministic checks (`run_checks`) — for the claim's kinds:
   whitespace, quote style and dash style ignored; `...` splits it into parts found in
   order) or as a close match: rapidfuzz `partial_ratio` ≥ 90 against a window of the page
   (quotes shorter than 20 characters must match exactly);
-- date (temporal): each full date, month-year, month-day, year or decade of the claim must
-  be on the page at the same precision (a full date may be written in any common form).
+- date (temporal): each year or decade of the claim's dates must be on the page; a full
+  date or month-year is looked for at its precision (in any common form) and, when only
+  its year is there, the check passes saying so (see `check_dates`).
 A failing check carries the page text nearest to what was looked for as `evidence`.
 """
 
@@ -590,15 +591,31 @@ def _find_date(claim: DateMention, index: PageIndex) -> DateMention | None:
 
 
 def check_dates(claim_text: str, source_text: str, *, page: PageIndex | None = None) -> CheckResult | None:
-    """Every date of the claim must be on the page at the claim's precision (None when no date)."""
+    """Every year of the claim's dates must be on the page (None when the claim has no date).
+
+    A full date or month-year is looked for at its own precision first; when only its year
+    is on the page the check still passes and says so: pages write "on Monday", "last
+    month" or their own publication date, so a missing day or month is left to the judge.
+    A month-day without a year ("on 20 July") is never failed for the same reason.
+    """
     wanted = dates_in(claim_text)
     if not wanted:
         return None
     index = page or PageIndex.build(source_text)
     claim_tokens = set(tokens(claim_text))
     evidence: list[str] = []
+    found: list[str] = []
     for d in wanted:
         hit = _find_date(d, index)
+        if hit is None and d.precision in ("day", "month"):
+            hit = _find_date(DateMention(d.start, d.end, d.text, year=d.year), index)
+            if hit is not None:
+                found.append(f"the year of {d.text!r} (not the {d.precision} itself)")
+                evidence.append(_snippet(index, hit.start))
+                continue
+        elif hit is None and d.precision == "month-day":
+            found.append(f"nothing for {d.text!r} (no year to look for)")
+            continue
         if hit is None:
             same_year = [p for p in index.dates if p.year == d.year] or index.dates
             near = max(
@@ -611,13 +628,13 @@ def check_dates(claim_text: str, source_text: str, *, page: PageIndex | None = N
                 detail=f"the date {d.text!r} is not on the page{said}",
                 evidence=_snippet(index, near.start) if near else _best_sentence(claim_text, index),
             )
+        found.append(repr(d.text))
         evidence.append(_snippet(index, hit.start))
-    names = ", ".join(repr(d.text) for d in wanted)
     return CheckResult(
         name=DecidedBy.date,
         passed=True,
-        detail=f"found {names} on the page",
-        evidence=" … ".join(dict.fromkeys(evidence)),
+        detail="found " + ", ".join(found) + " on the page",
+        evidence=" … ".join(dict.fromkeys(evidence)) or None,
     )
 
 

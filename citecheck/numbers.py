@@ -6,7 +6,8 @@ What counts as the same number (the rules the number check documents):
   `1.2bn` = `1.2 billion`; `3.5 trillion`; `10k` = `10,000`; `35%` = `35 percent` =
   `35 per cent`; `$5`, `US$5`, `€5`, `£5`, `5 USD`, `5 dollars`; `10–20`, `10 to 20`,
   `between 10 and 20` (ranges); `3x`, `3×`, `three times`, `3-fold` (multipliers);
-  `one in four` = `1 in 4` = 25%; `two thirds`, `a quarter` (fractions, as percent).
+  `one in four` = `1 in 4` = 25%; `two thirds`, `a quarter` (fractions, as percent);
+  `100 000` (space-separated thousands), `1·7` (middle-dot decimals).
 - Units must agree: a percent matches only a percent; a currency amount matches the same
   currency or a bare number (pages often drop the sign); a bare number matches a bare
   number, an amount or a multiplier.
@@ -16,15 +17,18 @@ What counts as the same number (the rules the number check documents):
   way (`14.3 million` is not supported by `14 million`). Trailing zeros of a figure of 1,000
   or more count as rounding (`2,000` is stated to the thousand).
 - Hedges widen the match: `about`, `around`, `approximately`, `roughly`, `some`, `~`,
-  `an estimated` accept ±10 %; `more than`, `over`, `at least`, `above`, `>` accept page
+  `an estimated` accept ±10 %, and so do `one in four` and fractions in words; `more than`,
+  `over`, `at least`, `above`, `>` accept page
   values from the figure up to twice it; `less than`, `under`, `up to`, `fewer than`, `<`
   accept from half the figure up to it; `nearly`, `almost`, `close to`, `just under` accept
-  from 90 % of the figure up to it. Fractions in words are approximate (±10 %).
+  from 90 % of the figure up to it.
 - Not statistics (never checked as numbers): years (`1998`, `1990s`) and dates (those go to
   the date check), ordinals (`3rd`), list markers (`1.` at a line start), citation and
   footnote markers (`[3]`, `[1, 2]`, `^3`, `study.3`), times and ratios (`10:30`), version
   numbers (`3.11.2`), numbers glued to letters (`COVID-19`, `A380`, `4G`), numbers after a
-  label (`No. 12`, `page 4`, `Windows 10`), and the word `one` on its own.
+  label (`No. 12`, `page 4`, `Windows 10`), and the words `one` to `nine` on their own
+  (`one of the best`, `the two companies`; `nine million` and `two thirds` still count);
+  an ordinal in words is not a fraction (`a third cousin`; `a third of` is one).
 """
 
 from __future__ import annotations
@@ -89,7 +93,12 @@ _LABELS = wordset(
     "android python unit box suite apt apt. ward district region zone"
 )
 
-_DIGITS = r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?|\.[0-9]+"
+# Thousands: "," or a thin / no-break / plain space before exactly three digits ("100 000");
+# decimals: "." or the middle dot of Lancet-style abstracts ("1·7").
+_DIGITS = (
+    r"[0-9]{1,3}(?:,[0-9]{3})+(?:[.·][0-9]+)?|[0-9]{1,3}(?:[\u2009\u202f\u00a0 ][0-9]{3})+(?![0-9.,·])"
+    r"|[0-9]+(?:[.·][0-9]+)?|\.[0-9]+"
+)
 _WORD = "|".join(sorted([*_UNITS, *_TENS], key=len, reverse=True))
 _WORDNUM = rf"(?:{_WORD})(?:[- ](?:and )?(?:{_WORD}|hundred))*(?:[- ]hundred)?"
 _ATOM = re.compile(
@@ -161,7 +170,7 @@ class NumberMention:
     step: float = 1.0  # the stated precision: the value's last digit is worth this much
     hedge: str = ""  # "", "approx", "min", "max" or "near" (see the module docstring)
     high: float | None = None  # upper end of a range; `value` is then the lower end
-    role: str = "statistic"  # statistic, year, date, ordinal, identifier, citation, list, word-one
+    role: str = "statistic"  # statistic, year, date, ordinal, identifier, citation, list, small-word
 
     @property
     def is_statistic(self) -> bool:
@@ -220,7 +229,7 @@ def _words_value(words: str) -> float | None:
 
 def _digits_step(digits: str) -> float:
     """The worth of the last stated digit: `14.3` → 0.1; `2,000` → 1000; `140` → 1."""
-    plain = digits.replace(",", "")
+    plain = digits
     if "." in plain:
         return 10.0 ** -len(plain.split(".")[1])
     value = int(plain)
@@ -325,7 +334,8 @@ def _atoms(text: str) -> list[_Atom]:
                 # glued to letters ("4G", "8VC", "25s" is handled as a decade/plural elsewhere)
                 atoms.append(_Atom(m.start(), m.end(), float("nan"), 1.0, True, d))
                 continue
-            atoms.append(_Atom(m.start(), m.end(), float(d.replace(",", "")), _digits_step(d), True, d))
+            clean = re.sub(r"[,\u2009\u202f\u00a0 ]", "", d).replace("·", ".")
+            atoms.append(_Atom(m.start(), m.end(), float(clean), _digits_step(clean), True, d))
         else:
             w = m.group("words")
             value = _words_value(w)
@@ -371,6 +381,11 @@ def numbers_in(text: str) -> list[NumberMention]:
         role = "statistic"
         # fractions in words: "two thirds", "a quarter"
         frac = _FRACTION_AFTER.match(text, end) if not a.digits else None
+        singular = frac is not None and not frac.group("den").lower().endswith("s")
+        if frac and singular and not re.match(r"\s+of\b", text[frac.end() :]):
+            frac = None  # "a third cousin", "the fifth season": ordinals, not fractions
+        if frac is None and a.plain.lower() == "a":
+            continue
         if frac and (a.value < _FRACTIONS[frac.group("den").lower()]):
             value = 100.0 * a.value / _FRACTIONS[frac.group("den").lower()]
             unit, hedge, step, end = "%", "approx", 1.0, frac.end()
@@ -378,7 +393,9 @@ def numbers_in(text: str) -> list[NumberMention]:
         elif i < len(atoms) and _RATIO_SEP.match(text[end : atoms[i].start]) and 0 < a.value < atoms[i].value:
             b = atoms[i]
             if b.value <= 1000 and b.value == b.value and scale == 1.0:
+                # "one in four", "nine out of 10": a way of rounding, so approximate
                 value, unit, step, end = 100.0 * a.value / b.value, "%", 0.1, b.end
+                hedge = "approx"
                 i += 1
         else:
             after_end = end
@@ -392,6 +409,9 @@ def numbers_in(text: str) -> list[NumberMention]:
                     if b_scale != 1.0 and scale == 1.0:
                         value, step, scale = a.value * b_scale, a.step * b_scale, b_scale
                     high = b.value * b_scale
+                    year_span = 1000 <= a.value <= 2100 and b.value < 100 and re.search("[-–—]", sep)
+                    if high <= value and year_span:
+                        high = a.value // 100 * 100 + b.value  # "2018–19": a span of years
                     if high > value:
                         after_end = b_end
                         i += 1
@@ -416,7 +436,7 @@ def numbers_in(text: str) -> list[NumberMention]:
         in_date = any(s <= a.start < e for s, e in date_spans)
         in_citation = any(s <= a.start < e for s, e in citation_spans)
         role = "citation" if in_citation else _role(text, a.start, a.end, a.digits, in_date)
-        plain_integer = a.digits and "," not in a.plain and "." not in a.plain
+        plain_integer = a.digits and a.plain.isdigit()
         if (
             role == "statistic"
             and plain_integer
@@ -436,8 +456,11 @@ def numbers_in(text: str) -> list[NumberMention]:
             role = "year"  # "1996–2013", "2019-20"
         if role == "statistic" and a.digits and text[a.end : a.end + 1] in ("s", "S") and a.value % 10 == 0:
             role = "year"  # "1990s", "80s"
-        if role == "statistic" and not a.digits and a.plain.lower() == "one" and scale == 1.0 and unit != "%":
-            role = "word-one"
+        small_word = not a.digits and a.value < 10 and scale == 1.0 and not unit and high is None
+        if role == "statistic" and small_word:
+            # "one of the best", "the two companies", "won three frames": small counts in words
+            # are mostly turns of phrase or tallies a page spells out item by item.
+            role = "small-word"
         out.append(
             NumberMention(
                 value=value,

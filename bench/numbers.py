@@ -1,0 +1,147 @@
+"""The deterministic number (and date) checks on real labelled claims.
+
+- WiCE dev (`claims_dev.jsonl`), claims labelled `supported` that state a figure: how often
+  the number check fails them (false failures; target ≤ 2 %). The same for the date check
+  on supported claims that carry a date.
+- WiCE `non_supported_tokens_dev.jsonl`: sub-claims whose unsupported words include a figure
+  (resp. a date): how often the number (resp. date) check fails them (catch rate; target
+  ≥ 80 %), beside the share whose flagged figure is absent from the page at all (what a
+  lookup can catch at best); and the false failures on sub-claims whose figures are all
+  supported.
+- Check-COVID (`Check-COVID_all.json`, sources = the abstracts of `corpus.json`): false
+  failures of the number check on `SUPPORT` claims with a figure, and its catch rate on
+  `REFUTE` claims with a figure (for information: many refutations change a word, not a figure).
+
+The page text is the evidence sentences joined by newlines. Run from the repository root:
+`python bench/numbers.py`; data under `../shared/eval` or CITECHECK_EVAL_DIR.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# Run as `python bench/numbers.py`, this file's folder comes first on sys.path, where its own
+# name would shadow the standard library's `numbers` module (imported by `decimal`).
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+import json  # noqa: E402
+import os  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+
+from citecheck.evidence import PageIndex, check_dates, check_numbers  # noqa: E402
+from citecheck.models import CheckResult  # noqa: E402
+from citecheck.numbers import DateMention, NumberMention, dates_in, statistics_in  # noqa: E402
+
+DEFAULT = Path(__file__).resolve().parent.parent / ".." / "shared" / "eval"
+
+
+def jsonl(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def rate(n: int, d: int) -> str:
+    return f"{n}/{d} = {100 * n / d:.1f}%" if d else "n/a"
+
+
+def false_failures(
+    pairs: list[tuple[str, str]], check: Callable[..., CheckResult | None], show: int = 0
+) -> tuple[int, int]:
+    failed = total = 0
+    for claim, text in pairs:
+        result = check(claim, text, page=PageIndex.build(text))
+        if result is None:
+            continue
+        total += 1
+        if not result.passed:
+            failed += 1
+            if show:
+                show -= 1
+                print(f"    FF: {claim[:110]!r}\n        {result.detail[:160]}")
+    return failed, total
+
+
+def wice(base: Path, verbose: bool) -> None:
+    rows = jsonl(base / "wice" / "claims_dev.jsonl")
+    supported = [(r["claim"], "\n".join(r["evidence"])) for r in rows if r["label"] == "supported"]
+    f, t = false_failures(supported, check_numbers, show=10 if verbose else 0)
+    print(f"WiCE dev, supported claims with a figure: number check false failures {rate(f, t)}")
+    f, t = false_failures(supported, check_dates, show=10 if verbose else 0)
+    print(f"WiCE dev, supported claims with a date:   date check false failures   {rate(f, t)}")
+
+    subs = jsonl(base / "wice" / "non_supported_tokens_dev.jsonl")
+    caught = {"figure": 0, "date": 0}
+    total = {"figure": 0, "date": 0}
+    absent = 0
+    clean: list[tuple[str, str]] = []  # sub-claims whose figures are all supported
+    for r in subs:
+        claim = r["claim"]
+        text = "\n".join(r["evidence"])
+        flagged = {
+            t.lower() for t, bad in zip(r["claim_tokens"], r["non_supported_spans"], strict=True) if bad
+        }
+
+        def is_flagged(m: NumberMention | DateMention, flagged: set[str] = flagged) -> bool:
+            return any(w.lower().strip(",") in flagged for w in m.text.replace("-", " ").split())
+
+        stats, dates = statistics_in(claim), dates_in(claim)
+        bad_stats = [m for m in stats if is_flagged(m)]
+        bad_dates = [d for d in dates if is_flagged(d)]
+        if stats and not bad_stats:
+            clean.append((claim, text))
+        kind = "figure" if bad_stats else "date" if bad_dates else None
+        if kind is None:
+            continue
+        total[kind] += 1
+        page = PageIndex.build(text)
+        check = check_numbers if kind == "figure" else check_dates
+        result = check(claim, text, page=page)
+        if result is not None and not result.passed:
+            caught[kind] += 1
+        elif verbose:
+            print(f"    missed ({kind}): {claim[:100]!r}")
+        if not all(m.text.lower() in text.lower() for m in [*bad_stats, *bad_dates]):
+            absent += 1
+    f, t = false_failures(clean, check_numbers, show=10 if verbose else 0)
+    print(f"WiCE sub-claims whose figures are all supported: number check false failures {rate(f, t)}")
+    figure_rate, date_rate = rate(caught["figure"], total["figure"]), rate(caught["date"], total["date"])
+    print(f"WiCE sub-claims with an unsupported figure: number check catches {figure_rate}")
+    print(f"WiCE sub-claims with an unsupported date:   date check catches   {date_rate}")
+    print(
+        f"  (the unsupported figure or date is absent from the page, so a lookup could catch it, in "
+        f"{rate(absent, total['figure'] + total['date'])})"
+    )
+
+
+def check_covid(base: Path, verbose: bool) -> None:
+    folder = base / "check_covid"
+    corpus = {r["cord_id"]: r for r in jsonl(folder / "corpus.json")}
+    claims = jsonl(folder / "Check-COVID_all.json")  # JSON lines, despite the name
+
+    def pairs(label: str) -> list[tuple[str, str]]:
+        return [
+            (c["claim"], "\n".join(corpus[c["cord_id"]]["abstract"]))
+            for c in claims
+            if c["label"] == label and c["cord_id"] in corpus and statistics_in(c["claim"])
+        ]
+
+    f, t = false_failures(pairs("SUPPORT"), check_numbers, show=10 if verbose else 0)
+    print(f"Check-COVID SUPPORT claims with a figure: number check false failures {rate(f, t)}")
+    f, t = false_failures(pairs("REFUTE"), check_numbers)
+    print(f"Check-COVID REFUTE claims with a figure:  number check fails {rate(f, t)}")
+
+
+def main() -> int:
+    base = Path(os.environ.get("CITECHECK_EVAL_DIR", DEFAULT))
+    if not (base / "wice").exists():
+        print(f"{base}: no eval data (set CITECHECK_EVAL_DIR)", file=sys.stderr)
+        return 2
+    verbose = "-v" in sys.argv
+    wice(base, verbose)
+    check_covid(base, verbose)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
