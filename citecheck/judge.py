@@ -125,7 +125,7 @@ def _price_for(settings: Settings, model: str, provider: ProviderName) -> ModelP
             f"unknown judge model {model!r}: it is not in citecheck's price table, so the cost cap "
             "cannot be enforced",
             f"choose one of {', '.join(known_models(None if provider == 'openai-compatible' else family))}, "
-            "or give the model's prices with --price-in-per-mtok and --price-out-per-mtok",
+            "or give the model's prices per million tokens with --price-in and --price-out",
             code="unknown-model",
         )
     if provider != "openai-compatible" and price.provider != family:
