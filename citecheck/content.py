@@ -125,44 +125,58 @@ def decode_text(body: bytes, content_type: str | None = None, *, html: bool = Fa
     return body.decode("cp1252", errors="replace")
 
 
-def visible_text(html: str) -> str:
-    """All text a reader would see: no scripts, styles or head, one line per block."""
+def _parse(html: str) -> lxml.html.HtmlElement | None:
     try:
-        tree = lxml.html.document_fromstring(html)
+        return lxml.html.document_fromstring(html)
     except (etree.ParserError, ValueError):
-        return ""
+        return None
+
+
+def _visible(tree: lxml.html.HtmlElement) -> str:
+    """All text a reader would see (mutates `tree`): no scripts, styles or head, one line a block."""
     for bad in tree.xpath("//script|//style|//noscript|//template|//head|//svg"):
         bad.drop_tree()
     for el in tree.iter(*_BLOCK_TAGS):
         el.tail = "\n" + (el.tail or "")
-    text = tree.text_content()
-    lines = (" ".join(line.split()) for line in text.splitlines())
+    lines = (" ".join(line.split()) for line in tree.text_content().splitlines())
     return "\n".join(line for line in lines if line)
+
+
+def visible_text(html: str) -> str:
+    """All text a reader would see: no scripts, styles or head, one line per block."""
+    tree = _parse(html)
+    return _visible(tree) if tree is not None else ""
+
+
+def _title(tree: lxml.html.HtmlElement) -> str | None:
+    for xpath in ('//meta[@property="og:title"]/@content', "//title//text()", "//h1//text()"):
+        found = " ".join(" ".join(str(t) for t in tree.xpath(xpath)).split())
+        if found:
+            return found
+    return None
 
 
 def extract_html(html: str, url: str | None = None) -> ExtractedContent:
     # Imported here: trafilatura is slow to import and only HTML needs it.
+    from htmldate import find_date
     from trafilatura import bare_extraction
 
-    doc = bare_extraction(
-        html,
-        url=url,
-        fast=True,
-        with_metadata=True,
-        include_comments=False,
-        include_tables=True,
-        date_extraction_params={"extensive_search": False, "original_date": True},
-    )
+    tree = _parse(html)
+    if tree is None:
+        return ExtractedContent(kind="html")
+    # trafilatura's own metadata pass costs as much as its text extraction; the title and
+    # htmldate's fast (header and markup) date search give the same fields for a fraction.
+    title = _title(tree)
+    try:
+        date = find_date(tree, extensive_search=False, original_date=True, url=url)
+    except ValueError:
+        date = None
+    doc = bare_extraction(html, url=url, fast=True, include_comments=False, include_tables=True)
     main = (getattr(doc, "text", None) or "").strip() if doc is not None else ""
-    title = (getattr(doc, "title", None) or None) if doc is not None else None
-    date = (getattr(doc, "date", None) or None) if doc is not None else None
-    visible = visible_text(html)
+    visible = _visible(tree)
     # trafilatura sometimes keeps only a teaser of a page with unusual markup; a claim's
     # evidence may be anywhere, so prefer the whole visible text when it is far longer.
     text = main if len(main) * 3 >= len(visible) or len(main) >= 2000 else visible
-    if title is None:
-        m = re.search(r"<title[^>]*>(.*?)</title>", html, re.IGNORECASE | re.DOTALL)
-        title = " ".join(m.group(1).split()) or None if m else None
     return ExtractedContent(text=text, title=title, date=date, kind="html")
 
 

@@ -20,6 +20,7 @@ allowlist or guard is never stored (it depends on the run's settings, not on the
 from __future__ import annotations
 
 import asyncio
+import ssl
 import time
 import zlib
 from collections.abc import Iterable
@@ -126,6 +127,7 @@ class _Download:
 @dataclass
 class _HostState:
     slots: asyncio.Semaphore
+    client: httpx.AsyncClient
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     next_start: float = 0.0
 
@@ -162,19 +164,33 @@ def _describe_error(exc: Exception, timeout_s: float) -> str:
 
 
 class Fetcher:
-    """One run's fetching state: the client, the limits and the cache (no global state)."""
+    """One run's fetching state: clients, limits and the cache (no global state).
 
-    def __init__(self, client: httpx.AsyncClient, settings: Settings, cache: DiskCache | None) -> None:
-        self.client = client
+    Use as `async with Fetcher(settings, cache) as f: await f.fetch(url)`.
+    """
+
+    def __init__(self, settings: Settings, cache: DiskCache | None = None) -> None:
         self.settings = settings
         self.cache = cache
         self._global = asyncio.Semaphore(settings.concurrency)
         self._hosts: dict[str, _HostState] = {}
+        self._ssl = httpx.create_ssl_context(trust_env=False)  # loading CA certificates is slow: once
+
+    async def __aenter__(self) -> Fetcher:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await asyncio.gather(*(state.client.aclose() for state in self._hosts.values()))
 
     def _host(self, host: str) -> _HostState:
         state = self._hosts.get(host)
         if state is None:
-            state = self._hosts[host] = _HostState(asyncio.Semaphore(self.settings.per_host_concurrency))
+            # One small connection pool per host: httpcore scans every pooled connection on
+            # each request, which grows quadratically in one big pool shared by all hosts.
+            client = _client(self.settings, self._ssl)
+            state = self._hosts[host] = _HostState(
+                asyncio.Semaphore(self.settings.per_host_concurrency), client
+            )
         return state
 
     async def _wait_interval(self, state: _HostState) -> None:
@@ -193,8 +209,8 @@ class Fetcher:
         async with state.slots:
             await self._wait_interval(state)
             async with self._global, asyncio.timeout(self.settings.timeout_s):
-                request = self.client.build_request("GET", url, headers=headers)
-                response = await self.client.send(request, stream=True)
+                request = state.client.build_request("GET", url, headers=headers)
+                response = await state.client.send(request, stream=True)
                 try:
                     result = _Download(str(url), response.status_code, response.headers)
                     if response.status_code >= 300:  # no body needed: redirect, 304 or error
@@ -364,12 +380,14 @@ class _Unreachable(Exception):
     """A response that ends the fetch as unreachable (bad redirect, too many redirects)."""
 
 
-def _client(settings: Settings) -> httpx.AsyncClient:
-    limits = httpx.Limits(
-        max_connections=settings.concurrency, max_keepalive_connections=settings.concurrency
+def _client(settings: Settings, ssl_context: ssl.SSLContext) -> httpx.AsyncClient:
+    n = settings.per_host_concurrency
+    limits = httpx.Limits(max_connections=n, max_keepalive_connections=n)
+    transport = GuardedTransport(
+        allow_private_hosts=settings.allow_private_hosts, limits=limits, ssl_context=ssl_context
     )
     return httpx.AsyncClient(
-        transport=GuardedTransport(allow_private_hosts=settings.allow_private_hosts, limits=limits),
+        transport=transport,
         follow_redirects=False,
         timeout=httpx.Timeout(settings.timeout_s),
         headers={
@@ -388,8 +406,7 @@ async def fetch_all(
     """Fetch every URL once (fragments ignored); keyed by each input URL as given."""
     given = list(dict.fromkeys(urls))
     keys = list(dict.fromkeys(fetch_key(u) for u in given))
-    async with _client(settings) as client:
-        fetcher = Fetcher(client, settings, cache)
+    async with Fetcher(settings, cache) as fetcher:
         sources = await asyncio.gather(*(fetcher.fetch(k) for k in keys))
     by_key = dict(zip(keys, sources, strict=True))
     return {u: by_key[fetch_key(u)] for u in given}

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ipaddress
 import re
 import socket
+import ssl
 from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
@@ -275,8 +276,14 @@ class GuardedTransport(httpx.AsyncHTTPTransport):
     proxy would do its own (unchecked) lookup.
     """
 
-    def __init__(self, *, allow_private_hosts: Iterable[str], limits: httpx.Limits) -> None:
-        ssl_context = httpx.create_ssl_context(trust_env=False)
+    def __init__(
+        self,
+        *,
+        allow_private_hosts: Iterable[str],
+        limits: httpx.Limits,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> None:
+        ssl_context = ssl_context or httpx.create_ssl_context(trust_env=False)
         super().__init__(verify=ssl_context, trust_env=False, limits=limits)
         self._pool = httpcore.AsyncConnectionPool(
             ssl_context=ssl_context,

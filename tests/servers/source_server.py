@@ -185,6 +185,8 @@ class SourceServer:
 
 class _QuietServer(ThreadingHTTPServer):
     daemon_threads = True
+    # The default listen backlog of 5 makes concurrent clients wait for SYN retries (1 s each).
+    request_queue_size = 1024
 
     def handle_error(self, request: object, client_address: object) -> None:
         # Clients hanging up mid-response (timeouts, byte caps) are expected in these tests.
