@@ -215,7 +215,7 @@ def _write_reports(report: Any, args: argparse.Namespace) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from citecheck.pipeline import check
-    from citecheck.report import exit_code
+    from citecheck.report import exit_code, with_errors
     from citecheck.select import select_local
 
     settings = settings_from_args(args)
@@ -225,24 +225,15 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise ConfigError("no Markdown file could be selected", "check the paths you gave", code="no-input")
     report = check(settings, files, environ=os.environ)
     _print_file_errors(report.errors)
-    report = report.model_copy(update={"errors": list(errors) + report.errors})
+    report = with_errors(report, errors)
     _write_reports(report, args)
     return exit_code(report)
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from citecheck.models import Report
-    from citecheck.report import exit_code, merge_reports
+    from citecheck.report import exit_code, merge_reports, read_report
 
-    reports = []
-    for path in args.reports:
-        try:
-            reports.append(Report.model_validate_json(path.read_text(encoding="utf-8")))
-        except (OSError, ValueError) as exc:
-            raise ConfigError(
-                f"{path}: not a citecheck JSON report ({exc})".splitlines()[0],
-                "pass the files written by `citecheck check --json FILE`",
-            ) from None
+    reports = [read_report(path) for path in args.reports]
     fail_on = Settings(fail_on=args.fail_on).fail_on if args.fail_on else reports[0].fail_on
     merged = merge_reports(reports, fail_on)
     _write_reports(merged, args)

@@ -274,15 +274,14 @@ class _Run:
             for (i, claim, checks, _), judged in zip(pending[url], verdicts, strict=True):
                 per_claim[i].append(_from_judge(claim, url, checks, judged))
 
-        # Sources in document order so the cost cap spends on the first claims first.
-        for url in pending:
-            await one_source(url)
-        if judge.calls_made and judge.calls_failed == judge.calls_made:
-            raise ConfigError(
-                f"every judge call failed ({judge.calls_failed} of {judge.calls_made})",
-                "check the API key, the model name and --base-url; the errors are in the JSON report",
-                code="judge-failed",
-            )
+        try:
+            # The judge bounds its own concurrency; sources are judged side by side.
+            await asyncio.gather(*(one_source(url) for url in pending))
+        finally:
+            await judge.aclose()
+        failure = judge.failure_error()
+        if failure is not None:
+            raise failure
 
 
 async def check_async(settings: Settings, files: list[SelectedFile], *, environ: Mapping[str, str]) -> Report:

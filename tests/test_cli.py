@@ -1,0 +1,154 @@
+"""The command line as a user runs it: demo, extract, check with a config file, merge."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from citecheck.cli import main
+from tests.servers.source_server import SourceServer, source_server  # noqa: F401  (fixture)
+
+PAGE = "<html><body><article><p>The survey collected 14,000 responses in 112 countries.</p></article></body></html>"
+
+
+def test_demo_runs_without_key_or_internet() -> None:
+    # A subprocess with no API keys in its environment: the README's first command.
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(Path.home())}
+    proc = subprocess.run(
+        [sys.executable, "-m", "citecheck", "demo"], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    headings = [line for line in out.splitlines() if line.startswith("#")]
+    assert headings[:5] == [
+        "## Verification Report",
+        "### Verified Claims",
+        "### Failed Claims",
+        "### Unsourced Claims",
+        "### Summary",
+    ]
+    assert "- Total claims: 10" in out
+    assert "FAIL (URL not reachable): HTTP 404" in out
+    assert "FAIL (source not allowed)" in out
+    assert "nobody reads the docs anyway" in out.split("### Failed Claims")[1].split("### Unsourced")[0]
+    assert "twice as many contributors" in out.split("### Unsourced Claims")[1].split("### Summary")[0]
+    assert "would exit 1" in proc.stderr
+
+
+def test_extract_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text(
+        "# A\n\nSales grew 35% in 2023 [report](https://example.org/r).\n", encoding="utf-8"
+    )
+    (docs / "b.markdown").write_text("Nothing to check here.\n", encoding="utf-8")
+    (docs / "c.txt").write_text("Sales grew 99% [x](https://example.org/x).\n", encoding="utf-8")
+
+    assert main(["extract", str(docs), "--format", "json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert len(payload["claims"]) == 1
+    claim = payload["claims"][0]
+    assert claim["file"].endswith("a.md") and claim["line"] == 3
+    assert {"statistic", "temporal", "hyperlinked"} <= set(claim["kinds"])
+    assert claim["citations"][0]["url"] == "https://example.org/r"
+
+    assert main(["extract", str(docs / "a.md")]) == 0
+    text = capsys.readouterr().out
+    assert "a.md:3" in text and "https://example.org/r" in text
+
+
+def test_extract_missing_path_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["extract", str(tmp_path / "nope.md")]) == 2
+    assert "nope.md" in capsys.readouterr().err
+
+
+def test_bad_flag_value_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a.md").write_text("x\n")
+    assert main(["check", str(tmp_path), "--judge", "none", "--fail-on", "everything"]) == 2
+    assert "fail-on" in capsys.readouterr().err
+
+
+def test_config_file_may_narrow_but_not_widen(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = tmp_path / "a.md"
+    doc.write_text("Sales grew 35% in 2023 [r](https://example.org/r).\n")
+    cfg = tmp_path / "cc.toml"
+    cfg.write_text('allowed_domains = ["evil.example"]\n')
+    code = main(
+        ["check", str(doc), "--judge", "none", "--allowed-domain", "example.org", "--config", str(cfg)]
+    )
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "cc.toml" in err and "evil.example" in err
+
+
+def test_allowlist_blocks_before_any_request(
+    tmp_path: Path,
+    source_server: SourceServer,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = source_server.add("/p", PAGE)
+    doc = tmp_path / "a.md"
+    doc.write_text(f"The survey collected 14,000 responses [s]({url}).\n")
+    code = main(
+        [
+            "check",
+            str(doc),
+            "--judge",
+            "none",
+            "--allow-private-host",
+            "127.0.0.1",
+            "--allowed-domain",
+            "example.org",
+            "--format",
+            "json",
+        ]
+    )
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert report["claims"][0]["verdict"] == "disallowed"
+    assert source_server.hits() == 0
+
+
+def test_shards_merge_to_the_unsharded_report(
+    tmp_path: Path,
+    source_server: SourceServer,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = source_server.add("/p", PAGE)
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(6):
+        (docs / f"d{i}.md").write_text(
+            f"The survey collected 14,000 responses [s]({url}).\n\nIt ran in {100 + i} countries [s]({url}).\n\n"
+            f"Revenue doubled last year.\n",
+            encoding="utf-8",
+        )
+    common = ["--judge", "none", "--allow-private-host", "127.0.0.1"]
+    main(["check", str(docs), *common, "--json", str(tmp_path / "all.json"), "--format", "json"])
+    parts = []
+    for i in (1, 2, 3):
+        part = tmp_path / f"shard{i}.json"
+        main(["check", str(docs), *common, "--shard", f"{i}/3", "--format", "json", "--output", str(part)])
+        parts.append(part)
+    capsys.readouterr()
+    shard_files = [{c["file"] for c in json.loads(p.read_text())["claims"]} for p in parts]
+    assert sum(len(s) for s in shard_files) == 6  # each file in exactly one shard
+    code = main(["merge", *map(str, parts), "--format", "json"])
+    merged = json.loads(capsys.readouterr().out)
+    whole = json.loads((tmp_path / "all.json").read_text())
+    keys = [k for k in whole if k.startswith("total_")] + ["passed", "overall_score"]
+    assert {k: merged[k] for k in keys} == {k: whole[k] for k in keys}
+    assert code == 1  # six countries claims fail the number check (only 112 is on the page)
+
+
+def test_merge_rejects_a_file_that_is_not_a_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert main(["merge", str(bad)]) == 2
+    assert "bad.json" in capsys.readouterr().err

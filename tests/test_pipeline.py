@@ -1,0 +1,311 @@
+"""`citecheck check` end to end: real source server and judge servers on 127.0.0.1.
+
+These exercise the verdict policy of `citecheck.pipeline` through the command line, the
+way a user runs it; the JSON report is the observable result.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from citecheck.cli import main
+from tests.servers.llm_server import (  # noqa: F401  (fixtures)
+    LLMServer,
+    error_reply,
+    openai_server,
+    verdict,
+    verdicts_reply,
+)
+from tests.servers.source_server import SourceServer, source_server  # noqa: F401  (fixture)
+
+SURVEY = """<!doctype html><html><head><title>Survey 2024</title></head><body><article>
+<h1>The 2024 survey</h1>
+<p>The 2024 survey collected 14,000 responses from developers in 112 countries.</p>
+<p>Only 48% of contributors reported being paid for their open source work.</p>
+<p>Documentation was the most common complaint among all respondents this year.</p>
+</article></body></html>"""
+
+QUOTE_PAGE = "Interview.\n\nShe said: documentation is the front door of a project. Then she left.\n"
+
+
+@pytest.fixture
+def no_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict, str]:
+    code = main(["check", *args, "--format", "json"])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if out.strip() else {}), err
+
+
+def by_text(report: dict, start: str) -> dict:
+    matches = [c for c in report["claims"] if c["text"].startswith(start)]
+    assert len(matches) == 1, [c["text"] for c in report["claims"]]
+    return matches[0]
+
+
+def test_judge_none_policy(tmp_path: Path, source_server: SourceServer, capsys, no_keys) -> None:  # noqa: F811
+    survey = source_server.add("/survey.html", SURVEY)
+    quote = source_server.add("/interview.txt", QUOTE_PAGE, "text/plain; charset=utf-8")
+    missing = source_server.url("/gone.html")
+    doc = tmp_path / "doc.md"
+    doc.write_text(
+        f"# Title\n\n"
+        f"The survey collected 14,000 responses [survey]({survey}).\n\n"
+        f"Most contributors, 71%, are paid for their work [survey]({survey}).\n\n"
+        f"She said “documentation is the front door of a project” ([interview]({quote})).\n\n"
+        f"She also said “nobody reads the docs anyway” ([interview]({quote})).\n\n"
+        f"Median response time fell by 40% in 2023 ([report]({missing})).\n\n"
+        f"Uptime was 99.9% last year ([dashboard](http://10.0.0.7/uptime)).\n\n"
+        f"Documentation was the most common complaint [survey]({survey}).\n\n"
+        f"Projects with a README get twice as many contributors.\n\n"
+        f'Adoption grew by 300% ([skip]({survey} "citecheck-ignore")).\n',
+        encoding="utf-8",
+    )
+    code, report, _ = run([str(doc), "--judge", "none", "--allow-private-host", "127.0.0.1"], capsys)
+
+    assert code == 1
+    assert report["passed"] is False
+    found = by_text(report, "The survey collected 14,000")
+    assert (found["verdict"], found["decided_by"]) == ("pass", "number")
+    assert "14,000 responses" in found["evidence"]
+    wrong = by_text(report, "Most contributors, 71%")
+    assert (wrong["verdict"], wrong["decided_by"]) == ("fail", "number")
+    assert (by_text(report, "She said")["verdict"], by_text(report, "She said")["decided_by"]) == (
+        "pass",
+        "quote",
+    )
+    assert by_text(report, "She also said")["verdict"] == "fail"
+    dead = by_text(report, "Median response time")
+    assert (dead["verdict"], dead["decided_by"]) == ("unreachable", "fetch")
+    assert dead["citations"][0]["source"]["status"] == 404
+    assert by_text(report, "Uptime was")["verdict"] == "disallowed"
+    needs_judge = by_text(report, "Documentation was the most common")
+    assert needs_judge["verdict"] == "not_verified"
+    assert "judge" in needs_judge["reason"]
+    assert by_text(report, "Projects with a README")["verdict"] == "unsourced"
+    assert not [c for c in report["claims"] if c["text"].startswith("Adoption grew")]
+    # One fetch per URL, however many claims cite it; the blocked address never saw a request.
+    assert source_server.full_hits("/survey.html") == 1
+    assert source_server.full_hits("/interview.txt") == 1
+    assert report["total_unsourced"] == 1
+
+
+def test_a_supporting_source_outweighs_a_dead_one(
+    tmp_path: Path,
+    source_server: SourceServer,
+    capsys,
+    no_keys,
+) -> None:
+    survey = source_server.add("/survey.html", SURVEY)
+    doc = tmp_path / "doc.md"
+    doc.write_text(
+        f"Only 48% of contributors are paid ([a]({source_server.url('/404')}), [b]({survey})).\n",
+        encoding="utf-8",
+    )
+    code, report, _ = run([str(doc), "--judge", "none", "--allow-private-host", "127.0.0.1"], capsys)
+    assert code == 0
+    assert report["passed"] is True
+    assert report["claims"][0]["verdict"] == "pass"
+    assert report["claims"][0]["source_url"] == survey
+
+
+def test_text_fragment_missing_fails(tmp_path: Path, source_server: SourceServer, capsys, no_keys) -> None:  # noqa: F811
+    survey = source_server.add("/survey.html", SURVEY)
+    doc = tmp_path / "doc.md"
+    doc.write_text(
+        f"The survey had 14,000 responses ([s]({survey}#:~:text=collected%2015%2C000%20responses)).\n\n"
+        f"It reached 112 countries ([s]({survey}#:~:text=112%20countries)).\n",
+        encoding="utf-8",
+    )
+    code, report, _ = run([str(doc), "--judge", "none", "--allow-private-host", "127.0.0.1"], capsys)
+    bad = by_text(report, "The survey had")
+    assert bad["verdict"] == "fail"
+    assert "text fragment" in bad["reason"]
+    assert by_text(report, "It reached")["verdict"] == "pass"
+    assert code == 1
+
+
+def test_claim_limit_is_a_limit_failure(tmp_path: Path, source_server: SourceServer, capsys, no_keys) -> None:  # noqa: F811
+    survey = source_server.add("/survey.html", SURVEY)
+    doc = tmp_path / "doc.md"
+    doc.write_text(
+        f"The survey had 14,000 responses [s]({survey}).\n\nIt reached 112 countries [s]({survey}).\n",
+        encoding="utf-8",
+    )
+    args = [str(doc), "--judge", "none", "--allow-private-host", "127.0.0.1", "--max-claims", "1"]
+    code, report, _ = run(args, capsys)
+    limited = by_text(report, "It reached")
+    assert limited["verdict"] == "not_verified"
+    assert "claim limit" in limited["reason"]
+    assert code == 1  # `limit` is in the default fail-on
+    code, report, _ = run([*args, "--fail-on", "unsupported"], capsys)
+    assert code == 0
+
+
+def test_no_key_stops_before_any_fetch(tmp_path: Path, source_server: SourceServer, capsys, no_keys) -> None:  # noqa: F811
+    doc = tmp_path / "doc.md"
+    doc.write_text(f"The survey had 14,000 responses [s]({source_server.add('/s', SURVEY)}).\n")
+    code, report, err = run([str(doc), "--allow-private-host", "127.0.0.1"], capsys)
+    assert code == 2
+    assert report == {}
+    assert "ANTHROPIC_API_KEY" in err and "OPENAI_API_KEY" in err and "none" in err
+    assert source_server.hits() == 0
+
+
+def test_unreadable_inputs_exit_2(tmp_path: Path, capsys, no_keys) -> None:
+    binary = tmp_path / "bin.md"
+    binary.write_bytes(b"\x00\x01\x02binary")
+    code, _, err = run([str(binary), "--judge", "none"], capsys)
+    assert code == 2
+    assert "bin.md" in err
+
+
+def test_judge_decides_and_cache_skips_the_second_run(
+    tmp_path: Path,
+    source_server: SourceServer,
+    openai_server: LLMServer,
+    capsys,
+    monkeypatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    survey = source_server.add("/survey.html", SURVEY)
+    doc = tmp_path / "doc.md"
+    doc.write_text(
+        f"Documentation was the most common complaint [survey]({survey}).\n\n"
+        f"Documentation was praised by every maintainer [survey]({survey}).\n",
+        encoding="utf-8",
+    )
+    args = [
+        str(doc),
+        "--judge",
+        "openai",
+        "--model",
+        "gpt-4o-mini",
+        "--base-url",
+        openai_server.base_url,
+        "--allow-private-host",
+        "127.0.0.1",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+    ]
+    code, report, _ = run(args, capsys)
+    supported = by_text(report, "Documentation was the most common")
+    assert (supported["verdict"], supported["decided_by"]) == ("pass", "judge")
+    assert supported["evidence"] and supported["evidence"].lower() in SURVEY.lower()
+    assert by_text(report, "Documentation was praised")["verdict"] == "fail"
+    assert report["total_cost_usd"] > 0
+    assert code == 1
+    assert len(openai_server.calls) == 1  # both claims of the one source in one batch
+
+    code2, report2, _ = run(args, capsys)
+    assert code2 == 1
+    assert len(openai_server.calls) == 1  # verdicts from the cache
+    assert source_server.full_hits("/survey.html") == 1  # source from the cache
+    assert [c["verdict"] for c in report2["claims"]] == [c["verdict"] for c in report["claims"]]
+
+
+def test_every_judge_call_failing_is_exit_2(
+    tmp_path: Path,
+    source_server: SourceServer,
+    openai_server: LLMServer,
+    capsys,
+    monkeypatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    openai_server.responder = lambda request: error_reply("openai", 500, "boom")
+    doc = tmp_path / "doc.md"
+    doc.write_text(f"Documentation was the most common complaint [s]({source_server.add('/s', SURVEY)}).\n")
+    code, report, err = run(
+        [
+            str(doc),
+            "--judge",
+            "openai",
+            "--model",
+            "gpt-4o-mini",
+            "--base-url",
+            openai_server.base_url,
+            "--allow-private-host",
+            "127.0.0.1",
+        ],
+        capsys,
+    )
+    assert code == 2
+    assert "judge-failed" in err
+    assert report == {}
+
+
+def test_cost_cap_leaves_claims_unverified_and_fails(
+    tmp_path: Path,
+    source_server: SourceServer,
+    openai_server: LLMServer,
+    capsys,
+    monkeypatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    doc = tmp_path / "doc.md"
+    doc.write_text(f"Documentation was the most common complaint [s]({source_server.add('/s', SURVEY)}).\n")
+    code, report, _ = run(
+        [
+            str(doc),
+            "--judge",
+            "openai",
+            "--model",
+            "gpt-4o",
+            "--base-url",
+            openai_server.base_url,
+            "--allow-private-host",
+            "127.0.0.1",
+            "--max-cost-usd",
+            "0.000001",
+        ],
+        capsys,
+    )
+    assert openai_server.calls == []
+    claim = report["claims"][0]
+    assert claim["verdict"] == "not_verified"
+    assert "cost cap" in claim["reason"]
+    assert code == 1
+    assert report["passed"] is False
+
+
+def test_verdict_from_judge_with_verbatim_quote(
+    tmp_path: Path,
+    source_server: SourceServer,
+    openai_server: LLMServer,
+    capsys,
+    monkeypatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    openai_server.queue(
+        verdicts_reply("openai", [verdict(1, True, "a sentence that is not on the page at all", "made up")]),
+        verdicts_reply("openai", [verdict(1, True, "a sentence that is not on the page at all", "made up")]),
+    )
+    doc = tmp_path / "doc.md"
+    doc.write_text(f"Documentation was the most common complaint [s]({source_server.add('/s', SURVEY)}).\n")
+    code, report, _ = run(
+        [
+            str(doc),
+            "--judge",
+            "openai",
+            "--model",
+            "gpt-4o-mini",
+            "--base-url",
+            openai_server.base_url,
+            "--allow-private-host",
+            "127.0.0.1",
+        ],
+        capsys,
+    )
+    claim = report["claims"][0]
+    assert claim["verdict"] == "not_verified"
+    assert "quote" in claim["reason"]
+    assert len(openai_server.calls) == 2  # retried once, then not accepted
+    assert code == 0  # not-verified is not in the default fail-on
+    assert report["passed"] is None  # …but nothing was verified: never a green "passed"
