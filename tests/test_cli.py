@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 
 from citecheck.cli import main
-from tests.servers.source_server import SourceServer, source_server  # noqa: F401  (fixture)
+from tests.servers.source_server import SourceServer
 
-PAGE = "<html><body><article><p>The survey collected 14,000 responses in 112 countries.</p></article></body></html>"
+PAGE = (
+    "<html><body><article><p>The survey collected 14,000 responses in 112 countries.</p>"
+    "</article></body></html>"
+)
 
 
 def test_demo_runs_without_key_or_internet() -> None:
@@ -87,7 +90,7 @@ def test_config_file_may_narrow_but_not_widen(tmp_path: Path, capsys: pytest.Cap
 
 def test_allowlist_blocks_before_any_request(
     tmp_path: Path,
-    source_server: SourceServer,  # noqa: F811
+    source_server: SourceServer,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     url = source_server.add("/p", PAGE)
@@ -115,7 +118,7 @@ def test_allowlist_blocks_before_any_request(
 
 def test_shards_merge_to_the_unsharded_report(
     tmp_path: Path,
-    source_server: SourceServer,  # noqa: F811
+    source_server: SourceServer,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     url = source_server.add("/p", PAGE)
@@ -123,7 +126,8 @@ def test_shards_merge_to_the_unsharded_report(
     docs.mkdir()
     for i in range(6):
         (docs / f"d{i}.md").write_text(
-            f"The survey collected 14,000 responses [s]({url}).\n\nIt ran in {100 + i} countries [s]({url}).\n\n"
+            f"The survey collected 14,000 responses [s]({url}).\n\n"
+            f"It ran in {100 + i} countries [s]({url}).\n\n"
             f"Revenue doubled last year.\n",
             encoding="utf-8",
         )

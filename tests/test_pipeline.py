@@ -12,14 +12,8 @@ from pathlib import Path
 import pytest
 
 from citecheck.cli import main
-from tests.servers.llm_server import (  # noqa: F401  (fixtures)
-    LLMServer,
-    error_reply,
-    openai_server,
-    verdict,
-    verdicts_reply,
-)
-from tests.servers.source_server import SourceServer, source_server  # noqa: F401  (fixture)
+from tests.servers.llm_server import LLMServer, error_reply, verdict, verdicts_reply
+from tests.servers.source_server import SourceServer
 
 SURVEY = """<!doctype html><html><head><title>Survey 2024</title></head><body><article>
 <h1>The 2024 survey</h1>
@@ -49,7 +43,7 @@ def by_text(report: dict, start: str) -> dict:
     return matches[0]
 
 
-def test_judge_none_policy(tmp_path: Path, source_server: SourceServer, capsys, no_keys) -> None:  # noqa: F811
+def test_judge_none_policy(tmp_path: Path, source_server: SourceServer, capsys, no_keys) -> None:
     survey = source_server.add("/survey.html", SURVEY)
     quote = source_server.add("/interview.txt", QUOTE_PAGE, "text/plain; charset=utf-8")
     missing = source_server.url("/gone.html")
@@ -115,7 +109,7 @@ def test_a_supporting_source_outweighs_a_dead_one(
     assert report["claims"][0]["source_url"] == survey
 
 
-def test_text_fragment_missing_fails(tmp_path: Path, source_server: SourceServer, capsys, no_keys) -> None:  # noqa: F811
+def test_text_fragment_missing_fails(tmp_path: Path, source_server: SourceServer, capsys, no_keys) -> None:
     survey = source_server.add("/survey.html", SURVEY)
     doc = tmp_path / "doc.md"
     doc.write_text(
@@ -131,7 +125,7 @@ def test_text_fragment_missing_fails(tmp_path: Path, source_server: SourceServer
     assert code == 1
 
 
-def test_claim_limit_is_a_limit_failure(tmp_path: Path, source_server: SourceServer, capsys, no_keys) -> None:  # noqa: F811
+def test_claim_limit_is_a_limit_failure(tmp_path: Path, source_server: SourceServer, capsys, no_keys) -> None:
     survey = source_server.add("/survey.html", SURVEY)
     doc = tmp_path / "doc.md"
     doc.write_text(
@@ -148,7 +142,7 @@ def test_claim_limit_is_a_limit_failure(tmp_path: Path, source_server: SourceSer
     assert code == 0
 
 
-def test_no_key_stops_before_any_fetch(tmp_path: Path, source_server: SourceServer, capsys, no_keys) -> None:  # noqa: F811
+def test_no_key_stops_before_any_fetch(tmp_path: Path, source_server: SourceServer, capsys, no_keys) -> None:
     doc = tmp_path / "doc.md"
     doc.write_text(f"The survey had 14,000 responses [s]({source_server.add('/s', SURVEY)}).\n")
     code, report, err = run([str(doc), "--allow-private-host", "127.0.0.1"], capsys)
