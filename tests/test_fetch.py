@@ -391,3 +391,17 @@ def test_fetch_all_inside_a_running_loop(source_server: SourceServer) -> None:
     url = source_server.add("/census.html", ARTICLE)
     results = asyncio.run(fetch_all(iter([url]), settings()))
     assert results[url].outcome is FetchOutcome.ok
+
+
+def test_many_pages_extracted_in_worker_processes(source_server: SourceServer) -> None:
+    from citecheck.content import PARALLEL_EXTRACT_MIN_SOURCES
+
+    n = PARALLEL_EXTRACT_MIN_SOURCES + 6  # enough to use the extraction worker processes
+    urls = [source_server.add(f"/d{i}.html", ARTICLE.replace("14 million", f"{i} million")) for i in range(n)]
+    results = fetch_all_sync(urls, settings())
+    for i, url in enumerate(urls):
+        src = results[url]
+        assert src.outcome is FetchOutcome.ok, src.error
+        assert f"counted {i} million residents" in src.text
+        assert src.title == "City census 2020" and src.date == "2021-03-04"
+    assert source_server.hits() == n
