@@ -237,7 +237,12 @@ class Fetcher:
         hop, redirects, extra_hop = url, 0, False
         while True:
             headers = validators if revalidate_url and str(hop) == revalidate_url else {}
-            result = await self._request(hop, headers)
+            try:
+                result = await self._request(hop, headers)
+            except GuardError as exc:
+                if hop is url:
+                    raise
+                raise GuardError(f"redirected to {hop}: {exc.reason}") from None
             if result.status not in REDIRECT_STATUSES:
                 result.redirects = redirects
                 return result
@@ -251,9 +256,11 @@ class Fetcher:
                 redirects += 1
             if redirects > MAX_REDIRECTS:
                 raise _Unreachable(f"more than {MAX_REDIRECTS} redirects (last to {location})")
-            nxt = parse_url(fetch_key(str(hop.join(location))))
-            check_hop(nxt, self.settings, first=False)
-            hop = nxt
+            try:
+                hop = parse_url(fetch_key(str(hop.join(location))))
+                check_hop(hop, self.settings, first=False)
+            except GuardError as exc:
+                raise GuardError(f"redirected to {location}: {exc.reason}") from None
 
     async def fetch(self, url: str) -> FetchedSource:
         key = fetch_key(url)

@@ -160,7 +160,11 @@ def test_redirect_to_blocked_address_is_refused(
     results = fetch_all_sync(urls, Settings(allow_private_hosts=["127.0.0.1"]))
     for url in urls:
         assert results[url].outcome is FetchOutcome.disallowed, (url, results[url].error)
-    assert "address 127.0.0.2 is loopback" in (results[urls[0]].error or "")
+    assert results[urls[0]].error == (
+        f"redirected to {second_server.url('/secret')}: "
+        "address 127.0.0.2 is loopback (blocked by the SSRF guard)"
+    )
+    assert "redirected to http://localhost:" in (results[urls[1]].error or "")
     assert second_server.hits() == 0
     assert source_server.hits() == 3
 
