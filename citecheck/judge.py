@@ -23,6 +23,7 @@ Guarantees the rest of the pipeline relies on:
 from __future__ import annotations
 
 import asyncio
+import importlib
 import ipaddress
 import json
 import re
@@ -30,11 +31,10 @@ import secrets
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
-import anthropic
-import openai
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from citecheck.cache import DiskCache, digest
@@ -42,6 +42,10 @@ from citecheck.config import ConfigError, JudgeProvider, Settings
 from citecheck.evidence import find_verbatim
 from citecheck.models import Claim, FetchedSource, JudgeResult, Passage
 from citecheck.pricing import DEFAULT_MODELS, PRICES, ModelPrice, cost_usd, estimate_tokens, known_models
+
+if TYPE_CHECKING:
+    import anthropic
+    import openai
 
 # Bump whenever the prompt or the output contract changes: it invalidates cached verdicts.
 PROMPT_VERSION = "1"
@@ -370,39 +374,46 @@ class JudgeFailure:
         return f"{self.message} [{self.code}]; {self.hint}"
 
 
+def sdk_module(provider: ProviderName) -> ModuleType:
+    """The provider's SDK, imported on first use: each takes seconds to import, which a run
+    with `judge: none` (or `extract`, `demo`) should not pay."""
+    return importlib.import_module("anthropic" if provider == "anthropic" else "openai")
+
+
 def classify_error(exc: BaseException, provider: ProviderName) -> JudgeFailure:
+    sdk = sdk_module(provider)
     key_var = "ANTHROPIC_API_KEY" if provider == "anthropic" else "OPENAI_API_KEY"
     status = getattr(exc, "status_code", None)
     detail = str(getattr(exc, "message", "") or exc)[:300]
-    if isinstance(exc, anthropic.AuthenticationError | openai.AuthenticationError):
+    if isinstance(exc, sdk.AuthenticationError):
         return JudgeFailure(
             "judge-auth", f"the judge API rejected the key (HTTP {status})", f"check {key_var}"
         )
-    if isinstance(exc, anthropic.PermissionDeniedError | openai.PermissionDeniedError):
+    if isinstance(exc, sdk.PermissionDeniedError):
         return JudgeFailure(
             "judge-permission",
             f"the key may not use this model (HTTP {status}): {detail}",
             f"check the model and the permissions of {key_var}",
         )
-    if isinstance(exc, anthropic.NotFoundError | openai.NotFoundError):
+    if isinstance(exc, sdk.NotFoundError):
         return JudgeFailure(
             "judge-model-not-found",
             f"the judge API does not know the model (HTTP 404): {detail}",
             "check --model and --base-url",
         )
-    if isinstance(exc, anthropic.RateLimitError | openai.RateLimitError):
+    if isinstance(exc, sdk.RateLimitError):
         return JudgeFailure(
             "judge-rate-limited",
             f"rate limited after retries (HTTP 429): {detail}",
             "wait and re-run, lower --concurrency, or raise the account's rate limit",
         )
-    if isinstance(exc, anthropic.APITimeoutError | openai.APITimeoutError | TimeoutError):
+    if isinstance(exc, sdk.APITimeoutError | TimeoutError):
         return JudgeFailure("judge-timeout", "the judge API did not answer in time", "re-run later")
-    if isinstance(exc, anthropic.APIConnectionError | openai.APIConnectionError):
+    if isinstance(exc, sdk.APIConnectionError):
         return JudgeFailure(
             "judge-connection", f"cannot reach the judge API: {detail}", "check the network and --base-url"
         )
-    if isinstance(exc, anthropic.APIStatusError | openai.APIStatusError):
+    if isinstance(exc, sdk.APIStatusError):
         if status is not None and status >= 500:
             return JudgeFailure(
                 "judge-server-error",
@@ -555,7 +566,9 @@ class Judge:
         for batch, batch_results in zip(batches, judged, strict=True):
             for i, result in zip(batch, batch_results, strict=True):
                 for j in groups[items[i][0].text]:
-                    results[j] = result
+                    # A repeat of the claim shares the verdict but cost nothing more.
+                    free = {"cost_usd": 0.0, "input_tokens": 0, "output_tokens": 0}
+                    results[j] = result if j == i else result.model_copy(update=free)
                 if self.cache and result.error is None and result.supported is not None:
                     key = self._cache_key(items[i][0].text, text_hash)
                     self.cache.put(VERDICT_NAMESPACE, key, result.model_dump(mode="json"))
@@ -655,6 +668,7 @@ class Judge:
         worst = cost_usd(self.config.price, est_in, max_tokens)
         if self._semaphore is None:
             self._semaphore = asyncio.Semaphore(self.config.max_concurrency)
+        sdk = sdk_module(self.config.provider)
         async with self._semaphore:
             # Reserve only once a call slot is free, so queued calls hold no budget.
             if not self._reserve(worst):
@@ -667,7 +681,7 @@ class Judge:
                     response = await asyncio.wait_for(
                         self._send(system, user, max_tokens), timeout=self.config.call_deadline_s
                     )
-                except (anthropic.APIError, openai.APIError, TimeoutError) as exc:
+                except (sdk.APIError, TimeoutError) as exc:
                     failure = classify_error(exc, self.config.provider)
                     self._calls_failed += 1
                     self.last_failure = failure
@@ -714,18 +728,17 @@ class Judge:
             }
             if cfg.base_url:
                 common["base_url"] = cfg.base_url
-            if cfg.provider == "anthropic":
-                self._client = anthropic.AsyncAnthropic(**common)
-            else:
-                self._client = openai.AsyncOpenAI(**common)
+            sdk = sdk_module(cfg.provider)
+            factory = sdk.AsyncAnthropic if cfg.provider == "anthropic" else sdk.AsyncOpenAI
+            self._client = factory(**common)
             self._client_loop = loop
         return self._client
 
     async def _send(self, system: str, user: str, max_tokens: int) -> _Response:
         client = self._get_client()
-        if isinstance(client, anthropic.AsyncAnthropic):
-            return await self._send_anthropic(client, system, user, max_tokens)
-        return await self._send_openai(client, system, user, max_tokens)
+        if self.config.provider == "anthropic":
+            return await self._send_anthropic(client, system, user, max_tokens)  # type: ignore[arg-type]
+        return await self._send_openai(client, system, user, max_tokens)  # type: ignore[arg-type]
 
     async def _send_anthropic(
         self, client: anthropic.AsyncAnthropic, system: str, user: str, max_tokens: int
@@ -764,6 +777,7 @@ class Judge:
         self, client: openai.AsyncOpenAI, system: str, user: str, max_tokens: int
     ) -> _Response:
         cfg = self.config
+        sdk = sdk_module(cfg.provider)
         if cfg.reasoning_model:
             messages = [{"role": "user", "content": system + "\n\n" + user}]
             kwargs: dict[str, Any] = {"max_completion_tokens": max_tokens}
@@ -790,7 +804,7 @@ class Judge:
                     **kwargs,
                 )
                 break
-            except (openai.BadRequestError, openai.UnprocessableEntityError):
+            except (sdk.BadRequestError, sdk.UnprocessableEntityError):
                 # A compatible server without JSON-schema (or JSON-mode) support: step down once
                 # per mode, and remember it for the rest of the run.
                 if cfg.provider != "openai-compatible" or mode == "prompt":

@@ -371,6 +371,7 @@ def test_same_claim_text_twice_is_judged_once(llm: LLMServer) -> None:
     results = run(make_judge(llm), source(), ["The Eiffel Tower is 330 metres tall."] * 2)
     assert len(parse_prompt(llm.calls[0].user_text)[1]) == 1
     assert results[0].supported is True and results[1].supported is True
+    assert results[0].cost_usd > 0 and results[1].cost_usd == 0
 
 
 def test_missing_verdict_for_a_claim_is_asked_again(llm: LLMServer) -> None:
