@@ -8,7 +8,8 @@
 Policy (DESIGN §3, §4):
 - Secrets are masked before anything else is printed.
 - The workflow inputs are the ceiling; `.citecheck.toml` (the `config` input) may only narrow
-  them, and on `pull_request_target` it is read from the base commit, never the PR head.
+  them, and on `pull_request_target` (and `workflow_run`) it is read from the base commit,
+  never the PR head.
 - `judge: auto` with no key (a fork PR gets no secrets): the deterministic checks run, the
   summary says the judge was skipped, and claims that need a judge do not fail the check
   (`limit` and `not-verified` leave the effective fail-on). `judge` named explicitly with no
@@ -143,7 +144,12 @@ class Event:
 
     @property
     def is_pr(self) -> bool:
-        return self.name in PR_EVENTS
+        return bool(self.pull_request) and self.name in (*PR_EVENTS, "workflow_run")
+
+    @property
+    def reads_config_from_base(self) -> bool:
+        # These run with secrets on behalf of a PR's content: the PR must not narrow less.
+        return self.name in ("pull_request_target", "workflow_run")
 
     @property
     def pull_request(self) -> dict[str, Any]:
@@ -164,19 +170,49 @@ class Event:
         return (self.pull_request.get("head") or {}).get("sha")
 
 
-def load_event(environ: Mapping[str, str]) -> Event:
+def _read_json(path: Path, what: str) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"cannot read {what} {path}: {exc}", "is this running on a runner?") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: {what} is not a JSON object", "")
+    return data
+
+
+def _workflow_run_pr(payload: dict[str, Any], environ: Mapping[str, str], workspace: Path) -> dict[str, Any]:
+    """The PR a `workflow_run` job judges: from the analysing run's event file (the fork-safe
+    pattern uploads it as an artifact; its path is `CITECHECK_PR_EVENT`), else from the
+    payload's `pull_requests` (filled for same-repository PRs only). The file comes from an
+    untrusted run, so its head SHA must be the one GitHub says that run built."""
+    run = payload.get("workflow_run") if isinstance(payload.get("workflow_run"), dict) else {}
+    trusted_head = run.get("head_sha")
+    path = environ.get("CITECHECK_PR_EVENT", "").strip()
+    if path:
+        pr = _read_json(workspace / path, "the PR event file").get("pull_request")
+        if not isinstance(pr, dict):
+            raise ConfigError(f"{path}: no pull_request object", "upload the pull_request run's event file")
+        head = (pr.get("head") or {}).get("sha")
+        if not trusted_head or head != trusted_head:
+            raise ConfigError(
+                f"{path}: head {str(head)[:12]} is not the head {str(trusted_head)[:12]} "
+                "of the run that made it",
+                "the event file must come from the workflow run that triggered this one",
+            )
+        return pr
+    prs = run.get("pull_requests") or []
+    return prs[0] if prs and isinstance(prs[0], dict) else {}
+
+
+def load_event(environ: Mapping[str, str], workspace: Path | None = None) -> Event:
     name = environ.get("GITHUB_EVENT_NAME", "")
     path = environ.get("GITHUB_EVENT_PATH")
-    payload: dict[str, Any] = {}
-    if path:
-        try:
-            payload = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise ConfigError(
-                f"cannot read the event payload {path}: {exc}", "is this running on a runner?"
-            ) from None
-    event = Event(name, payload if isinstance(payload, dict) else {})
-    if event.is_pr and not (event.base_sha and event.number):
+    payload = _read_json(Path(path), "the event payload") if path else {}
+    if name == "workflow_run":
+        pr = _workflow_run_pr(payload, environ, workspace or Path.cwd())
+        payload = {**payload, "pull_request": pr}
+    event = Event(name, payload)
+    if name in PR_EVENTS and not (event.base_sha and event.number):
         raise ConfigError(f"{path}: a {name} event without pull_request.base.sha / number", "")
     return event
 
@@ -185,7 +221,7 @@ def _config_text(path_input: str, workspace: Path, event: Event, git: Git) -> tu
     """The config file's text (None: absent) and how to name it, from the base on
     `pull_request_target` so the PR cannot loosen its own check."""
     rel = PurePosixPath(path_input.removeprefix("./")).as_posix()
-    if event.name == "pull_request_target" and event.base_sha:
+    if event.reads_config_from_base and event.base_sha:
         where = f"{rel} at base {event.base_sha[:12]}"
         try:
             git.ensure_commit(event.base_sha)
@@ -369,7 +405,7 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
 
     annotations, not_annotated = annotation_commands(report) if settings.annotations else ([], 0)
     for line in annotations:
-        log.info(line)  # a workflow command we built: escaped, one line
+        log.emit(line)
 
     preface = ""
     if run.judge_skipped:
@@ -439,7 +475,7 @@ def run_action(environ: Mapping[str, str], stream: TextIO) -> int:
     for line in mask_commands(run.secrets()):
         stream.write(line + "\n")  # first of all, before any other output
     try:
-        run.event = load_event(environ)
+        run.event = load_event(environ, run.workspace)
         run.mark_safe_directory()
         settings = run.settings()
         mode = f"PR #{run.event.number}" if run.event.is_pr else f"audit ({run.event.name or 'local'})"

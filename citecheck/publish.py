@@ -71,6 +71,12 @@ class ActionLog:
     def command(self, name: str, message: str = "", **properties: str | int | None) -> None:
         self._write(workflow_command(name, message, **properties))
 
+    def emit(self, command_line: str) -> None:
+        """A command line built by `workflow_command` (escaped: one line, starts with `::`)."""
+        if not command_line.startswith("::") or "\n" in command_line or "\r" in command_line:
+            raise ValueError("not a workflow command line")
+        self._write(command_line)
+
     def info(self, line: str) -> None:
         """A line we wrote ourselves; must not begin with `::`."""
         self._write(line if not line.lstrip().startswith("::") else " " + line)
