@@ -1,0 +1,103 @@
+"""What a judge call costs, and what `citecheck eval` reports for simple baselines, on WiCE dev.
+
+1. Cost per claim. For every WiCE dev claim the real prompt is built (evidence chosen by
+   `select_evidence` within the default 4,000-character budget, fenced by `build_prompt`).
+   For each model of the price table it prints the mean worst case the cost cap reserves
+   before a call (one token per byte, plus `max_tokens` of output), an estimate of the
+   billed cost (4 characters a token in, 120 tokens out: an assumption, not a bill), and
+   about how many one-claim calls the default $1.00 cap then covers (reservations are
+   settled on the billed usage after each call, so the worst case only matters for the last
+   few calls in flight). Batching several claims of one source in a call divides the fixed part
+   (instructions, schema, source excerpt) between them.
+2. `citecheck eval` end to end, through the real SDK against a local OpenAI-protocol server
+   that answers with a deterministic word-overlap judge (supported when every word of four
+   letters or more and every number of the claim occurs in the excerpt), beside the peer
+   "always supported". These are floors for a real model's figures, not a model's figures.
+
+Run from the repository root: `python bench/judge.py` (data: `../shared/eval/wice/
+claims_dev.jsonl`, or the path in CITECHECK_WICE_DEV).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from citecheck.config import Settings
+from citecheck.evaluate import load_rows, render_eval, run_eval
+from citecheck.evidence import select_evidence
+from citecheck.judge import _PROMPT_JSON_NOTE, VERDICT_SCHEMA, build_excerpt, build_prompt
+from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
+from citecheck.pricing import PRICES, cost_usd, estimate_tokens
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.servers.llm_server import LLMServer, RecordedRequest, Reply, parse_prompt, verdict, verdicts_reply
+
+DEFAULT = Path(__file__).resolve().parent.parent / ".." / "shared" / "eval" / "wice" / "claims_dev.jsonl"
+MODELS = ("claude-sonnet-4-6", "claude-haiku-4-5", "claude-opus-4-7", "gpt-4o-mini", "gpt-4o")
+BUDGET = 4000
+MAX_TOKENS_ONE_CLAIM = 200 + 350  # what the judge asks for a one-claim call
+TYPICAL_OUT = 120
+
+
+def cost_table(data: Path) -> None:
+    items, _ = load_rows(data)
+    worst_in, typical_in = [], []
+    for item in items:
+        passages = select_evidence(item.claim, item.text, budget_chars=BUDGET)
+        excerpt = build_excerpt(item.text, [passages], BUDGET)
+        src = FetchedSource(
+            info=SourceInfo(url="https://example.org"), outcome=FetchOutcome.ok, text=item.text
+        )
+        system, user = build_prompt(src, excerpt, [item.claim])
+        text = system + user + _PROMPT_JSON_NOTE + json.dumps(VERDICT_SCHEMA)
+        worst_in.append(estimate_tokens(text) + 600)
+        typical_in.append(len(text) / 4)
+    n = len(items)
+    mean_worst = sum(worst_in) / n
+    mean_typical = sum(typical_in) / n
+    print(f"WiCE dev: {n} claims, evidence budget {BUDGET} chars")
+    print(f"mean input per one-claim call: worst case {mean_worst:,.0f} tokens, typical ~{mean_typical:,.0f}")
+    print()
+    # The cap refuses a call once spent + in-flight reservations + its worst case would pass
+    # it; with at most 4 calls in flight that leaves about (cap - 4 x worst) / billed claims.
+    print(f"{'model':<20} {'reserved/call':>14} {'est. billed/claim':>18} {'claims per $1 (est.)':>21}")
+    for model in MODELS:
+        price = PRICES[model]
+        worst = cost_usd(price, round(mean_worst), MAX_TOKENS_ONE_CLAIM)
+        typical = cost_usd(price, round(mean_typical), TYPICAL_OUT)
+        covered = int((1.0 - 4 * worst) / typical)
+        print(f"{model:<20} {f'${worst:.5f}':>14} {f'${typical:.5f}':>18} {covered:>21,}")
+    print()
+
+
+def always_supported(req: RecordedRequest) -> Reply:
+    source, claims = parse_prompt(req.user_text)
+    quote = source.strip().splitlines()[0]
+    return verdicts_reply(
+        req.protocol, [verdict(i, True, quote) for i in claims], input_tokens=1, output_tokens=1
+    )
+
+
+def eval_runs(data: Path) -> None:
+    for name, responder in (("word-overlap judge", None), ("always supported (peer)", always_supported)):
+        with LLMServer("openai", responder) as server:
+            settings = Settings(judge="openai", base_url=server.base_url, max_cost_usd=100)
+            started = time.perf_counter()
+            result = run_eval(data, settings, {"OPENAI_API_KEY": "local"}, None)
+            seconds = time.perf_counter() - started
+        print(f"== {name}: {result.total} claims in {seconds:.1f} s ({result.total / seconds:.1f} claims/s)")
+        print(render_eval(result))
+
+
+def main() -> None:
+    data = Path(os.environ.get("CITECHECK_WICE_DEV", DEFAULT))
+    cost_table(data)
+    eval_runs(data)
+
+
+if __name__ == "__main__":
+    main()
