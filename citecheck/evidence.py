@@ -63,35 +63,14 @@ CONTEXT_TOP = 3  # the best sentences that bring both neighbours along
 _WS = re.compile(r"\s+")
 
 
-def _fold(text: str) -> tuple[str, list[int]]:
-    """Lower-case, whitespace-collapsed text plus a map from folded to original offsets."""
-    out: list[str] = []
-    index: list[int] = []
-    prev_space = True
-    for i, ch in enumerate(text):
-        if ch.isspace():
-            if not prev_space:
-                out.append(" ")
-                index.append(i)
-            prev_space = True
-            continue
-        out.append(ch.lower())
-        index.append(i)
-        prev_space = False
-    return "".join(out), index
-
-
 def find_verbatim(quote: str, text: str) -> tuple[int, int] | None:
     """Span of `quote` in `text`, tolerant of case and whitespace only; None if absent."""
-    q, _ = _fold(quote.strip())
-    if not q:
+    words = quote.split()
+    if not words:
         return None
-    t, index = _fold(text)
-    pos = t.find(q.strip())
-    if pos < 0:
-        return None
-    end = pos + len(q.strip()) - 1
-    return index[pos], index[end] + 1
+    # A regex keeps this linear and in C on pages of megabytes (a per-character fold is not).
+    m = re.search(r"\s+".join(re.escape(w) for w in words), text, re.IGNORECASE)
+    return (m.start(), m.end()) if m else None
 
 
 # --- sentences -------------------------------------------------------------------------
@@ -104,6 +83,7 @@ _ABBREVIATIONS = wordset(
 )
 _BOUNDARY = re.compile(r"[.!?…]+[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9À-Ý])")
 _LINE = re.compile(r"[^\n]+")
+_LAST_WORD = re.compile(r"([A-Za-z.]+)$")
 
 
 def _cut_long(start: int, end: int, text: str) -> list[tuple[int, int]]:
@@ -126,7 +106,7 @@ def _sentence_spans(text: str) -> list[tuple[int, int]]:
         begin = line.start()
         for m in _BOUNDARY.finditer(line.group(0)):
             head = line.group(0)[max(0, m.start() - 40) : m.start()]
-            word = re.search(r"([A-Za-z.]+)$", head)
+            word = _LAST_WORD.search(head)
             w = word.group(1).lower() if word else ""
             if w and (w.rstrip(".") in _ABBREVIATIONS or (len(w) == 1 and head[-1].isupper())):
                 continue  # "Dr. Smith", "Thomas K. Arnold"
@@ -161,6 +141,7 @@ _STOP = wordset(
     "most other some only very s"
 )
 _TOKEN = re.compile(r"[a-z0-9]+")
+_HAS_DIGIT = re.compile(r"[0-9]")
 
 
 def _stem(word: str) -> str:
@@ -170,10 +151,23 @@ def _stem(word: str) -> str:
     return word
 
 
-def tokens(text: str) -> list[str]:
-    """Lower-cased, stemmed content words (and numbers without separators)."""
-    folded = text.lower().replace(",", "") if any(c.isdigit() for c in text) else text.lower()
-    return [_stem(t) for t in _TOKEN.findall(folded) if t not in _STOP]
+def tokens(text: str, stems: dict[str, str] | None = None) -> list[str]:
+    """Lower-cased, stemmed content words (and numbers without separators).
+
+    `stems` memoises stemming across the sentences of one page.
+    """
+    folded = text.lower().replace(",", "") if _HAS_DIGIT.search(text) else text.lower()
+    if stems is None:
+        return [_stem(t) for t in _TOKEN.findall(folded) if t not in _STOP]
+    out = []
+    for t in _TOKEN.findall(folded):
+        if t in _STOP:
+            continue
+        stem = stems.get(t)
+        if stem is None:
+            stem = stems[t] = _stem(t)
+        out.append(stem)
+    return out
 
 
 class _BM25:
@@ -181,26 +175,23 @@ class _BM25:
 
     def __init__(self, docs: Sequence[list[str]], k1: float = 1.5, b: float = 0.75) -> None:
         self.k1, self.b = k1, b
-        self.tfs = [Counter(d) for d in docs]
-        self.lens = [len(d) for d in docs]
-        self.avg = (sum(self.lens) / len(docs)) if docs else 0.0
-        df: Counter[str] = Counter()
-        for tf in self.tfs:
-            df.update(tf.keys())
-        n = len(docs)
-        self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+        self.n = len(docs)
+        avg = (sum(len(d) for d in docs) / self.n) if docs else 0.0
+        # Postings keep scoring proportional to the matches, not to the page's length.
+        self.postings: dict[str, list[tuple[int, float]]] = {}
+        for i, doc in enumerate(docs):
+            norm = k1 * (1 - b + b * len(doc) / (avg or 1))
+            for t, f in Counter(doc).items():
+                self.postings.setdefault(t, []).append((i, f * (k1 + 1) / (f + norm)))
+        self.idf = {
+            t: math.log(1 + (self.n - len(p) + 0.5) / (len(p) + 0.5)) for t, p in self.postings.items()
+        }
 
     def scores(self, query: list[str]) -> list[float]:
-        terms = Counter(query)
-        out = []
-        for tf, length in zip(self.tfs, self.lens, strict=True):
-            norm = self.k1 * (1 - self.b + self.b * length / (self.avg or 1))
-            s = 0.0
-            for t, q in terms.items():
-                f = tf.get(t)
-                if f:
-                    s += q * self.idf[t] * f * (self.k1 + 1) / (f + norm)
-            out.append(s)
+        out = [0.0] * self.n
+        for t, q in Counter(query).items():
+            for i, w in self.postings.get(t, ()):
+                out[i] += q * self.idf[t] * w
         return out
 
 
@@ -240,6 +231,8 @@ class PageIndex:
     dates: list[DateMention] = field(default_factory=list)
     _bm25: _BM25 | None = None
     _folded: list[str] = field(default_factory=list)
+    _tokens: list[set[str]] = field(default_factory=list)
+    _sentence_tokens: list[list[str]] = field(default_factory=list)
 
     @classmethod
     def build(cls, text: str) -> PageIndex:
@@ -253,10 +246,31 @@ class PageIndex:
         return self._folded
 
     @property
+    def sentence_tokens(self) -> list[list[str]]:
+        if not self._sentence_tokens:
+            stems: dict[str, str] = {}
+            self._sentence_tokens = [tokens(self.text[s:e], stems) for s, e in self.sentences]
+        return self._sentence_tokens
+
+    @property
+    def token_sets(self) -> list[set[str]]:
+        if not self._tokens:
+            self._tokens = [set(t) for t in self.sentence_tokens]
+        return self._tokens
+
+    @property
     def bm25(self) -> _BM25:
         if self._bm25 is None:
-            self._bm25 = _BM25([tokens(self.text[s:e]) for s, e in self.sentences])
+            self._bm25 = _BM25(self.sentence_tokens)
         return self._bm25
+
+    def near_words(self, text: str, share: float = 0.3) -> list[int]:
+        """Sentences holding at least `share` of the words of `text` (candidates for a quote)."""
+        words = set(tokens(text))
+        if not words:
+            return list(range(len(self.sentences)))
+        need = max(1, math.ceil(share * len(words)))
+        return [i for i, ts in enumerate(self.token_sets) if len(words & ts) >= need]
 
     def sentence_at(self, pos: int) -> int:
         """Index of the sentence holding offset `pos` (the nearest one before it otherwise)."""
@@ -286,12 +300,17 @@ class PageIndex:
             for hit in self.dates:
                 if _date_matches(d, hit):
                     scores[self.sentence_at(hit.start)] += 0.3
-        for i, sent in enumerate(self.folded):
-            for name in cues.names:
-                if name in sent:
-                    scores[i] += 0.2
-            for q in cues.quotes:
-                if len(q) >= 8 and fuzz.partial_ratio(_normalise_quote(q), sent) >= QUOTE_FUZZY_THRESHOLD:
+        if cues.names:
+            for i, sent in enumerate(self.folded):
+                for name in cues.names:
+                    if name in sent:
+                        scores[i] += 0.2
+        for q in cues.quotes:
+            if len(q) < 8:
+                continue
+            folded_q = _normalise_quote(q)
+            for i in self.near_words(q):
+                if fuzz.partial_ratio(folded_q, self.folded[i]) >= QUOTE_FUZZY_THRESHOLD:
                     scores[i] += 0.5
         return scores
 
@@ -465,7 +484,9 @@ def _closest_quote(quote: str, text: str, page: PageIndex | None) -> tuple[int, 
         return None
     best: tuple[int, int, float] | None = None
     folded = index.folded
-    for i in range(len(folded)):
+    # Only windows that start near a sentence sharing the quote's words can score high.
+    starts = sorted({j for i in index.near_words(quote) for j in range(max(0, i - 2), i + 1)})
+    for i in starts:
         j, window = i, folded[i]
         while len(window) < len(q) and j + 1 < len(folded) and j - i < 2:
             j += 1

@@ -103,9 +103,8 @@ _WORD = "|".join(sorted([*_UNITS, *_TENS], key=len, reverse=True))
 _WORDNUM = rf"(?:{_WORD})(?:[- ](?:and )?(?:{_WORD}|hundred))*(?:[- ]hundred)?"
 _ATOM = re.compile(
     rf"(?P<digits>{_DIGITS})|\b(?P<words>{_WORDNUM}|a hundred|a thousand|a million|a billion|a dozen|hundred"
-    r"|a(?= (?:third|quarter|fifth|tenth)\b))\b",
-    re.IGNORECASE,
-)
+    r"|a(?= (?:third|quarter|fifth|tenth)\b))\b"
+)  # matched against `_lower(text)`: IGNORECASE makes this scan three times slower
 _SCALE_AFTER = re.compile(
     r"(?:[ \u00a0-]?(?P<scale>thousand|million|billion|trillion)\b|(?P<abbr>bn|mn|mln|tn|trn|k|m|b)\b)",
     re.IGNORECASE,
@@ -142,18 +141,39 @@ _DATE_PATTERNS = [
     re.compile(
         r"\b(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?(?: of)? "
         + _MONTH_RE.format(g="m")
-        + r"(?:,? (?P<y>[0-9]{4}))?\b",
-        re.IGNORECASE,
+        + r"(?:,? (?P<y>[0-9]{4}))?\b"
     ),
     # March 5, 2020 / March 5 / March 2020
     re.compile(
         r"\b" + _MONTH_RE.format(g="m") + r" (?:(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?\b(?:,? (?P<y>[0-9]{4}))?|"
-        r"(?:of )?(?P<y2>[0-9]{4}))\b",
-        re.IGNORECASE,
+        r"(?:of )?(?P<y2>[0-9]{4}))\b"
     ),
     re.compile(r"\b(?P<y>[0-9]{4})-(?P<mn>[0-9]{2})-(?P<d>[0-9]{2})\b"),
-]
+]  # matched against `_lower(text)`, like `_ATOM`
+
+
+def _lower(text: str) -> str:
+    """`text` in lower case with every offset kept (a few characters lengthen under `lower`)."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    odd = {c: c.lower()[0] for c in set(text) if len(c.lower()) != 1}
+    pattern = re.compile("[" + "".join(re.escape(c) for c in odd) + "]")
+    return pattern.sub(lambda m: odd[m.group(0)], text).lower()
+
+
 _YEAR = re.compile(r"(?<![0-9.,$€£])\b(?P<y>1[0-9]{3}|20[0-9]{2})(?P<s>s)?\b(?![.,][0-9])")
+_KNOWN_SUFFIX = re.compile(r"(?:st|nd|rd|th|s|k|m|b|bn|mn|mln|tn|trn|x|pp)\b", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[,\u2009\u202f\u00a0 ]")
+_OF = re.compile(r"\s+of\b")
+_GLUED_MARK = re.compile(r"[A-Za-z][.,;:!?)]$")
+_AFTER_LETTER = re.compile(r"[A-Za-z][-–]?$")
+_VERSION_AFTER = re.compile(r"[.:][0-9]")
+_VERSION_BEFORE = re.compile(r"[0-9][.:]$")
+_LINE_START = re.compile(r"(?:^|\n)[ \t]*$")
+_LIST_MARK = re.compile(r"[.)][ \t]")
+_PREV_WORD = re.compile(r"([A-Za-z#.]+)[ \u00a0]+$")
+_BETWEEN = re.compile(r"between[ \u00a0]+$", re.IGNORECASE)
 _CAPITALISED = re.compile(r"([A-Z][A-Za-z]+)[ \u00a0]$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
 
@@ -239,17 +259,26 @@ def _digits_step(digits: str) -> float:
     return 1.0
 
 
-def _date_spans(text: str) -> list[tuple[int, int]]:
-    return [m.span() for pattern in _DATE_PATTERNS for m in pattern.finditer(text)]
+def _mask(text: str, spans: list[tuple[int, int]]) -> bytearray:
+    """One byte per character, 1 inside any of `spans`: O(1) membership on pages of megabytes."""
+    mask = bytearray(len(text))
+    for s, e in spans:
+        mask[s:e] = b"\x01" * (e - s)
+    return mask
+
+
+def _date_spans(low: str) -> list[tuple[int, int]]:
+    return [m.span() for pattern in _DATE_PATTERNS for m in pattern.finditer(low)]
 
 
 def dates_in(text: str) -> list[DateMention]:
     """Every date-like mention: full dates, month-year, month-day, years and decades."""
     found: list[DateMention] = []
-    covered: list[tuple[int, int]] = []
+    covered = bytearray(len(text))
+    low = _lower(text)
     for pattern in _DATE_PATTERNS:
-        for m in pattern.finditer(text):
-            if any(s <= m.start() < e for s, e in covered):
+        for m in pattern.finditer(low):
+            if covered[m.start()]:
                 continue
             groups = m.groupdict()
             month = MONTHS.get((groups.get("m") or "").lower().rstrip(".")) or (
@@ -264,10 +293,10 @@ def dates_in(text: str) -> list[DateMention]:
             year = int(year_s) if year_s else None
             if groups.get("m") and groups["m"].lower() in ("may", "mar") and day is None and year is None:
                 continue  # "may" the verb, "mar" the verb
-            found.append(DateMention(m.start(), m.end(), m.group(0), year, month, day))
-            covered.append(m.span())
+            found.append(DateMention(m.start(), m.end(), text[m.start() : m.end()], year, month, day))
+            covered[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
     for m in _YEAR.finditer(text):
-        if any(s <= m.start() < e for s, e in covered):
+        if covered[m.start()]:
             continue
         found.append(
             DateMention(m.start(), m.end(), m.group(0), int(m.group("y")), decade=bool(m.group("s")))
@@ -288,17 +317,17 @@ def _role(text: str, start: int, end: int, digits: bool, in_date: bool) -> str:
         if before.endswith(("^", "#")):
             return "citation" if before.endswith("^") else "identifier"
         # "claim,12" / "said:3" — a footnote marker glued to the text before it
-        if re.search(r"[A-Za-z][.,;:!?)]$", before) and not re.match(r"[0-9]", after):
+        if _GLUED_MARK.search(before) and not after[:1].isdigit():
             return "citation"
-        if re.search(r"[A-Za-z][-–]?$", before):
+        if _AFTER_LETTER.search(before):
             return "identifier"
-        if re.match(r"[.:][0-9]", after) or re.search(r"[0-9][.:]$", before):
+        if _VERSION_AFTER.match(after) or _VERSION_BEFORE.search(before):
             return "identifier"  # versions, times, ratios
         if _ORDINAL_AFTER.match(after):
             return "ordinal"
-        if re.search(r"(?:^|\n)[ \t]*$", before) and re.match(r"[.)][ \t]", after):
+        if _LINE_START.search(before) and _LIST_MARK.match(after):
             return "list"
-    prev = re.search(r"([A-Za-z#.]+)[ \u00a0]+$", before)
+    prev = _PREV_WORD.search(before)
     if prev and prev.group(1).lower() in _LABELS:
         return "identifier"
     cap = _CAPITALISED.search(before)
@@ -325,16 +354,14 @@ class _Atom:
 
 def _atoms(text: str) -> list[_Atom]:
     atoms: list[_Atom] = []
-    for m in _ATOM.finditer(text):
+    for m in _ATOM.finditer(_lower(text)):
         if m.group("digits"):
             d = m.group("digits")
-            if text[m.end() : m.end() + 1].isalpha() and not re.match(
-                r"(?:st|nd|rd|th|s|k|m|b|bn|mn|mln|tn|trn|x|pp)\b", text[m.end() :], re.IGNORECASE
-            ):
+            if text[m.end() : m.end() + 1].isalpha() and not _KNOWN_SUFFIX.match(text, m.end()):
                 # glued to letters ("4G", "8VC", "25s" is handled as a decade/plural elsewhere)
                 atoms.append(_Atom(m.start(), m.end(), float("nan"), 1.0, True, d))
                 continue
-            clean = re.sub(r"[,\u2009\u202f\u00a0 ]", "", d).replace("·", ".")
+            clean = _SEPARATORS.sub("", d).replace("·", ".")
             atoms.append(_Atom(m.start(), m.end(), float(clean), _digits_step(clean), True, d))
         else:
             w = m.group("words")
@@ -357,8 +384,8 @@ def _scale(text: str, pos: int, has_currency: bool) -> tuple[float, int]:
 
 def numbers_in(text: str) -> list[NumberMention]:
     """Every number mention in `text`, each with a `role`; statistics have role "statistic"."""
-    date_spans = _date_spans(text)
-    citation_spans = [m.span() for m in _CITATION_BRACKET.finditer(text)]
+    dated = _mask(text, _date_spans(_lower(text)))
+    cited = _mask(text, [m.span() for m in _CITATION_BRACKET.finditer(text)])
     atoms = _atoms(text)
     out: list[NumberMention] = []
     i = 0
@@ -382,7 +409,7 @@ def numbers_in(text: str) -> list[NumberMention]:
         # fractions in words: "two thirds", "a quarter"
         frac = _FRACTION_AFTER.match(text, end) if not a.digits else None
         singular = frac is not None and not frac.group("den").lower().endswith("s")
-        if frac and singular and not re.match(r"\s+of\b", text[frac.end() :]):
+        if frac and singular and not _OF.match(text, frac.end()):
             frac = None  # "a third cousin", "the fifth season": ordinals, not fractions
         if frac is None and a.plain.lower() == "a":
             continue
@@ -403,7 +430,7 @@ def numbers_in(text: str) -> list[NumberMention]:
             if i < len(atoms) and atoms[i].value == atoms[i].value:
                 b = atoms[i]
                 sep = text[end : b.start]
-                between = re.search(r"between[ \u00a0]+$", text[max(0, start - 12) : start], re.IGNORECASE)
+                between = _BETWEEN.search(text[max(0, start - 12) : start])
                 if _RANGE_SEP.match(sep) and (" and " not in sep.lower() or between) and b.digits == a.digits:
                     b_scale, b_end = _scale(text, b.end, bool(currency))
                     if b_scale != 1.0 and scale == 1.0:
@@ -433,9 +460,7 @@ def numbers_in(text: str) -> list[NumberMention]:
         hedge_m = _HEDGE_BEFORE.search(text[max(0, start - 20) : start])
         if hedge_m and not hedge:
             hedge = _HEDGES[hedge_m.group("hedge").lower()]
-        in_date = any(s <= a.start < e for s, e in date_spans)
-        in_citation = any(s <= a.start < e for s, e in citation_spans)
-        role = "citation" if in_citation else _role(text, a.start, a.end, a.digits, in_date)
+        role = "citation" if cited[a.start] else _role(text, a.start, a.end, a.digits, bool(dated[a.start]))
         plain_integer = a.digits and a.plain.isdigit()
         if (
             role == "statistic"
