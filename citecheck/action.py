@@ -53,8 +53,8 @@ PR_EVENTS = ("pull_request", "pull_request_target")
 DEFAULT_CONFIG = ".citecheck.toml"
 REPORT_DIR = "citecheck-report"  # inside the workspace: the only folder later steps share
 KEY_ENV = {"anthropic-api-key": "ANTHROPIC_API_KEY", "openai-api-key": "OPENAI_API_KEY"}
-# Inputs that map one-to-one onto a Settings field (hyphen → underscore).
-SETTING_INPUTS = (
+# Every input of action.yml, in the order of DESIGN §7 (action.yml and the README follow it).
+ALL_INPUTS = (
     "paths",
     "filter-mode",
     "allowed-domains",
@@ -62,17 +62,22 @@ SETTING_INPUTS = (
     "judge",
     "model",
     "base-url",
+    "anthropic-api-key",
+    "openai-api-key",
     "max-cost-usd",
     "max-claims",
     "fail-on",
     "comment",
     "annotations",
+    "github-token",
     "cache-dir",
     "shard",
+    "config",
 )
-# Inputs the Action itself consumes (secrets and the config file location).
+# Inputs the Action itself consumes (secrets and the config file location); every other one
+# maps onto the Settings field of the same name (hyphen → underscore).
 ACTION_INPUTS = ("anthropic-api-key", "openai-api-key", "github-token", "config")
-ALL_INPUTS = SETTING_INPUTS + ACTION_INPUTS
+SETTING_INPUTS = tuple(n for n in ALL_INPUTS if n not in ACTION_INPUTS)
 NO_KEY_NOTE = (
     "The LLM judge was skipped: no API key is available to this run (a pull request from a fork "
     "gets no secrets, or the key input is not set). Only the deterministic checks ran; claims that "
