@@ -1,0 +1,570 @@
+"""Build the Action's image with podman and run the Action inside it as a GitHub runner would.
+
+Called by `.ci/container.sh` (as root, with podman, runc and debootstrap installed). Steps:
+
+1. a Debian bookworm base made here with debootstrap from the mirror apt uses, imported into
+   podman (no registry is reachable from CI, so the official python image cannot be pulled);
+2. `podman build --build-arg BASE=<that base>` of the repository's Dockerfile, with the
+   machine's CA bundle and the host pip's index given to the build's pip (this network
+   reaches the package index through an intercepting proxy);
+3. `podman run` with what a runner gives a Docker action (`--workdir /github/workspace`
+   holding a real git repo with a base and a head commit, `/github/file_commands`,
+   `/github/workflow/event.json`, `/github/home`, `INPUT_*` as action.yml passes them) and
+   the loopback test servers of `tests/servers/` on the host network: a source server, an
+   OpenAI-protocol judge, the GitHub REST stand-in. Asserts the exit code, the outputs file,
+   the job summary, the annotations and the sticky comment; a second run must update the
+   comment, not add one.
+
+Podman's storage lives in a temporary folder removed at the end. Prints the image size and
+the time from `podman run` to the first output line.
+
+    python .ci/container_check.py           # the whole check (what CI runs)
+    python .ci/container_check.py --host    # the same scenario with entrypoint.py run directly
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # tests.servers and citecheck from this checkout
+
+from citecheck.publish import COMMENT_MARKER  # noqa: E402
+from tests.servers.github_server import GitHubServer  # noqa: E402
+from tests.servers.gitrepo import Repo, git  # noqa: E402
+from tests.servers.llm_server import LLMServer  # noqa: E402
+from tests.servers.source_server import SourceServer  # noqa: E402
+
+BASE_TAG = "localhost/citecheck-base:bookworm"
+IMAGE_TAG = "localhost/citecheck:ci"
+REPO_NAME = "octo/docs"
+PR_NUMBER = 7
+RUNNER_UID = 1001  # the runner user owns the workspace on GitHub; the container runs as root
+# What crun/systemd cgroups lack on this kind of machine (issue 6): runc, cgroupfs, no journald.
+CONTAINERS_CONF = """\
+[containers]
+default_ulimits = ["nofile=16384:16384", "nproc=16384:16384"]
+
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+events_logger = "file"
+"""
+# The official slim images keep no docs, man pages or locales; the local base does the same
+# so that the layers the Dockerfile adds (git from apt) weigh what they weigh there.
+DPKG_SLIM = """\
+path-exclude /usr/share/doc/*
+path-include /usr/share/doc/*/copyright
+path-exclude /usr/share/man/*
+path-exclude /usr/share/info/*
+path-exclude /usr/share/locale/*
+"""
+HOST_CA = "/etc/citecheck-host-ca.crt"  # where the build sees the machine's CA bundle
+
+
+class CheckFailed(Exception):
+    """The image or the Action inside it misbehaved: CI must go red."""
+
+
+class Unavailable(Exception):
+    """The container tooling cannot run on this machine: CI says so and goes on."""
+
+
+def say(message: str) -> None:
+    print(f"[container] {message}", flush=True)
+
+
+def run(cmd: Sequence[str], *, log: Path | None = None, **kw: object) -> subprocess.CompletedProcess[str]:
+    """Run a step; on failure show the end of its output and fail the check."""
+    proc = subprocess.run(list(cmd), capture_output=True, text=True, check=False, **kw)  # type: ignore[call-overload]
+    if log is not None:
+        log.write_text(proc.stdout + proc.stderr, encoding="utf-8")
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-30:])
+        raise CheckFailed(f"{' '.join(cmd[:3])}… exited {proc.returncode}:\n{tail}")
+    return proc
+
+
+# ------------------------------------------------------------------------- podman plumbing
+
+
+@dataclass
+class Podman:
+    work: Path  # temporary folder: storage, config, base rootfs
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {**os.environ, "CONTAINERS_CONF": str(self.work / "containers.conf")}
+
+    def cmd(self, *args: str) -> list[str]:
+        return ["podman", "--root", str(self.work / "root"), "--runroot", str(self.work / "runroot"), *args]
+
+    def __call__(self, *args: str, log: Path | None = None) -> subprocess.CompletedProcess[str]:
+        return run(self.cmd(*args), log=log, env=self.env)
+
+    def preflight(self) -> None:
+        (self.work / "containers.conf").write_text(CONTAINERS_CONF, encoding="utf-8")
+        if shutil.which("podman") is None:
+            raise Unavailable("podman is not installed")
+        proc = subprocess.run(self.cmd("info"), capture_output=True, text=True, env=self.env, check=False)
+        if proc.returncode != 0:
+            last = (proc.stderr.strip().splitlines() or ["?"])[-1]
+            raise Unavailable(f"podman cannot start here: {last}")
+
+    def reset(self) -> None:
+        """Remove every container, image and mount of this run's private storage."""
+        subprocess.run(self.cmd("system", "reset", "--force"), capture_output=True, env=self.env, check=False)
+        # Overlay mounts left behind (a killed build) would make the folder unremovable.
+        mounts = Path("/proc/self/mounts").read_text().splitlines()
+        points = [m.split()[1] for m in mounts if m.split()[1].startswith(str(self.work))]
+        for point in sorted(points, key=len, reverse=True):
+            subprocess.run(["umount", "-l", point], capture_output=True, check=False)
+
+
+def apt_mirror() -> str:
+    """The Debian mirror apt is configured with (one-line or deb822 sources)."""
+    apt = Path("/etc/apt")
+    files = [apt / "sources.list", *sorted((apt / "sources.list.d").glob("*.list"))]
+    for f in files:
+        for line in f.read_text(encoding="utf-8").splitlines() if f.is_file() else []:
+            words = re.sub(r"\[[^]]*\]", " ", line.split("#", 1)[0]).split()
+            if len(words) >= 3 and words[0] == "deb" and words[2] == "bookworm":
+                return words[1]
+    for f in sorted((apt / "sources.list.d").glob("*.sources")):
+        for block in f.read_text(encoding="utf-8").split("\n\n"):
+            fields = dict(
+                (k.strip().lower(), v.strip())
+                for k, _, v in (ln.partition(":") for ln in block.splitlines() if not ln.startswith("#"))
+            )
+            if "bookworm" in fields.get("suites", "").split() and fields.get("enabled", "yes") != "no":
+                return fields.get("uris", "").split()[0]
+    raise CheckFailed("no Debian bookworm mirror found in /etc/apt/sources.list{,.d}")
+
+
+def make_base(podman: Podman) -> dict[str, float]:
+    rootfs = podman.work / "rootfs"
+    mirror = apt_mirror()
+    say(f"debootstrap bookworm (minbase + python3, python3-venv, python3-pip) from {mirror}")
+    t0 = time.monotonic()
+    (rootfs / "etc/dpkg/dpkg.cfg.d").mkdir(parents=True)
+    (rootfs / "etc/dpkg/dpkg.cfg.d/slim").write_text(DPKG_SLIM, encoding="utf-8")
+    run(
+        [
+            "debootstrap",
+            "--variant=minbase",
+            "--include=python3,python3-venv,python3-pip",
+            "bookworm",
+            str(rootfs),
+            mirror,
+        ],
+        log=podman.work / "debootstrap.log",
+    )
+    for junk in ("var/cache/apt/archives", "var/lib/apt/lists"):
+        for f in (rootfs / junk).glob("*"):
+            if f.is_file():
+                f.unlink()
+    t1 = time.monotonic()
+    tar = subprocess.Popen(
+        ["tar", "--numeric-owner", "-C", str(rootfs), "-cf", "-", "."], stdout=subprocess.PIPE
+    )
+    imp = subprocess.run(
+        podman.cmd("import", "-", BASE_TAG), stdin=tar.stdout, capture_output=True, text=True, env=podman.env
+    )
+    tar.wait()
+    if tar.returncode or imp.returncode:
+        raise CheckFailed(f"podman import failed: {imp.stderr.strip()[-2000:]}")
+    shutil.rmtree(rootfs)
+    return {"debootstrap_s": t1 - t0, "import_s": time.monotonic() - t1}
+
+
+def pip_settings() -> tuple[str, list[str]]:
+    """The host pip's CA bundle and index options usable inside the build (remote ones only)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "config", "list"], capture_output=True, text=True, check=False
+    )
+    conf: dict[str, str] = {}
+    for line in proc.stdout.splitlines():
+        key, _, value = line.partition("=")
+        conf[key.split(".", 1)[-1]] = value.strip().strip("'\"")
+    ca = (
+        os.environ.get("PIP_CERT")
+        or conf.get("cert")
+        or os.environ.get("SSL_CERT_FILE")
+        or "/etc/ssl/certs/ca-certificates.crt"
+    )
+    lines = [f"cert = {HOST_CA}"]
+    index = os.environ.get("PIP_INDEX_URL") or conf.get("index-url")
+    if index:
+        lines.append(f"index-url = {index}")
+    extra = os.environ.get("PIP_EXTRA_INDEX_URL") or conf.get("extra-index-url") or ""
+    remote = [u for u in extra.split() if u.startswith(("http://", "https://"))]
+    if remote:
+        lines.append(f"extra-index-url = {' '.join(remote)}")
+    return ca, lines
+
+
+def build_image(podman: Podman) -> dict[str, float]:
+    ca, pip_lines = pip_settings()
+    pip_conf = podman.work / "pip.conf"
+    pip_conf.write_text("[global]\n" + "\n".join(pip_lines) + "\n", encoding="utf-8")
+    say(f"podman build --build-arg BASE={BASE_TAG} (CA bundle {ca}; pip: {'; '.join(pip_lines)})")
+    t0 = time.monotonic()
+    podman(
+        "build",
+        "--network",
+        "host",
+        "--build-arg",
+        f"BASE={BASE_TAG}",
+        "--volume",
+        f"{ca}:{HOST_CA}:ro",
+        "--volume",
+        f"{pip_conf}:/etc/pip.conf:ro",
+        "--tag",
+        IMAGE_TAG,
+        "--file",
+        str(ROOT / "Dockerfile"),
+        str(ROOT),
+        log=podman.work / "build.log",
+    )
+    return {"build_s": time.monotonic() - t0}
+
+
+def image_sizes(podman: Podman) -> dict[str, float]:
+    def size(tag: str) -> float:
+        return int(podman("image", "inspect", "--format", "{{.Size}}", tag).stdout.strip()) / 1e6
+
+    total, base = size(IMAGE_TAG), size(BASE_TAG)
+    return {"image_mb": total, "base_mb": base, "added_mb": total - base}
+
+
+# ------------------------------------------------------------------------- the scenario
+
+SOURCES = {
+    "/library.html": "<html><head><title>City library report 2023</title></head><body><main>"
+    "<h1>Annual report</h1><p>In 2023 the city library lent 1.2 million books to its readers.</p>"
+    "<p>Opening hours were extended on Sundays.</p></main></body></html>",
+    "/museum.html": "<html><head><title>Museum figures</title></head><body><main>"
+    "<h1>Visitors</h1><p>In 2023 the museum welcomed 25,000 visitors.</p></main></body></html>",
+}
+BASE_DOC = """\
+# Guide
+
+This guide describes the city's public services.
+
+The zoo had 99 visitors in 2020 ([zoo figures]({src}/zoo.html)).
+"""
+HEAD_ADDED = """
+The city library lent [1.2 million books in 2023]({src}/library.html).
+
+The museum had [40,000 visitors in 2023]({src}/museum.html).
+
+Over 60% of residents used a public service last year.
+"""
+
+
+@dataclass
+class Scenario:
+    """A PR on a real git repo, the servers it needs, and the runner's folders."""
+
+    root: Path
+    sources: SourceServer
+    llm: LLMServer
+    github: GitHubServer
+    base_sha: str = ""
+    head_sha: str = ""
+    runs: int = 0
+    files: dict[str, Path] = field(default_factory=dict)
+
+    @property
+    def workspace(self) -> Path:
+        return self.root / "workspace"
+
+    def prepare(self) -> None:
+        src = self.sources.base_url
+        for path, html in SOURCES.items():
+            self.sources.add(path, html)
+        repo = Repo(self.workspace)
+        self.base_sha = repo.commit({"docs/guide.md": BASE_DOC.format(src=src)}, "docs: guide")
+        git(self.workspace, "checkout", "-q", "-b", "feature")
+        self.head_sha = repo.commit(
+            {"docs/guide.md": BASE_DOC.format(src=src) + HEAD_ADDED.format(src=src)}, "docs: figures"
+        )
+        for name in ("file_commands", "workflow", "home"):
+            (self.root / name).mkdir()
+        event = {
+            "action": "synchronize",
+            "number": PR_NUMBER,
+            "pull_request": {
+                "number": PR_NUMBER,
+                "base": {"sha": self.base_sha, "ref": "main"},
+                "head": {"sha": self.head_sha, "ref": "feature"},
+            },
+            "repository": {"full_name": REPO_NAME},
+        }
+        (self.root / "workflow/event.json").write_text(json.dumps(event), encoding="utf-8")
+        # As on a runner: the runner user owns the checkout; the container's root does not.
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            for name in [*dirnames, *filenames]:
+                os.lchown(os.path.join(dirpath, name), RUNNER_UID, RUNNER_UID)
+
+    def inputs(self) -> dict[str, str]:
+        """Each input as action.yml's `runs.env` passes it: the workflow's `with:` or the default."""
+        action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+        given = {
+            "allow-private-hosts": "127.0.0.1",
+            "judge": "openai-compatible",
+            "base-url": self.llm.base_url,
+            "openai-api-key": "sk-container-secret-0123456789",
+            "github-token": self.github.token,
+        }
+        values = {
+            name: given.get(name, str(spec.get("default", ""))) for name, spec in action["inputs"].items()
+        }
+        env: dict[str, str] = {}
+        for var, template in action["runs"]["env"].items():
+            m = re.fullmatch(r"\$\{\{\s*inputs\.([\w-]+)\s*\}\}", str(template))
+            if m is None:
+                raise CheckFailed(f"action.yml runs.env {var}: {template!r} is not an input")
+            env[var] = values[m.group(1)]
+        # The runner also sets INPUT_<NAME> (hyphens kept) for every input.
+        env.update({"INPUT_" + name.upper(): value for name, value in values.items()})
+        return env
+
+    def environment(self, workspace: str, file_commands: str, workflow: str, home: str) -> dict[str, str]:
+        self.runs += 1
+        out = f"{file_commands}/set_output_{self.runs}"
+        summary = f"{file_commands}/step_summary_{self.runs}"
+        self.files = {
+            "output": self.root / f"file_commands/set_output_{self.runs}",
+            "summary": self.root / f"file_commands/step_summary_{self.runs}",
+        }
+        for f in self.files.values():
+            f.touch()
+            os.chown(f, RUNNER_UID, RUNNER_UID)
+        return {
+            "HOME": home,
+            "CI": "true",
+            "GITHUB_ACTIONS": "true",
+            "GITHUB_EVENT_NAME": "pull_request",
+            "GITHUB_EVENT_PATH": f"{workflow}/event.json",
+            "GITHUB_WORKSPACE": workspace,
+            "GITHUB_OUTPUT": out,
+            "GITHUB_STEP_SUMMARY": summary,
+            "GITHUB_REPOSITORY": REPO_NAME,
+            "GITHUB_API_URL": self.github.url,
+            "GITHUB_SERVER_URL": "https://github.com",
+            "GITHUB_SHA": self.head_sha,
+            "GITHUB_REF": f"refs/pull/{PR_NUMBER}/merge",
+            "GITHUB_RUN_ID": "4242",
+            "GITHUB_JOB": "citecheck",
+            "RUNNER_OS": "Linux",
+            **self.inputs(),
+        }
+
+
+@dataclass
+class RunResult:
+    code: int
+    stdout: str
+    first_line_s: float
+    total_s: float
+
+
+def timed(cmd: Sequence[str], env: dict[str, str] | None = None, cwd: Path | None = None) -> RunResult:
+    """Run `cmd`, timing its first stdout line and its end."""
+    t0 = time.monotonic()
+    proc = subprocess.Popen(
+        list(cmd), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=cwd
+    )
+    assert proc.stdout is not None
+    lines: list[str] = []
+    first = None
+    for line in proc.stdout:
+        if first is None:
+            first = time.monotonic() - t0
+        lines.append(line)
+    code = proc.wait(timeout=300)
+    total = time.monotonic() - t0
+    return RunResult(code, "".join(lines), first if first is not None else total, total)
+
+
+def run_in_container(podman: Podman, sc: Scenario) -> RunResult:
+    env = sc.environment("/github/workspace", "/github/file_commands", "/github/workflow", "/github/home")
+    args = ["run", "--rm", "--network", "host", "--workdir", "/github/workspace"]
+    for name, target in (
+        ("workspace", "/github/workspace"),
+        ("file_commands", "/github/file_commands"),
+        ("workflow", "/github/workflow"),
+        ("home", "/github/home"),
+    ):
+        args += ["--volume", f"{sc.root / name}:{target}"]
+    for key in env:
+        args += ["--env", key]  # the value comes from podman's environment, kept out of argv
+    return timed(podman.cmd(*args, IMAGE_TAG), env={**podman.env, **env})
+
+
+def run_on_host(sc: Scenario) -> RunResult:
+    root = str(sc.root)
+    env = sc.environment(f"{root}/workspace", f"{root}/file_commands", f"{root}/workflow", f"{root}/home")
+    return timed([sys.executable, str(ROOT / "entrypoint.py")], env={**os.environ, **env}, cwd=sc.workspace)
+
+
+def parse_outputs(text: str) -> dict[str, str]:
+    """GITHUB_OUTPUT as the runner reads it: `name=value` or `name<<DELIM` … `DELIM`."""
+    out: dict[str, str] = {}
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if "<<" in line and ("=" not in line or line.index("<<") < line.index("=")):
+            name, delim = line.split("<<", 1)
+            end = lines.index(delim, i + 1)
+            out[name] = "\n".join(lines[i + 1 : end])
+            i = end + 1
+        elif line:
+            name, _, value = line.partition("=")
+            out[name] = value
+            i += 1
+        else:
+            i += 1
+    return out
+
+
+def expect(ok: bool, what: str, detail: str = "") -> None:
+    if not ok:
+        raise CheckFailed(f"{what}" + (f"\n{detail}" if detail else ""))
+
+
+def assert_first_run(sc: Scenario, res: RunResult) -> None:
+    log = res.stdout
+    expect(res.code == 1, f"exit code {res.code}, expected 1 (a claim fails)", log[-3000:])
+    leaked = [
+        ln for ln in log.splitlines() if "sk-container-secret" in ln and not ln.startswith("::add-mask::")
+    ]
+    expect(not leaked, "the API key appears in the log outside ::add-mask::", "\n".join(leaked))
+    expect(log.startswith("::add-mask::"), "secrets are not masked before the first output", log[:300])
+    outputs = parse_outputs(sc.files["output"].read_text(encoding="utf-8"))
+    want = {"passed": "false", "total-claims": "3", "verified": "1", "failed": "1", "unsourced": "1"}
+    got = {k: outputs.get(k) for k in want}
+    expect(got == want, f"outputs {got}, expected {want}", json.dumps(outputs, indent=1))
+    report_path = sc.workspace / outputs.get("report-json", "-")
+    expect(report_path.is_file(), f"report-json output {outputs.get('report-json')!r} is not a file")
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    expect(
+        report["total_claims"] == 3 and report["passed"] is False, "JSON report totals", str(report)[:2000]
+    )
+    summary = sc.files["summary"].read_text(encoding="utf-8")
+    for needle in ("## Verification Report", "### Failed Claims", "40,000 visitors", "1.2 million books"):
+        expect(needle in summary, f"job summary lacks {needle!r}", summary[:3000])
+    museum_line = 1 + (BASE_DOC + HEAD_ADDED).splitlines().index(
+        next(ln for ln in HEAD_ADDED.splitlines() if "40,000" in ln)
+    )
+    expect(
+        f"::error file=docs/guide.md,line={museum_line}" in log,
+        f"no ::error annotation on docs/guide.md:{museum_line}",
+        log[-3000:],
+    )
+    expect(sc.sources.hits("/zoo.html") == 0, "a claim on an unchanged line was fetched (filter-mode added)")
+    expect(len(sc.llm.calls) >= 1, "the judge server got no call")
+    comments = sc.github.comments(REPO_NAME, PR_NUMBER)
+    expect(len(comments) == 1, f"{len(comments)} PR comments, expected 1")
+    body = comments[0]["body"]
+    expect(body.startswith(COMMENT_MARKER) and "### Failed Claims" in body, "PR comment body", body[:2000])
+
+
+def assert_second_run(sc: Scenario, res: RunResult) -> None:
+    expect(res.code == 1, f"second run: exit code {res.code}, expected 1", res.stdout[-3000:])
+    comments = sc.github.comments(REPO_NAME, PR_NUMBER)
+    expect(len(comments) == 1, f"second run: {len(comments)} PR comments, expected the one updated")
+    expect(bool(sc.github.requests("PATCH")), "second run: the sticky comment was not updated (no PATCH)")
+
+
+@contextlib.contextmanager
+def scenario(root: Path) -> Iterator[Scenario]:
+    with SourceServer() as sources, LLMServer("openai") as llm, GitHubServer() as github:
+        sc = Scenario(root, sources, llm, github)
+        sc.prepare()
+        yield sc
+
+
+def check_action(root: Path, runner: str, podman: Podman | None) -> dict[str, float]:
+    with scenario(root) as sc:
+
+        def go() -> RunResult:
+            return run_in_container(podman, sc) if podman else run_on_host(sc)
+
+        first = go()
+        assert_first_run(sc, first)
+        second = go()
+        assert_second_run(sc, second)
+        say(f"{runner}: action e2e passed (exit code, outputs, summary, annotation, sticky comment)")
+        return {"first_line_s": first.first_line_s, "run_s": first.total_s, "rerun_s": second.total_s}
+
+
+def smoke(podman: Podman) -> None:
+    proc = podman("run", "--rm", "--network", "host", "--entrypoint", "citecheck", IMAGE_TAG, "--help")
+    expect(
+        "extract" in proc.stdout and "check" in proc.stdout, "`citecheck --help` in the image", proc.stdout
+    )
+    proc = podman("run", "--rm", "--entrypoint", "git", IMAGE_TAG, "--version")
+    say(f"smoke: citecheck --help ok; {proc.stdout.strip()} in the image")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--host", action="store_true", help="run entrypoint.py directly, no container")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder (debugging)")
+    args = parser.parse_args(argv)
+    work = Path(tempfile.mkdtemp(prefix="citecheck-container-", dir="/var/tmp"))
+    podman = None if args.host else Podman(work)
+    t0 = time.monotonic()
+    try:
+        if podman is None:
+            check_action(work / "scenario", "host", None)
+            return 0
+        podman.preflight()
+        figures = make_base(podman)
+        figures |= build_image(podman)
+        figures |= image_sizes(podman)
+        smoke(podman)
+        figures |= check_action(work / "scenario", "podman", podman)
+        say(
+            "figures: image {image_mb:.0f} MB = local bookworm base {base_mb:.0f} MB + Dockerfile layers "
+            "{added_mb:.0f} MB; debootstrap {debootstrap_s:.0f} s, import {import_s:.0f} s, "
+            "build {build_s:.0f} s; "
+            "podman run → first output line {first_line_s:.2f} s, whole action run {run_s:.2f} s "
+            "(re-run {rerun_s:.2f} s)".format(**figures)
+        )
+        say(f"container check passed in {time.monotonic() - t0:.0f} s")
+        return 0
+    except Unavailable as exc:
+        say(f"SKIPPED: {exc}")
+        return 0
+    except CheckFailed as exc:
+        say(f"FAILED: {exc}")
+        return 1
+    finally:
+        if podman is not None:
+            podman.reset()
+        if args.keep:
+            say(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
