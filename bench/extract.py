@@ -5,7 +5,8 @@ Usage: python bench/extract.py [DIR ...] [--mb 3] [--rounds 5]
 The corpus is every Markdown file under the given directories (default: the opensource.guide
 articles in ../shared/eval/markdown, else the sample in tests/data/markdown), repeated until it
 holds at least --mb megabytes. Each round times `MarkdownIt().parse` (CommonMark, no plugins)
-and `citecheck.extract.extract_text` over every document; the best round of each is reported.
+and `citecheck.extract.extract_text` over every document, interleaved; the best round of each
+is reported. Times are process CPU time, so other jobs on a shared machine skew them less.
 """
 
 from __future__ import annotations
@@ -39,9 +40,9 @@ def load_corpus(dirs: list[Path], megabytes: float) -> list[tuple[str, str]]:
 def best_seconds(fn: object, rounds: int) -> float:
     best = float("inf")
     for _ in range(rounds):
-        start = time.perf_counter()
+        start = time.process_time()
         fn()  # type: ignore[operator]
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best
 
 

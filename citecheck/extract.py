@@ -69,6 +69,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from citecheck import resolve
 from citecheck.models import Citation, CitationKind, Claim, ClaimKind, ExtractedDocument, FileError, Reference
 from citecheck.models import ResolveStatus as RS
+from citecheck.numbers import wordset
 from citecheck.sentences import split_sentences
 
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
@@ -89,10 +90,10 @@ def _parser() -> MarkdownIt:
 
 # --- claim kinds ---------------------------------------------------------------------------------
 
+# Each kind is a few small regexes, run only when a cheap test (a digit, a word from a set)
+# says they could match: extraction must keep up with the parser (bench/extract.py).
 _NUM = r"(?<![\w.,$€£¥/#-])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
-_SPELLED = (
-    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|a|\d+)"
-)
+_SMALL = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|\d+)"
 _COUNT_NOUNS = (
     r"(?:people|persons|users|developers|devs|contributors|maintainers|members|projects|repositories|repos|"
     r"companies|organi[sz]ations|orgs|downloads|installs|stars|forks|commits|issues|pull requests|PRs|"
@@ -100,82 +101,112 @@ _COUNT_NOUNS = (
     r"packages|libraries|languages|lines|files|tests|bugs|vulnerabilities|hours|days|weeks|months|years|"
     r"minutes|seconds|times|percent|points|votes|sponsors|donors|dollars|euros|pounds|servers|requests|"
     r"teams|apps|applications|games|books|articles|papers|studies|surveys|responses|cases|deaths|jobs|"
-    r"workers|accounts|devices|machines|cores|nodes|releases|versions|events|meetings|languages)"
+    r"workers|accounts|devices|machines|cores|nodes|releases|versions|events|meetings)"
 )
-_STATISTIC = re.compile(
+_COUNT_NOUN = re.compile(_COUNT_NOUNS + r"\b", re.IGNORECASE)
+_STAT_DIGITS = re.compile(
     "|".join(
         [
             rf"{_NUM}\s?(?:%|‰|percent\b|per\s?cent\b|percentage points?\b)",
-            r"[$€£¥₹]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:[kmb]n?|bn|thousand|million|billion|trillion)\b)?",
-            rf"{_NUM}\s?(?:USD|EUR|GBP|dollars|euros|pounds)\b",
-            rf"{_NUM}\s?(?:thousand|million|billion|trillion|bn|mn|[kKmMbB])\b",
-            r"\b(?:a|one|two|three|several|hundreds|thousands|millions|billions|tens|dozens)\s+"
-            r"(?:of\s+)?(?:hundred|thousand|million|billion|trillion)s?\b",
-            r"\b(?:hundreds|thousands|millions|billions|dozens)\s+of\b",
-            rf"{_NUM}\s?[x×](?![\w])",
-            rf"\b(?:twice|thrice|{_SPELLED}\s+times)\s+(?:as|more|less|fewer|faster|slower|larger|bigger|"
-            r"smaller|higher|lower|greater|the)\b",
-            rf"\b{_SPELLED}\s+(?:in|out\s+of)\s+(?:every\s+)?(?:two|three|four|five|six|seven|eight|nine|ten|"
-            r"hundred|thousand|\d+)\b",
-            r"\b(?:two|three|four)[ -](?:thirds|quarters|fifths)\b",
-            r"\b(?:a|one)[ -](?:third|quarter|fifth|tenth)\s+of\b",
-            r"\bhalf\s+of\s+(?:all|the|its|their|our)\b",
+            r"[$€£¥₹]\s?\d",
+            rf"{_NUM}\s?(?:USD|EUR|GBP|dollars|euros|pounds|thousand|million|billion|trillion|bn|mn|k)\b",
+            rf"{_NUM}\s?[x×](?!\w)",
+            rf"{_NUM}\s+(?:in|out\s+of)\s+(?:every\s+)?{_SMALL}\b",
+            rf"{_NUM}\s+(?:times|fold)\b",
             rf"{_NUM}\s+(?:[a-z]+\s+)?{_COUNT_NOUNS}\b",
             r"(?<![\w.,$/#-])(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?\s+(?:[a-z]+\s+)?[a-z]{3,}s\b",
         ]
     ),
     re.IGNORECASE,
 )
-_YEARLIKE = re.compile(r"^(?:1[5-9]\d\d|20\d\d)$")
-
-_MONTH = (
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
-    r"Jan\.|Feb\.|Mar\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)"
+_STAT_WORD_GATE = wordset(
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
+    "hundred hundreds thousand thousands million millions billion billions trillion dozens "
+    "twice thrice thirds third quarter quarters fifth fifths tenth half"
 )
-_TEMPORAL = re.compile(
+_STAT_WORDS = re.compile(
+    "|".join(
+        [
+            r"\b(?:a|one|two|three|several|hundreds|thousands|millions|billions|tens|dozens)\s+"
+            r"(?:of\s+)?(?:hundred|thousand|million|billion|trillion)s?\b",
+            r"\b(?:hundreds|thousands|millions|billions|dozens)\s+of\b",
+            rf"\b(?:twice|thrice|{_SMALL}\s+times)\s+(?:as|more|less|fewer|faster|slower|larger|bigger|"
+            r"smaller|higher|lower|greater|the)\b",
+            rf"\b{_SMALL}\s+(?:in|out\s+of)\s+(?:every\s+)?{_SMALL}\b",
+            r"\b(?:two|three|four)[ -](?:thirds|quarters|fifths)\b",
+            r"\b(?:a|one)[ -](?:third|quarter|fifth|tenth)\s+of\b",
+            r"\bhalf\s+of\s+(?:all|the|its|their|our)\b",
+        ]
+    ),
+    re.IGNORECASE,
+)
+_YEARLIKE = re.compile(r"(?:1[5-9]\d\d|20\d\d)")
+
+_MONTHS = (
+    "January|February|March|April|May|June|July|August|September|October|November|December|"
+    "Jan.|Feb.|Mar.|Apr.|Jun.|Jul.|Aug.|Sep.|Sept.|Oct.|Nov.|Dec."
+)
+_MONTH_GATE = frozenset(m.rstrip(".").lower() for m in _MONTHS.split("|"))
+_MONTH = "(?:" + _MONTHS.replace(".", r"\.") + ")"
+_TEMPORAL_DIGITS = re.compile(
     "|".join(
         [
             r"(?<![\w.,/#$€£-])(?:1[6-9]\d\d|20\d\d)(?:s|’s|'s)?(?![\w/%]|[.,]\d)",
             r"(?<![\w.])'\d0s\b",
             r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})\b",
-            rf"\b(?:[Ii]n|[Ss]ince|[Bb]y|[Uu]ntil|[Tt]ill|[Ff]rom|[Dd]uring|[Bb]efore|[Aa]fter|[Oo]f|[Oo]n|"
-            rf"[Ee]arly|[Ll]ate|[Mm]id-?|[Ll]ast|[Tt]his|[Nn]ext|[Tt]hrough)\s+{_MONTH}",
-            rf"{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}",
-            r"\b(?:[Ll]ast|[Pp]ast|[Pp]revious|[Tt]his|[Nn]ext|[Cc]oming)\s+(?:year|month|week|decade|quarter|"
-            r"century|summer|winter|spring|fall|autumn)s?\b",
-            r"\b(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|a\s+few|many)\s+"
-            r"(?:years?|months?|weeks?|days?|decades?|centuries)\s+ago\b",
-            r"\b(?:yesterday|last\s+night)\b",
             r"\bQ[1-4]\s+(?:of\s+)?(?:19|20)\d\d\b|\b(?:FY|fiscal\s+year\s+)(?:19|20)?\d\d\b",
-            r"\b(?:\d{1,2}(?:st|nd|rd|th)|nineteenth|twentieth|twenty-first)[ -]century\b",
+            r"\b\d{1,2}(?:st|nd|rd|th)[ -]century\b",
+            r"\b\d+\s+(?:years?|months?|weeks?|days?|decades?)\s+ago\b",
         ]
     )
 )
-_SUPERLATIVES = (
-    r"largest|biggest|fastest|slowest|smallest|highest|lowest|greatest|oldest|newest|longest|shortest|"
-    r"strongest|weakest|cheapest|richest|busiest|heaviest|lightest|youngest|widest|deepest|"
-    r"(?:most|least)\s+(?!important\b|interesting\b|useful\b|valuable\b|effective\b|helpful\b|exciting\b|"
-    r"rewarding\b|difficult\b|challenging\b|fun\b|powerful\b|meaningful\b|beautiful\b|enjoyable\b|"
-    r"critical\b|essential\b|part\b|out\b|of\b|likely\b|cases\b|people\b|part\b)[a-z]\w+|"
-    r"fastest-growing|best-selling|top\s+\d+"
+_TEMPORAL_MONTH = re.compile(
+    rf"\b(?:[Ii]n|[Ss]ince|[Bb]y|[Uu]ntil|[Tt]ill|[Ff]rom|[Dd]uring|[Bb]efore|[Aa]fter|[Oo]f|[Oo]n|"
+    rf"[Ee]arly|[Ll]ate|[Mm]id-?|[Ll]ast|[Tt]his|[Nn]ext|[Tt]hrough)\s+{_MONTH}|"
+    rf"{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH},?\s+\d{{4}}\b"
 )
-_COMPARATIVE = re.compile(
-    "|".join(
-        [
-            r"\b(?!rather\b|other\b|whether\b|either\b|neither\b|together\b|ever\b|never\b|however\b|"
-            r"better\b|longer\b|bigger\b|further\b)[a-z]{2,}er\s+than\b",
-            r"\b(?:more|less|fewer)\s+(?!just\b|simply\b|merely\b|only\b)(?:[\w-]+\s+){1,3}?than\b",
-            r"\b(?:more|less|fewer)\s+than\s+(?:\d|doubled|tripled|halved|half|a\s+third|twice)",
-            rf"\b(?:the|its|their|our|his|her|world'?s|[A-Z]\w+'s)\s+(?:(?:single|very|second|third|"
-            rf"\w+'s)\s+)?(?:{_SUPERLATIVES})\b",
-            r"\b(?:fastest-growing|most\s+popular|most\s+used|most\s+widely|world's\s+largest)\b",
-            r"\b(?:doubled|tripled|quadrupled|halved|trebled)\b",
-            r"\b(?:increased|decreased|grew|rose|fell|dropped|declined|jumped|climbed|surged|plunged|shrank|"
-            r"increases|decreases|grows|rises|falls|drops|declines)\s+(?:by|from|to|more\s+than)\b",
-            r"\b(?:twice|thrice|\w+\s+times)\s+(?:as\s+\w+\s+as|more|less|fewer|faster|slower)\b",
-            r"\b(?:outperform(?:s|ed)?|outnumber(?:s|ed)?|surpass(?:es|ed)?|overtook|overtaken)\b",
-        ]
-    )
+_RELATIVE_GATE = wordset("year years month months week weeks decade decades quarter century ago")
+_TEMPORAL_WORDS = re.compile(
+    r"\b(?:last|past|previous|this|next|coming)\s+(?:year|month|week|decade|quarter|century|summer|winter|"
+    r"spring|fall|autumn)s?\b|"
+    r"\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|a\s+few|many)\s+"
+    r"(?:years?|months?|weeks?|days?|decades?|centuries)\s+ago\b|"
+    r"\b(?:nineteenth|twentieth|twenty-first)[ -]century\b",
+    re.IGNORECASE,
+)
+_TEMPORAL_ALWAYS = frozenset({"yesterday"})
+
+_THAN = re.compile(
+    r"\b(?!rather\b|other\b|whether\b|either\b|neither\b|together\b|ever\b|never\b|however\b|"
+    r"better\b|longer\b|bigger\b|further\b)[a-z]{2,}er\s+than\b|"
+    r"\b(?:more|less|fewer)\s+(?!just\b|simply\b|merely\b|only\b)(?:[\w-]+\s+){1,3}?than\b|"
+    r"\b(?:more|less|fewer)\s+than\s+(?:\d|doubled|tripled|halved|half|a\s+third|twice)"
+)
+_SUPERLATIVE_WORDS = (
+    "largest biggest fastest slowest smallest highest lowest greatest oldest newest longest shortest "
+    "strongest weakest cheapest richest busiest heaviest lightest youngest widest deepest"
+)
+_SUPERLATIVE_GATE = frozenset([*_SUPERLATIVE_WORDS.split(), "most", "least", "top", "growing", "selling"])
+_SUPERLATIVE = re.compile(
+    r"\b(?:the|its|their|our|his|her|world'?s|[A-Z]\w+'s)\s+(?:(?:single|very|second|third|\w+'s)\s+)?"
+    r"(?:" + _SUPERLATIVE_WORDS.replace(" ", "|") + r"|(?:most|least)\s+(?!important\b|interesting\b|"
+    r"useful\b|valuable\b|effective\b|helpful\b|exciting\b|rewarding\b|difficult\b|challenging\b|fun\b|"
+    r"powerful\b|meaningful\b|beautiful\b|enjoyable\b|critical\b|essential\b|part\b|out\b|of\b|likely\b|"
+    r"cases\b|people\b)[a-z]\w+|fastest-growing|best-selling|top\s+\d+)\b|"
+    r"\b(?:fastest-growing|most\s+popular|most\s+used|most\s+widely|world's\s+largest)\b"
+)
+_CHANGE_ALWAYS = wordset(
+    "doubled tripled quadrupled halved trebled outperform outperforms outperformed outnumber "
+    "outnumbers outnumbered surpass surpasses surpassed overtook overtaken"
+)
+_CHANGE_GATE = wordset(
+    "increased decreased grew rose fell dropped declined jumped climbed surged plunged shrank "
+    "increases decreases grows rises falls drops declines twice thrice times"
+)
+_CHANGE = re.compile(
+    r"\b(?:increased|decreased|grew|rose|fell|dropped|declined|jumped|climbed|surged|plunged|shrank|"
+    r"increases|decreases|grows|rises|falls|drops|declines)\s+(?:by|from|to|more\s+than)\b|"
+    r"\b(?:twice|thrice|\w+\s+times)\s+(?:as\s+\w+\s+as|more|less|fewer|faster|slower)\b"
 )
 _QUOTED = re.compile(r"“[^”]{8,}”|\"[^\"]{8,}\"|‘[^’]{8,}’")
 _ATTRIBUTION = re.compile(
@@ -185,26 +216,45 @@ _ATTRIBUTION = re.compile(
     r"concludes|in\s+the\s+words\s+of|called\s+it)\b|(?:^|\s)[—―]\s*\S",
     re.IGNORECASE,
 )
+_DIGIT = re.compile(r"\d")
+_LETTERS = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
+
+
+def _is_statistic(text: str, has_digit: bool, lower_words: set[str]) -> bool:
+    if has_digit or "$" in text or "€" in text or "£" in text:
+        for m in _STAT_DIGITS.finditer(text):
+            # A bare year before a noun ("the 2017 survey") is a date, not a count.
+            lead = m.group(0).split()[0]
+            if not _YEARLIKE.fullmatch(lead) or _COUNT_NOUN.search(m.group(0)):
+                return True
+    return not lower_words.isdisjoint(_STAT_WORD_GATE) and _STAT_WORDS.search(text) is not None
 
 
 def detect_kinds(text: str) -> list[ClaimKind]:
     """The fact kinds of a sentence (without `hyperlinked`), in `ClaimKind` order."""
     kinds: list[ClaimKind] = []
-    for m in _STATISTIC.finditer(text):
-        # A bare year followed by a noun ("2017 survey") is a date, not a count.
-        lead = m.group(0).split()[0].rstrip(",")
-        if _YEARLIKE.match(lead) and not re.search(_COUNT_NOUNS + r"\b", m.group(0), re.IGNORECASE):
-            continue
+    has_digit = _DIGIT.search(text) is not None
+    lower = set(_LETTERS.findall(text.lower()))
+    if _is_statistic(text, has_digit, lower):
         kinds.append(ClaimKind.statistic)
-        break
-    for m in _QUOTED.finditer(text):
-        inner = m.group(0)[1:-1]
-        if inner.count(" ") >= 2 and _ATTRIBUTION.search(text):
-            kinds.append(ClaimKind.quote)
-            break
-    if _TEMPORAL.search(text):
+    if ('"' in text or "“" in text or "‘" in text) and _ATTRIBUTION.search(text):
+        for m in _QUOTED.finditer(text):
+            if m.group(0).count(" ") >= 2:
+                kinds.append(ClaimKind.quote)
+                break
+    if (
+        (has_digit and _TEMPORAL_DIGITS.search(text))
+        or (not lower.isdisjoint(_MONTH_GATE) and _TEMPORAL_MONTH.search(text))
+        or (not lower.isdisjoint(_RELATIVE_GATE) and _TEMPORAL_WORDS.search(text))
+        or not lower.isdisjoint(_TEMPORAL_ALWAYS)
+    ):
         kinds.append(ClaimKind.temporal)
-    if _COMPARATIVE.search(text):
+    if (
+        ("than" in lower and _THAN.search(text))
+        or (not lower.isdisjoint(_SUPERLATIVE_GATE) and _SUPERLATIVE.search(text))
+        or not lower.isdisjoint(_CHANGE_ALWAYS)
+        or (not lower.isdisjoint(_CHANGE_GATE) and _CHANGE.search(text))
+    ):
         kinds.append(ClaimKind.comparative)
     return kinds
 
@@ -573,26 +623,11 @@ def _skip_link_tail(line: str, pos: int) -> int:
     """Position after the `(dest "title")` or `[label]` that follows a link text's `]` at pos-1."""
     n = len(line)
     if pos < n and line[pos] == "(":
-        depth = 0
-        quote = ""
-        i = pos
-        while i < n:
-            ch = line[i]
-            if quote:
-                if ch == quote:
-                    quote = ""
-            elif ch == "\\":
-                i += 1
-            elif ch in "\"'" and depth == 1 and line[i - 1] in " \t":
-                quote = ch
-            elif ch == "(":
-                depth += 1
-            elif ch == ")":
-                depth -= 1
-                if depth == 0:
-                    return i + 1
-            i += 1
-        return n
+        close = line.find(")", pos)
+        # a destination may hold balanced parentheses: https://en.wikipedia.org/wiki/X_(y)
+        while close >= 0 and line.count("(", pos, close + 1) > line.count(")", pos, close + 1):
+            close = line.find(")", close + 1)
+        return close + 1 if close >= 0 else n
     if pos < n and line[pos] == "[":
         close = line.find("]", pos)
         return close + 1 if close >= 0 else n
@@ -922,16 +957,15 @@ def _block_drafts(
             kinds.append(ClaimKind.quote)
         if not items and extra:
             items.extend((s, c) for c in extra)
-        if not kinds and not _enough_words(smask, block.links, s, e):
-            continue  # a link-only line, a navigation entry, a stray fragment
         if items:
+            if not kinds and not _enough_words(smask, block.links, s, e):
+                continue  # a link-only line, a navigation entry, a stray fragment
             if not kinds and all(
                 isinstance(c, Citation) and c.resolve_status == RS.skipped for _, c in items
             ):
                 continue  # the author told us to ignore the only citations
-        else:
-            if not kinds or is_imperative_or_opinion(sentence):
-                continue
+        elif not kinds or is_imperative_or_opinion(sentence):
+            continue
         line, col = block.position(s)
         claim = Claim(text=sentence, kinds=[], file=file, line=line, column=col)
         drafts.append(_Draft(claim, items, kinds))
@@ -939,11 +973,15 @@ def _block_drafts(
 
 
 def _enough_words(smask: str, links: list[_Link], s: int, e: int) -> bool:
-    outside = list(smask)
+    """At least three words outside the sentence's links."""
+    count = 0
+    prev = 0
     for lk in links:
-        for i in range(max(lk.start, s), min(lk.end, e)):
-            outside[i - s] = " "
-    return len(_WORD.findall("".join(outside))) >= 3
+        if lk.start < e and lk.end > s:
+            count += len(_WORD.findall(smask, prev, max(lk.start - s, prev)))
+            prev = max(prev, min(lk.end, e) - s)
+    count += len(_WORD.findall(smask, prev))
+    return count >= 3
 
 
 # --- the document walk ---------------------------------------------------------------------------

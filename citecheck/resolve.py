@@ -197,6 +197,7 @@ _PAREN = re.compile(r"\(([^()]*?(?:1[5-9]\d\d|20\d\d)[a-z]?[^()]*)\)")
 _PAREN_ITEM = re.compile(
     rf"^\s*(?:(?:see|e\.g\.,?|cf\.|also)\s+)*({_AUTHORS})(,?)\s+({_YEAR})(?:,\s*(?:p|pp)\.?\s*[\d–-]+)?\s*$"
 )
+_YEAR_IN_PARENS = re.compile(r"\((?:1[5-9]|20)\d\d[a-z]?\)")
 _NARRATIVE = re.compile(rf"\b({_AUTHORS})\s+\(({_YEAR})\)")
 
 
@@ -247,6 +248,9 @@ def find_mentions(text: str) -> list[Mention]:
                     strong,
                 )
             )
+    if not _YEAR_IN_PARENS.search(text):
+        found.sort(key=lambda x: x.start)
+        return found
     for m in _NARRATIVE.finditer(text):
         if m.group(1).split()[0].lower() in _MONTHS:
             continue
