@@ -318,20 +318,27 @@ def build_prompt(
     return SYSTEM_PROMPT.format(marker=marker), user
 
 
-def parse_verdicts(payload: Any) -> list[_Verdict]:
-    """Validate the judge's output (a dict, or JSON text possibly inside a code fence)."""
+def parse_verdicts(payload: Any, n_claims: int | None = None) -> dict[int, _Verdict]:
+    """Validate the judge's output (a dict, or JSON text possibly inside a code fence or
+    followed by prose) into verdicts by claim id."""
     if isinstance(payload, str):
         text = payload.strip()
         fenced = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
         if fenced:
             text = fenced.group(1).strip()
-        if not text.startswith(("{", "[")):
-            start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=-1)
-            text = text[start:] if start >= 0 else text
-        payload = json.loads(text)
+        start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=0)
+        payload, _ = json.JSONDecoder().raw_decode(text[start:])
     if isinstance(payload, list):
         payload = {"verdicts": payload}
-    return _Verdicts.model_validate(payload).verdicts
+    if isinstance(payload, dict) and isinstance(payload.get("verdicts"), str):
+        # Models sometimes put the array into the tool input as a JSON string.
+        payload = {**payload, "verdicts": json.loads(payload["verdicts"])}
+    verdicts = _Verdicts.model_validate(payload).verdicts
+    by_id = {v.id: v for v in verdicts}
+    if n_claims is not None and len(verdicts) == n_claims and set(by_id) != set(range(1, n_claims + 1)):
+        # Right count, wrong numbering (e.g. from 0): the order is the claims' order.
+        by_id = {i: v for i, v in enumerate(verdicts, 1)}
+    return by_id
 
 
 # Typographic characters models often straighten when quoting; one character each way, so
@@ -700,7 +707,7 @@ class Judge:
             outcome.failure = f"the judge refused to answer: {response.refusal[:200]}".rstrip(": ")
         else:
             try:
-                outcome.verdicts = {v.id: v for v in parse_verdicts(response.payload)}
+                outcome.verdicts = parse_verdicts(response.payload, len(claims))
             except (ValueError, ValidationError, TypeError):
                 cause = (
                     "output cut off at max_tokens"

@@ -27,6 +27,7 @@ from tests.servers.llm_server import (
     Reply,
     anthropic_refusal,
     anthropic_text,
+    anthropic_tool_use,
     error_reply,
     openai_completion,
     openai_error,
@@ -238,6 +239,18 @@ def test_timeout_is_an_error_naming_it(llm: LLMServer) -> None:
     judge = Judge(config.model_copy(update={"max_retries": 0, "timeout_s": 0.3}), settings)
     [result] = run(judge, source(), ["The Eiffel Tower is 330 metres tall."])
     assert result.error is not None and "judge-timeout" in result.error
+
+
+def test_output_quirks_are_tolerated(llm: LLMServer) -> None:
+    good = [verdict(0, True, "330 metres tall"), verdict(1, False, "", "No.")]
+    if llm.protocol == "anthropic":
+        # The array as a JSON string inside the tool input, numbered from 0.
+        llm.queue(anthropic_tool_use({"verdicts": json.dumps(good)}))
+    else:
+        llm.queue(openai_completion("Verdicts:\n" + json.dumps({"verdicts": good}) + "\nHope this helps!"))
+    results = run(make_judge(llm), source(), ["It is 330 metres tall.", "It is blue."])
+    assert [r.supported for r in results] == [True, False]
+    assert len(llm.calls) == 1
 
 
 # -- what the judge is sent ----------------------------------------------------------------
