@@ -29,7 +29,7 @@ import json  # noqa: E402
 import os  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
-from citecheck.evidence import PageIndex, check_dates, check_numbers  # noqa: E402
+from citecheck.evidence import PageIndex, check_dates, check_numbers, check_quotes  # noqa: E402
 from citecheck.models import CheckResult  # noqa: E402
 from citecheck.numbers import DateMention, NumberMention, dates_in, statistics_in  # noqa: E402
 
@@ -69,6 +69,11 @@ def wice(base: Path, verbose: bool) -> None:
     print(f"WiCE dev, supported claims with a figure: number check false failures {rate(f, t)}")
     f, t = false_failures(supported, check_dates, show=10 if verbose else 0)
     print(f"WiCE dev, supported claims with a date:   date check false failures   {rate(f, t)}")
+    f, t = false_failures(supported, check_quotes, show=10 if verbose else 0)
+    print(f"WiCE dev, supported claims with a quote:  quote check false failures  {rate(f, t)}")
+    others = [(r["claim"], "\n".join(r["evidence"])) for r in rows if r["label"] != "supported"]
+    f, t = false_failures(others, check_quotes)
+    print(f"WiCE dev, other claims with a quote:      quote check fails           {rate(f, t)}")
 
     subs = jsonl(base / "wice" / "non_supported_tokens_dev.jsonl")
     caught = {"figure": 0, "date": 0}
@@ -119,17 +124,37 @@ def check_covid(base: Path, verbose: bool) -> None:
     corpus = {r["cord_id"]: r for r in jsonl(folder / "corpus.json")}
     claims = jsonl(folder / "Check-COVID_all.json")  # JSON lines, despite the name
 
-    def pairs(label: str) -> list[tuple[str, str]]:
+    def pairs(label: str, auth: bool | None = None) -> list[tuple[str, str]]:
         return [
             (c["claim"], "\n".join(corpus[c["cord_id"]]["abstract"]))
             for c in claims
-            if c["label"] == label and c["cord_id"] in corpus and statistics_in(c["claim"])
+            if c["label"] == label
+            and c["cord_id"] in corpus
+            and statistics_in(c["claim"])
+            and (auth is None or c["is_auth"] == auth)
         ]
 
     f, t = false_failures(pairs("SUPPORT"), check_numbers, show=10 if verbose else 0)
     print(f"Check-COVID SUPPORT claims with a figure: number check false failures {rate(f, t)}")
+    for auth, name in ((True, "taken verbatim from news"), (False, "written by annotators")):
+        f, t = false_failures(pairs("SUPPORT", auth), check_numbers)
+        print(f"  of which {name + ':':<26} {rate(f, t)}")
+    absent = sum(
+        1
+        for claim, text in pairs("SUPPORT")
+        if any(not _digits_on_page(m, text) for m in statistics_in(claim))
+    )
+    print(f"  SUPPORT claims with a figure whose digits appear nowhere in the abstract: {absent}")
     f, t = false_failures(pairs("REFUTE"), check_numbers)
     print(f"Check-COVID REFUTE claims with a figure:  number check fails {rate(f, t)}")
+
+
+def _digits_on_page(m: NumberMention, text: str) -> bool:
+    """A crude lookup independent of our parser: the figure's digits, separators removed."""
+    digits = "".join(c for c in m.text if c.isdigit() or c == ".").strip(".")
+    if not digits:
+        return True  # a figure in words: no crude lookup
+    return digits in text.replace(",", "").replace("·", ".")
 
 
 def main() -> int:

@@ -21,7 +21,8 @@ are built for a large corpus queried many times and add numpy/scipy for no gain 
 The deterministic checks (`run_checks`) — for the claim's kinds:
 - number (statistic): every figure of the claim (see `citecheck.numbers` for forms,
   rounding and hedges) must be stated on the page;
-- quote: each quoted passage of two or more words must be on the page exactly (case,
+- quote: each quoted passage of two or more words (not a Title Cased name of a work, see
+  `is_title`) must be on the page exactly (case,
   whitespace, quote style and dash style ignored; `...` splits it into parts found in
   order) or as a close match: rapidfuzz `partial_ratio` ≥ 90 against a window of the page
   (quotes shorter than 20 characters must match exactly);
@@ -555,9 +556,27 @@ def _best_sentence(claim_text: str, index: PageIndex) -> str | None:
     return index.sentence_text(max(range(len(scores)), key=lambda i: scores[i]))
 
 
+_MINOR_WORDS = wordset("a an the of to in on for and or at by with from as vs")
+
+
+def is_title(quoted: str) -> bool:
+    """Whether quoted text names a work rather than quotes words: "The Hunger Games: Part 2".
+
+    Up to ten words, each one that is not a minor word starting with a capital or a digit.
+    Titles of songs, films and articles are often put in quotes; the page need not repeat them.
+    """
+    words = [w.strip("\"'“”‘’:;,.!?()–—-") for w in quoted.split()]
+    words = [w for w in words if w]
+    major = [w for w in words[1:] if w.lower() not in _MINOR_WORDS] + words[:1]
+    return 0 < len(words) <= 10 and all(w[0].isupper() or w[0].isdigit() for w in major)
+
+
 def check_quotes(claim_text: str, source_text: str, *, page: PageIndex | None = None) -> CheckResult | None:
-    """Every quoted passage of two or more words must be on the page (None when there is none)."""
-    quotes = [q for q in quotes_in(claim_text) if len(q.split()) >= 2]
+    """Every quoted passage of two or more words must be on the page (None when there is none).
+
+    Quoted titles and names (`is_title`) are left to the judge.
+    """
+    quotes = [q for q in quotes_in(claim_text) if len(q.split()) >= 2 and not is_title(q)]
     if not quotes:
         return None
     index = page or PageIndex.build(source_text)

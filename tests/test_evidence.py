@@ -9,6 +9,7 @@ from citecheck.evidence import (
     find_fragment,
     find_quote,
     find_verbatim,
+    is_title,
     run_checks,
     select_evidence,
     split_passages,
@@ -196,3 +197,10 @@ def test_run_checks_follows_kinds() -> None:
     assert run_checks(claim("Developers like Rust.", ClaimKind.hyperlinked), PAGE) == []
     # a statistic kind with no figure on the claim yields no check
     assert run_checks(claim("Most developers like Rust.", ClaimKind.statistic), PAGE) == []
+
+
+def test_quoted_titles_are_left_to_the_judge() -> None:
+    assert is_title("The Hunger Games: Mockingjay – Part 2")
+    assert is_title("Master of Puppets")
+    assert not is_title("we did not expect growth this fast")
+    assert check_quotes('He starred in "The Hunger Games: Mockingjay – Part 2".', PAGE) is None
