@@ -323,17 +323,17 @@ _FRAGMENT_SUFFIX = re.compile(r",-[^,]*$")
 
 
 def find_fragment(fragment: str, text: str) -> tuple[int, int] | None:
-    """Span of a decoded `#:~:text=` directive (`[prefix-,]start[,end][,-suffix]`) in `text`."""
+    """Span of a text fragment in `text`: the decoded text as given (what `resolve` hands on),
+    or, failing that, a raw directive `[prefix-,]start[,end][,-suffix]` (start … end)."""
+    whole = find_verbatim(fragment, text)
+    if whole is not None or "," not in fragment:
+        return whole
     directive = _FRAGMENT_SUFFIX.sub("", _FRAGMENT_PREFIX.sub("", fragment.strip()))
-    if not directive:
-        return None
     parts = [p for p in directive.split(",") if p.strip()]
-    first = find_verbatim(parts[0], text) or (
-        find_verbatim(fragment, text) if len(parts) > 1 else None
-    )  # a literal comma inside the quoted text
-    if first is None:
+    if not parts:
         return None
-    if len(parts) == 1 or find_verbatim(fragment, text):
+    first = find_verbatim(parts[0], text)
+    if first is None or len(parts) == 1:
         return first
     rest = find_verbatim(parts[-1], text[first[1] :])
     return (first[0], first[1] + rest[1]) if rest else None

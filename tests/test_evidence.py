@@ -99,6 +99,10 @@ def test_find_fragment_range_and_prefix_suffix() -> None:
     span = find_fragment("beta. -,The survey found,-that", text)
     assert span is not None and text[span[0] : span[1]] == "The survey found"
     assert find_fragment("not on the page", text) is None
+    # a decoded fragment whose text holds a comma is looked up as it is
+    text = "He said: first, we test. Then we ship."
+    span = find_fragment("first, we test", text)
+    assert span is not None and text[span[0] : span[1]] == "first, we test"
 
 
 # --- numbers -------------------------------------------------------------------------------
