@@ -480,6 +480,7 @@ class Judge:
         self._client: anthropic.AsyncAnthropic | openai.AsyncOpenAI | None = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
         self._semaphore: asyncio.Semaphore | None = None
+        self._semaphore_loop: asyncio.AbstractEventLoop | None = None
 
     # -- public counters ---------------------------------------------------------------
 
@@ -673,8 +674,11 @@ class Judge:
         # and per-message framing are covered by a fixed allowance.
         est_in = estimate_tokens(system + user + _PROMPT_JSON_NOTE + json.dumps(VERDICT_SCHEMA)) + 600
         worst = cost_usd(self.config.price, est_in, max_tokens)
-        if self._semaphore is None:
+        loop = asyncio.get_running_loop()
+        if self._semaphore is None or self._semaphore_loop is not loop:
+            # asyncio primitives belong to one event loop; a second asyncio.run needs new ones.
             self._semaphore = asyncio.Semaphore(self.config.max_concurrency)
+            self._semaphore_loop = loop
         sdk = sdk_module(self.config.provider)
         async with self._semaphore:
             # Reserve only once a call slot is free, so queued calls hold no budget.

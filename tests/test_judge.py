@@ -221,6 +221,16 @@ def test_one_failing_call_among_good_ones_is_not_a_run_error(llm: LLMServer) -> 
     assert judge.calls_made == 2 and judge.calls_failed == 1 and judge.failure_error() is None
 
 
+def test_one_judge_serves_several_event_loops(llm: LLMServer) -> None:
+    # More claims than call slots, so the semaphore is contended in both loops.
+    judge = make_judge(llm, batch_size=1)
+    texts = [f"The tower is 330 metres tall ({i})." for i in range(6)]
+    for _ in range(2):
+        results = run(judge, source(PAGE + str(_)), texts)
+        assert all(r.error is None for r in results)
+    assert judge.calls_made == 12
+
+
 def test_bad_key_is_a_clear_error(llm: LLMServer) -> None:
     llm.queue(error_reply(llm.protocol, 401, "invalid x-api-key"))
     judge = make_judge(llm)
