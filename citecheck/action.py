@@ -146,6 +146,7 @@ def settings_from_inputs(environ: Mapping[str, str], workspace: Path) -> Setting
 class Event:
     name: str
     payload: dict[str, Any]
+    from_file: bool = False  # the PR came from an uploaded event file (workflow_run)
 
     @property
     def is_pr(self) -> bool:
@@ -213,10 +214,12 @@ def load_event(environ: Mapping[str, str], workspace: Path | None = None) -> Eve
     name = environ.get("GITHUB_EVENT_NAME", "")
     path = environ.get("GITHUB_EVENT_PATH")
     payload = _read_json(Path(path), "the event payload") if path else {}
+    from_file = False
     if name == "workflow_run":
         pr = _workflow_run_pr(payload, environ, workspace or Path.cwd())
         payload = {**payload, "pull_request": pr}
-    event = Event(name, payload)
+        from_file = bool(environ.get("CITECHECK_PR_EVENT", "").strip())
+    event = Event(name, payload, from_file)
     if name in PR_EVENTS and not (event.base_sha and event.number):
         raise ConfigError(f"{path}: a {name} event without pull_request.base.sha / number", "")
     return event
@@ -341,6 +344,25 @@ class Run:
 
     def git(self) -> Git:
         return Git(self.workspace, safe_directory=str(self.workspace))
+
+    def verify_pr(self) -> None:
+        """An uploaded event file names its PR; make sure GitHub's PR of that number has the
+        head commit this run was triggered for, so a forged file cannot aim the comment (and
+        the judge's budget) at another PR."""
+        if not (self.event.is_pr and self.event.from_file):
+            return
+        client = self.pr_client()
+        if client is None:
+            raise ConfigError("a PR event file needs github-token to check it against the PR", "")
+        try:
+            actual = client.head_sha()
+        except Exception as exc:
+            raise ConfigError(f"cannot check PR #{self.event.number}: {_short_error(exc)}", "") from None
+        if actual != self.event.head_sha:
+            raise ConfigError(
+                f"PR #{self.event.number} has head {actual[:12]}, not {str(self.event.head_sha)[:12]}",
+                "the PR was pushed to again since (a newer run will follow), or the event file is forged",
+            )
 
     def select(self, settings: Settings) -> Selection:
         if not self.event.is_pr:
@@ -482,6 +504,7 @@ def run_action(environ: Mapping[str, str], stream: TextIO) -> int:
     try:
         run.event = load_event(environ, run.workspace)
         run.mark_safe_directory()
+        run.verify_pr()
         settings = run.settings()
         mode = f"PR #{run.event.number}" if run.event.is_pr else f"audit ({run.event.name or 'local'})"
         log.info(f"citecheck: {mode}, filter-mode {settings.filter_mode.value}, judge {settings.judge.value}")

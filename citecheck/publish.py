@@ -190,7 +190,7 @@ class PullRequestClient:
     number: int
     timeout_s: int = 30
 
-    def _github(self):  # type: ignore[no-untyped-def]
+    def _github(self, *, lazy: bool = True):  # type: ignore[no-untyped-def]
         from github import Auth, Github, GithubRetry
 
         return Github(
@@ -198,7 +198,7 @@ class PullRequestClient:
             base_url=self.api_url.rstrip("/"),
             timeout=self.timeout_s,
             retry=GithubRetry(total=3),
-            lazy=True,  # no request for the repository / issue objects themselves
+            lazy=lazy,  # lazy: no request for the repository / issue objects themselves
         )
 
     def pr_files(self) -> list[PRFile]:
@@ -207,6 +207,11 @@ class PullRequestClient:
             PRFile(filename=f.filename, status=f.status, patch=f.patch, previous_filename=f.previous_filename)
             for f in pull.get_files()
         ]
+
+    def head_sha(self) -> str:
+        """The PR's head commit as GitHub has it now."""
+        pull = self._github(lazy=False).get_repo(self.repository, lazy=True).get_pull(self.number)
+        return str(pull.head.sha)
 
     def upsert_comment(self, body: str, *, create: bool = True, marker: str = COMMENT_MARKER) -> str | None:
         """Update our marked comment, or create one; returns "updated", "created" or None.

@@ -377,3 +377,46 @@ def test_bad_input_exits_2_with_clear_error(tmp_path: Path, sources: SourceServe
     assert re.search(r"^::error::citecheck: input max-claims: ", r.stdout, re.M)
     r = run_action(tmp_path, s.origin.root, gh, inputs={"judge": "openai"}, payload=pr_payload(s))
     assert r.code == 2 and "::error::citecheck:" in r.stdout and "OPENAI_API_KEY" in r.stdout
+
+
+def test_fork_safe_workflow_run_judges_and_comments(
+    tmp_path: Path, sources: SourceServer, judge: LLMServer, gh: GitHubServer
+) -> None:
+    """Part 2 of the fork-safe pattern: a workflow_run job with the analysing run's event file."""
+    s = make_scenario(tmp_path, sources)
+    ws = s.origin.shallow_clone(tmp_path / "workspace")
+    (ws / "citecheck-pr").mkdir()
+    (ws / "citecheck-pr/event.json").write_text(json.dumps(pr_payload(s)))
+    gh.set_pull(REPO, PR, head_sha=s.head, base_sha=s.base)
+    run_payload = {"workflow_run": {"head_sha": s.head, "event": "pull_request", "pull_requests": []}}
+    env = {"CITECHECK_PR_EVENT": "citecheck-pr/event.json"}
+    r = run_action(
+        tmp_path,
+        ws,
+        gh,
+        inputs=judged_inputs(sources, judge),
+        payload=run_payload,
+        event_name="workflow_run",
+        extra_env=env,
+    )
+    assert r.code == 1, r.stdout + r.stderr
+    assert judge.calls and sources.hits("/survey") == 0
+    assert sorted(c["line"] for c in report_json(r)["claims"]) == [ATLAS_LINE, SALES_LINE, UNSOURCED_LINE]  # type: ignore[index]
+    comments = gh.comments(REPO, PR)
+    assert len(comments) == 1 and "- Total claims: 3" in comments[0]["body"]
+
+    # A forged event file aiming at another PR (whose head differs) is refused before any work.
+    calls = len(judge.calls)
+    (ws / "citecheck-pr/event.json").write_text(json.dumps(pr_payload(s, number=99)))
+    gh.set_pull(REPO, 99, head_sha="e" * 40, base_sha=s.base)
+    r = run_action(
+        tmp_path,
+        ws,
+        gh,
+        inputs=judged_inputs(sources, judge),
+        payload=run_payload,
+        event_name="workflow_run",
+        extra_env=env,
+    )
+    assert r.code == 2 and "::error::citecheck: PR #99 has head eeeeeeeeeeee" in r.stdout
+    assert len(judge.calls) == calls and gh.comments(REPO, 99) == []

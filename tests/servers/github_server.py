@@ -41,6 +41,7 @@ class GitHubState:
     token: str
     comments: dict[tuple[str, int], list[dict[str, Any]]] = field(default_factory=dict)
     pr_files: dict[tuple[str, int], list[dict[str, Any]]] = field(default_factory=dict)
+    pulls: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)  # extra PR fields
     requests: list[LoggedRequest] = field(default_factory=list)
     forbid_writes: bool = False
     next_id: int = 1000
@@ -100,9 +101,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, {"full_name": repo, "url": f"{base}/repos/{repo}", "name": seg[2]})
         elif method == "GET" and len(rest) == 2 and rest[0] in ("issues", "pulls") and rest[1].isdigit():
             kind, number = rest[0], int(rest[1])
-            self._send(
-                200, {"number": number, "url": f"{base}/repos/{repo}/{kind}/{number}", "state": "open"}
-            )
+            obj = {"number": number, "url": f"{base}/repos/{repo}/{kind}/{number}", "state": "open"}
+            with state.lock:
+                extra = state.pulls.get((repo, number), {}) if kind == "pulls" else {}
+            self._send(200, {**obj, **extra})
         elif len(rest) == 3 and rest[0] == "issues" and rest[1].isdigit() and rest[2] == "comments":
             key = (repo, int(rest[1]))
             if method == "GET":
@@ -233,6 +235,11 @@ class GitHubServer:
     def add_pr_files(self, repo: str, number: int, files: list[dict[str, Any]]) -> None:
         with self.state.lock:
             self.state.pr_files.setdefault((repo, number), []).extend(files)
+
+    def set_pull(self, repo: str, number: int, *, head_sha: str, base_sha: str) -> None:
+        """What `GET /repos/{repo}/pulls/{number}` says about the PR's commits."""
+        with self.state.lock:
+            self.state.pulls[(repo, number)] = {"head": {"sha": head_sha}, "base": {"sha": base_sha}}
 
     def requests(self, method: str | None = None) -> list[LoggedRequest]:
         with self.state.lock:
