@@ -466,8 +466,20 @@ def select_pr(
         unknown = [d.path for d in diffs if not d.has_patch and is_wanted(d.path, settings)]
         if unknown:
             notes.append(f"no patch from the API for {', '.join(unknown)}: whole files checked")
-    files = [f for f in files_from_diffs(diffs, root, settings) if Path(f.path).is_file()]
-    return Selection(files=apply_shard(files, settings.shard_tuple), notes=notes, source=source)
+    changed = files_from_diffs(diffs, root, settings)
+    files = [f for f in changed if Path(f.path).is_file()]
+    # A changed file missing from the workspace would otherwise pass unchecked.
+    errors = [
+        FileError(
+            file=f.display,
+            message="changed in the PR but not in the workspace (add actions/checkout before citecheck)",
+        )
+        for f in changed
+        if not Path(f.path).is_file()
+    ]
+    return Selection(
+        files=apply_shard(files, settings.shard_tuple), errors=errors, notes=notes, source=source
+    )
 
 
 def _under(display: str, prefixes: Sequence[str]) -> bool:

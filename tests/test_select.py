@@ -157,6 +157,12 @@ def test_pr_api_fallback_when_no_git(tmp_path: Path) -> None:
     assert sel.source == "api"
     assert _by_display(sel.files) == {"docs/a.md": [(3, 4)], "docs/big.md": None}
     assert any("PR files API" in n for n in sel.notes)
+    # Without the checkout, the changed files are errors, never a silent pass.
+    missing = select_pr(
+        tmp_path / "empty", Settings(), base_sha="0" * 40, head_sha=None, api_files=lambda: api
+    )
+    assert missing.files == [] and [e.file for e in missing.errors] == ["docs/a.md", "docs/big.md"]
+    assert all(e.fatal and "actions/checkout" in e.message for e in missing.errors)
     with pytest.raises(GitError):
         select_pr(root, Settings(), base_sha="0" * 40, head_sha=None)
 
