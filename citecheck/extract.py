@@ -60,6 +60,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -80,12 +81,37 @@ DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     # Built once per process; MarkdownIt.parse does not mutate the instance.
-    return (
+    # Inline parsing is done lazily, block by block (`_children`): most paragraphs can hold no
+    # claim, and skipping their inline parse is what keeps extraction near the bare parse speed.
+    # Footnote bodies stay where they are written (no footnote_tail), so they keep their lines.
+    md = (
         MarkdownIt("commonmark", {"html": True})
         .enable(["table", "strikethrough"])
         .use(front_matter_plugin)
         .use(footnote_plugin)
     )
+    md.core.ruler.disable(["inline", "footnote_tail", "text_join"])
+    return md
+
+
+def _children(tok: Token, env: dict[str, Any]) -> list[Token]:
+    """The inline tokens of a block, parsed on first use."""
+    if not tok.children and tok.content:
+        children: list[Token] = []
+        md = _parser()
+        md.inline.parse(tok.content, md, env, children)
+        tok.children = children
+    return tok.children or []
+
+
+# A block can hold a claim only if it has a link, URL, citation marker, number or HTML, or one
+# of the fact kinds shows even in its raw text (markup characters dropped).
+_PARSE_GATE = re.compile(r"[\[<\d^]|https?:|www\.")
+_MARKUP = str.maketrans("", "", "*_~`\\")
+
+
+def _may_hold_claim(content: str) -> bool:
+    return _PARSE_GATE.search(content) is not None or bool(detect_kinds(content.translate(_MARKUP)))
 
 
 # --- claim kinds ---------------------------------------------------------------------------------
@@ -562,7 +588,7 @@ class _Block:
     seg_text_col: list[int] = field(default_factory=list)
     links: list[_Link] = field(default_factory=list)
     masked: list[tuple[int, int]] = field(default_factory=list)  # code and URL spans
-    footnotes: list[tuple[int, int, str]] = field(default_factory=list)  # (offset, id, label)
+    footnotes: list[tuple[int, str]] = field(default_factory=list)  # (offset, label or "#id")
     breaks: list[int] = field(default_factory=list)  # offsets of line breaks
     ignore: bool = False  # an inline citecheck-ignore marker
     toggles: list[bool] = field(default_factory=list)  # inline disable (False) / enable (True)
@@ -696,6 +722,18 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
             vlen += len(s)
             last = s[-1]
             cur = nxt
+        elif ctype == "text_special":  # a backslash escape or an entity
+            s = child.content
+            pos = line.find(child.markup, cur) if child.markup else -1
+            if pos >= 0:
+                mark(pos)
+                cur = pos + len(child.markup)
+            if code_depth:
+                block.masked.append((vlen, vlen + len(s)))
+            parts.append(s)
+            vlen += len(s)
+            if s:
+                last = s[-1]
         elif ctype in ("softbreak", "hardbreak"):
             li += 1
             line = content_lines[li] if li < len(content_lines) else ""
@@ -753,9 +791,9 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
                 close = line.find("]", pos)
                 cur = close + 1 if close >= 0 else pos + 2
             meta = child.meta or {}
-            block.footnotes.append(
-                (vlen, int(meta.get("id", -1)), str(meta.get("label", meta.get("id", ""))))
-            )
+            label = meta.get("label")
+            key = str(label) if label is not None else f"#{meta.get('id', '')}"
+            block.footnotes.append((vlen, key))
         elif ctype == "html_inline":
             raw = child.content
             pos = line.find(raw, cur)
@@ -843,7 +881,7 @@ class _Draft:
     """A claim whose reference-list and footnote citations resolve once the file is read."""
 
     claim: Claim
-    citations: list[tuple[int, Citation | resolve.Mention | tuple[int, str]]]  # (order, item)
+    citations: list[tuple[int, Citation | resolve.Mention | str]]  # (offset, item); str: a footnote
     fact_kinds: list[ClaimKind]
 
 
@@ -931,7 +969,7 @@ def _block_drafts(
         sentence = text[s:e]
         if is_question(sentence):
             continue
-        items: list[tuple[int, Citation | resolve.Mention | tuple[int, str]]] = []
+        items: list[tuple[int, Citation | resolve.Mention | str]] = []
         link_chars = 0
         for lk in block.links:
             if lk.start < nxt and lk.end > s:
@@ -948,9 +986,9 @@ def _block_drafts(
         for mn in mentions:
             if s <= mn.start < nxt:
                 items.append((mn.start, mn))
-        for off, fid, label in block.footnotes:
+        for off, key in block.footnotes:
             if s <= off < nxt or (off == len(text) and k == len(spans) - 1):
-                items.append((off, (fid, label)))
+                items.append((off, key))
         smask = mask[s:e]
         kinds = detect_kinds(smask)
         if quote and ClaimKind.quote not in kinds:
@@ -1017,9 +1055,9 @@ def _find_close(tokens: list[Token], i: int) -> int:
     return len(tokens) - 1
 
 
-def _inline_links(tok: Token) -> list[Citation]:
+def _inline_links(tok: Token, env: dict[str, Any]) -> list[Citation]:
     out: list[Citation] = []
-    for ch in tok.children or ():
+    for ch in _children(tok, env):
         if ch.type == "link_open":
             c = resolve.link_citation(
                 str(ch.attrs.get("href", "")), CitationKind.link, str(ch.attrs.get("href", ""))
@@ -1044,7 +1082,7 @@ class _QuoteContext:
 
 
 def _blockquote_context(
-    tokens: list[Token], i: int, prev_inline: Token | None
+    tokens: list[Token], i: int, prev_inline: Token | None, env: dict[str, Any]
 ) -> tuple[_QuoteContext, int | None]:
     """Whether the block quote opened at i is attributed; returns the attribution token to skip."""
     close = _find_close(tokens, i)
@@ -1059,23 +1097,25 @@ def _blockquote_context(
         last_line_start = content.rfind("\n") + 1
         if _ATTRIB_LINE.match(content[last_line_start:]):
             attribution = last_inline if last_line_start == 0 else None
-            cits = _inline_links(tokens[last_inline])
+            cits = _inline_links(tokens[last_inline], env)
             return _QuoteContext(close, cits, True), attribution
     if close + 2 < len(tokens) and tokens[close + 1].type == "paragraph_open":
         nxt = tokens[close + 2]
         if _ATTRIB_LINE.match(nxt.content):
-            return _QuoteContext(close, _inline_links(nxt), True), close + 2
+            return _QuoteContext(close, _inline_links(nxt, env), True), close + 2
     if prev_inline is not None and prev_inline.content.rstrip().endswith(":"):
-        cits = _inline_links(prev_inline)
+        cits = _inline_links(prev_inline, env)
         if cits:
             return _QuoteContext(close, cits, True), None
     return _QuoteContext(close, [], False), None
 
 
-def _walk(tokens: list[Token], lines: list[str], file: str, doc: ExtractedDocument) -> None:
+def _walk(
+    tokens: list[Token], lines: list[str], file: str, doc: ExtractedDocument, env: dict[str, Any]
+) -> None:
     drafts: list[_Draft] = []
     references: list[Reference] = []
-    footnotes: dict[int, _Footnote] = {}
+    footnotes: dict[str, _Footnote] = {}
     disabled = False
     ignore_level: int | None = None  # a citecheck-ignore marker waits for the next block here
     skip_close_level: int | None = None  # skipping an ignored block until its close
@@ -1084,7 +1124,7 @@ def _walk(tokens: list[Token], lines: list[str], file: str, doc: ExtractedDocume
     ref_item_level = -1
     quotes: list[_QuoteContext] = []
     skip_inline: set[int] = set()
-    footnote_id: int | None = None
+    footnote_key: str | None = None
     prev_inline: Token | None = None
     row: list[_Block] = []
     in_thead = False
@@ -1126,20 +1166,20 @@ def _walk(tokens: list[Token], lines: list[str], file: str, doc: ExtractedDocume
                     ref_section = level
             continue
         if ttype == "blockquote_open":
-            ctx, attribution = _blockquote_context(tokens, i, prev_inline)
+            ctx, attribution = _blockquote_context(tokens, i, prev_inline, env)
             quotes.append(ctx)
             if attribution is not None:
                 skip_inline.add(attribution)
             continue
-        if ttype == "footnote_open":
-            footnote_id = int((tok.meta or {}).get("id", -1))
-            footnotes[footnote_id] = _Footnote()
+        if ttype == "footnote_reference_open":
+            footnote_key = str((tok.meta or {}).get("label", ""))
+            footnotes[footnote_key] = _Footnote()
             continue
-        if ttype == "footnote_close":
-            fn = footnotes.get(footnote_id if footnote_id is not None else -1)
+        if ttype == "footnote_reference_close":
+            fn = footnotes.get(footnote_key or "")
             if fn is not None and not fn.urls and not fn.mentions:
                 drafts.extend(fn.drafts)  # an explanatory note: its own sentences are claims
-            footnote_id = None
+            footnote_key = None
             continue
         if (
             ttype == "list_item_open"
@@ -1165,10 +1205,16 @@ def _walk(tokens: list[Token], lines: list[str], file: str, doc: ExtractedDocume
                 drafts.extend(_block_drafts(_join(row), file, split=False))
             row = []
             continue
-        if ttype != "inline":
+        if ttype != "inline" or i in skip_inline:
             continue
-        if i in skip_inline:
+        in_cell = i > 0 and tokens[i - 1].type in ("th_open", "td_open")
+        if in_cell and in_thead:
             continue
+        attributed = bool(quotes) and quotes[-1].attributed
+        if not (in_cell or attributed or ref_section is not None or _may_hold_claim(tok.content)):
+            prev_inline = tok
+            continue
+        _children(tok, env)
         block = _scan_inline(tok, lines)
         prev_inline = tok
         was_disabled = disabled
@@ -1179,24 +1225,37 @@ def _walk(tokens: list[Token], lines: list[str], file: str, doc: ExtractedDocume
         if ref_section is not None:
             _add_reference(block, tok, ref_item, references)
             continue
-        parent = tokens[i - 1].type if i > 0 else ""
-        if parent in ("th_open", "td_open"):
-            if not in_thead:
-                row.append(block)
+        if in_cell:
+            row.append(block)
             continue
-        quote = bool(quotes) and quotes[-1].attributed
-        extra = quotes[-1].citations if quote else None
-        new = _block_drafts(block, file, quote=quote, extra=extra)
-        if footnote_id is not None:
-            fn = footnotes[footnote_id]
+        extra = quotes[-1].citations if attributed else None
+        new = _block_drafts(block, file, quote=attributed, extra=extra)
+        if footnote_key is not None:
+            fn = footnotes[footnote_key]
             fn.urls.extend(u for u in _block_urls(block) if u not in fn.urls)
             fn.mentions.extend(resolve.find_mentions(_apply_mask(block.text, block.masked)))
             fn.drafts.extend(new)
         else:
             drafts.extend(new)
 
+    _inline_footnotes(env, footnotes)
     doc.references = references
     _finish(drafts, references, footnotes, doc)
+
+
+def _inline_footnotes(env: dict[str, Any], footnotes: dict[str, _Footnote]) -> None:
+    """Bodies of inline footnotes (`^[…]`), which live only in the parser's env."""
+    listed = (env.get("footnotes") or {}).get("list") or {}
+    for fid, note in listed.items():
+        if "tokens" not in note:
+            continue
+        tok = Token("inline", "", 0)
+        tok.content = note.get("content", "")
+        tok.children = note["tokens"]
+        block = _scan_inline(tok, [])
+        footnotes[f"#{fid}"] = _Footnote(
+            urls=_block_urls(block), mentions=resolve.find_mentions(_apply_mask(block.text, block.masked))
+        )
 
 
 def _join(cells: list[_Block]) -> _Block:
@@ -1217,7 +1276,7 @@ def _join(cells: list[_Block]) -> _Block:
         out.seg_text_col.extend(cell.seg_text_col)
         out.links.extend(_Link(lk.start + off, lk.end + off, lk.citation) for lk in cell.links)
         out.masked.extend((s + off, e + off) for s, e in cell.masked)
-        out.footnotes.extend((o + off, fid, lb) for o, fid, lb in cell.footnotes)
+        out.footnotes.extend((o + off, key) for o, key in cell.footnotes)
         out.ignore = out.ignore or cell.ignore
         off += len(cell.text)
     out.text = "".join(parts)
@@ -1256,7 +1315,7 @@ def _add_reference(block: _Block, tok: Token, item: Reference | None, references
 
 
 def _finish(
-    drafts: list[_Draft], references: list[Reference], footnotes: dict[int, _Footnote], doc: ExtractedDocument
+    drafts: list[_Draft], references: list[Reference], footnotes: dict[str, _Footnote], doc: ExtractedDocument
 ) -> None:
     for d in drafts:
         cits: list[Citation] = []
@@ -1267,10 +1326,10 @@ def _finish(
                 if item.strong or references:
                     cits.append(resolve.mention_citation(item, references))
             else:
-                fid, label = item
-                fn = footnotes.get(fid)
+                fn = footnotes.get(item)
                 body = [resolve.mention_citation(m, references) for m in fn.mentions] if fn else []
-                cits.extend(resolve.footnote_citations(f"[^{label}]", label, fn.urls if fn else None, body))
+                raw = "^[…]" if item.startswith("#") else f"[^{item}]"
+                cits.extend(resolve.footnote_citations(raw, item, fn.urls if fn else None, body))
         cits = resolve.dedupe(cits)
         kinds = list(d.fact_kinds)
         if cits:
@@ -1292,9 +1351,9 @@ def extract_text(text: str, file: str) -> ExtractedDocument:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     doc = ExtractedDocument(file=file)
-    env: dict[str, object] = {}
+    env: dict[str, Any] = {}
     tokens = _parser().parse(text, env)
-    _walk(tokens, text.split("\n"), file, doc)
+    _walk(tokens, text.split("\n"), file, doc, env)
     return doc
 
 

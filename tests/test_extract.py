@@ -551,3 +551,20 @@ def test_render_text_and_json_field_names() -> None:
     claim = data["claims"][0]
     assert {"text", "kinds", "file", "line", "column", "citations"} <= claim.keys()
     assert {"raw", "kind", "url", "resolve_status", "resolve_error"} <= claim["citations"][0].keys()
+
+
+def test_markup_does_not_hide_a_kind() -> None:
+    # no digit, link or HTML: the kind must show through the emphasis markers
+    assert one("The new engine is _faster_ than the **old** one.").kinds == [K.comparative]
+    assert one("Usage *more than doubled* after the move.").kinds == [K.comparative]
+
+
+def test_inline_footnote() -> None:
+    c = one("Adoption doubled in 2021.^[See https://ex.com/inline for the data.]")
+    assert [(x.kind, x.url) for x in c.citations] == [(CitationKind.footnote, "https://ex.com/inline")]
+
+
+def test_footnote_defined_before_use_and_reused() -> None:
+    md = "[^n]: https://ex.com/n\n\nUsage grew 10% in 2020.[^n]\n\nIt fell 5% in 2021.[^n]\n"
+    found = claims(md)
+    assert [c.citations[0].url for c in found] == ["https://ex.com/n", "https://ex.com/n"]
