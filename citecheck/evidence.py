@@ -630,25 +630,40 @@ def _find_date(claim: DateMention, index: PageIndex) -> DateMention | None:
     return None
 
 
-def check_dates(claim_text: str, source_text: str, *, page: PageIndex | None = None) -> CheckResult | None:
+def check_dates(
+    claim_text: str, source_text: str, *, page: PageIndex | None = None, source_date: str | None = None
+) -> CheckResult | None:
     """Every year of the claim's dates must be on the page (None when the claim has no date).
 
     A full date or month-year is looked for at its own precision first; when only its year
     is on the page the check still passes and says so: pages write "on Monday", "last
     month" or their own publication date, so a missing day or month is left to the judge.
     A month-day without a year ("on 20 July") is never failed for the same reason.
+    `source_date` (the page's own date from its metadata, e.g. "2019-05-01") counts as
+    written on the page: "a 2019 survey" is supported by a page dated 2019.
     """
     wanted = dates_in(claim_text)
     if not wanted:
         return None
     index = page or PageIndex.build(source_text)
+    meta = dates_in(source_date) if source_date else []
     claim_tokens = set(tokens(claim_text))
     evidence: list[str] = []
     found: list[str] = []
     for d in wanted:
+        dated = next((m for m in meta if _date_matches(d, m)), None)
+        if dated is not None:
+            found.append(f"{d.text!r} (the page's date)")
+            evidence.append(f"page dated {source_date}")
+            continue
         hit = _find_date(d, index)
         if hit is None and d.precision in ("day", "month"):
-            hit = _find_date(DateMention(d.start, d.end, d.text, year=d.year), index)
+            year_only = DateMention(d.start, d.end, d.text, year=d.year)
+            if any(_date_matches(year_only, m) for m in meta):
+                found.append(f"the year of {d.text!r} (the page's date, not the {d.precision} itself)")
+                evidence.append(f"page dated {source_date}")
+                continue
+            hit = _find_date(year_only, index)
             if hit is not None:
                 found.append(f"the year of {d.text!r} (not the {d.precision} itself)")
                 evidence.append(_snippet(index, hit.start))
@@ -678,11 +693,14 @@ def check_dates(claim_text: str, source_text: str, *, page: PageIndex | None = N
     )
 
 
-def run_checks(claim: Claim, source_text: str, *, page: PageIndex | None = None) -> list[CheckResult]:
+def run_checks(
+    claim: Claim, source_text: str, *, page: PageIndex | None = None, source_date: str | None = None
+) -> list[CheckResult]:
     """The number / quote / date checks that the claim's kinds call for; [] when none applies.
 
     Pass `page` (a `PageIndex.build(source_text)`) to share the page's parsing between the
-    claims citing one source.
+    claims citing one source, and `source_date` (`FetchedSource.date`) so that the page's
+    own date counts for the date check.
     """
     index: PageIndex | None = page
     results: list[CheckResult] = []
@@ -696,7 +714,10 @@ def run_checks(claim: Claim, source_text: str, *, page: PageIndex | None = None)
             continue
         if index is None:
             index = PageIndex.build(source_text)
-        result = check(claim.text, source_text, page=index)
+        if check is check_dates:
+            result = check_dates(claim.text, source_text, page=index, source_date=source_date)
+        else:
+            result = check(claim.text, source_text, page=index)
         if result is not None:
             results.append(result)
     return results

@@ -208,3 +208,14 @@ def test_quoted_titles_are_left_to_the_judge() -> None:
     assert is_title("Master of Puppets")
     assert not is_title("we did not expect growth this fast")
     assert check_quotes('He starred in "The Hunger Games: Mockingjay – Part 2".', PAGE) is None
+
+
+def test_page_date_counts_for_the_date_check() -> None:
+    text = "Our survey of developers is out. Most of them like Rust."
+    assert not check_dates("A 2019 survey found most developers like Rust.", text).passed  # type: ignore[union-attr]
+    result = check_dates("A 2019 survey found most developers like Rust.", text, source_date="2019-05-01")
+    assert result is not None and result.passed and "page's date" in result.detail
+    result = check_dates("In May 2019, a survey found this.", text, source_date="2019-05-01")
+    assert result is not None and result.passed
+    c = claim("A 2019 survey found most developers like Rust.", ClaimKind.temporal)
+    assert run_checks(c, text, source_date="2019")[0].passed
