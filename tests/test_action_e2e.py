@@ -420,3 +420,34 @@ def test_fork_safe_workflow_run_judges_and_comments(
     )
     assert r.code == 2 and "::error::citecheck: PR #99 has head eeeeeeeeeeee" in r.stdout
     assert len(judge.calls) == calls and gh.comments(REPO, 99) == []
+
+
+def test_without_git_history_the_pr_files_api_gives_the_lines(
+    tmp_path: Path, sources: SourceServer, gh: GitHubServer
+) -> None:
+    s = make_scenario(tmp_path, sources, sales_in_source="25%")
+    # A workspace with the PR's files but no repository (e.g. a tarball checkout).
+    ws = tmp_path / "plain"
+    (ws / "docs").mkdir(parents=True)
+    (ws / "docs/guide.md").write_text((s.origin.root / "docs/guide.md").read_text())
+    patch = subprocess.run(
+        ["git", "diff", "--unified=3", s.base, s.head, "--", "docs/guide.md"],
+        cwd=s.origin.root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    gh.add_pr_files(
+        REPO, PR, [{"filename": "docs/guide.md", "status": "modified", "patch": patch[patch.index("@@") :]}]
+    )
+    inputs = {"allow-private-hosts": sources.host, "judge": "none"}
+    r = run_action(tmp_path, ws, gh, inputs=inputs, payload=pr_payload(s))
+    assert r.code == 0, r.stdout + r.stderr
+    assert "from api" in r.stdout and "used the PR files API" in r.stdout
+    assert sorted(c["line"] for c in report_json(r)["claims"]) == [ATLAS_LINE, SALES_LINE, UNSOURCED_LINE]  # type: ignore[index]
+
+    # Without the files either (no actions/checkout), it is an error, never a silent pass.
+    (tmp_path / "nothing-here").mkdir()
+    r = run_action(tmp_path, tmp_path / "nothing-here", gh, inputs=inputs, payload=pr_payload(s))
+    assert r.code == 2
+    assert "::error::citecheck: docs/guide.md: changed in the PR but not in the workspace" in r.stdout
