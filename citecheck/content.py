@@ -21,19 +21,14 @@ import asyncio
 import codecs
 import io
 import json
-import multiprocessing
-import os
 import re
 import sys
-from concurrent.futures import Executor, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 import lxml.html
 from lxml import etree
 
 PDF_TIMEOUT_S = 30.0
-PARALLEL_EXTRACT_MIN_SOURCES = 64
 PDF_MAX_PAGES = 300
 # Fewer letters than this and a page has no text worth checking a claim against.
 MIN_LETTERS = 20
@@ -242,11 +237,12 @@ async def extract_pdf(
 
 
 async def extract_content(
-    body: bytes, content_type: str | None, *, url: str | None = None, executor: Executor | None = None
+    body: bytes, content_type: str | None, *, url: str | None = None
 ) -> ExtractedContent:
     """Text of a fetched body, or `error` saying why it is not extractable.
 
-    HTML is extracted in `executor` (see `extraction_pool`), or in a thread when None.
+    HTML is extracted in a thread. (Worker processes were measured too: with two CPUs
+    they were slower, by their start-up and the copying of pages in and text out.)
     """
     kind = sniff_kind(body, content_type)
     if kind == "unknown":
@@ -257,44 +253,12 @@ async def extract_content(
     elif kind == "html":
         html = decode_text(body, content_type, html=True)
         # trafilatura is CPU-bound: off the event loop so other downloads keep flowing.
-        loop = asyncio.get_running_loop()
-        try:
-            result = await loop.run_in_executor(executor, extract_html, html, url)
-        except BrokenProcessPool:  # a worker died (e.g. out of memory): do it here instead
-            result = await asyncio.to_thread(extract_html, html, url)
+        result = await asyncio.to_thread(extract_html, html, url)
     else:
         result = ExtractedContent(text=decode_text(body, content_type), kind="text")
     if result.error is None and (why := unusable_reason(result.text)):
         return ExtractedContent(error=why, title=result.title, date=result.date, kind=result.kind)
     return result
-
-
-def extraction_pool(n_sources: int) -> ProcessPoolExecutor | None:
-    """Worker processes for HTML extraction when a run has enough pages to repay them.
-
-    trafilatura holds the GIL, so threads cannot spread it over CPUs. The workers are forked
-    at once, before the fetch starts its threads, and each imports trafilatura while the
-    first downloads are in flight; that costs about a second of CPU per worker, so small
-    runs extract in a thread instead. (`fork`, not `spawn`/`forkserver`: those re-import the
-    caller's main module, which breaks scripts without a `__main__` guard.)
-    """
-    cpus = os.cpu_count() or 1
-    if (
-        cpus < 2
-        or n_sources < PARALLEL_EXTRACT_MIN_SOURCES
-        or "fork" not in multiprocessing.get_all_start_methods()
-    ):
-        return None
-    workers = min(cpus, 8)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
-    for _ in range(workers):
-        pool.submit(_warm_up)
-    return pool
-
-
-def _warm_up() -> None:
-    import htmldate  # noqa: F401
-    import trafilatura  # noqa: F401
 
 
 def _pdf_main(argv: list[str]) -> int:

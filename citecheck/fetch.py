@@ -24,7 +24,6 @@ import ssl
 import time
 import zlib
 from collections.abc import Iterable
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 
@@ -34,7 +33,7 @@ from pydantic import ValidationError
 from citecheck import USER_AGENT
 from citecheck.cache import DiskCache, digest
 from citecheck.config import Settings
-from citecheck.content import extract_content, extraction_pool
+from citecheck.content import extract_content
 from citecheck.guard import DOI_RESOLVERS, GuardedTransport, GuardError, check_url, normalize_host, parse_url
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
 
@@ -170,12 +169,9 @@ class Fetcher:
     Use as `async with Fetcher(settings, cache) as f: await f.fetch(url)`.
     """
 
-    def __init__(
-        self, settings: Settings, cache: DiskCache | None = None, *, executor: Executor | None = None
-    ) -> None:
+    def __init__(self, settings: Settings, cache: DiskCache | None = None) -> None:
         self.settings = settings
         self.cache = cache
-        self.executor = executor  # for HTML extraction; None: a thread
         self._global = asyncio.Semaphore(settings.concurrency)
         self._hosts: dict[str, _HostState] = {}
         self._ssl = httpx.create_ssl_context(trust_env=False)  # loading CA certificates is slow: once
@@ -340,7 +336,7 @@ class Fetcher:
             "last_modified": dl.headers.get("last-modified"),
             "fetched_at": time.time(),
         }
-        content = await extract_content(dl.body, content_type, url=dl.final_url, executor=self.executor)
+        content = await extract_content(dl.body, content_type, url=dl.final_url)
         if content.error is not None:
             return FetchedSource(
                 outcome=FetchOutcome.not_extractable, error=content.error, title=content.title, **common
@@ -417,13 +413,8 @@ async def fetch_all(
     """Fetch every URL once (fragments ignored); keyed by each input URL as given."""
     given = list(dict.fromkeys(urls))
     keys = list(dict.fromkeys(fetch_key(u) for u in given))
-    pool = extraction_pool(len(keys)) if settings.fetch else None
-    try:
-        async with Fetcher(settings, cache, executor=pool) as fetcher:
-            sources = await asyncio.gather(*(fetcher.fetch(k) for k in keys))
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+    async with Fetcher(settings, cache) as fetcher:
+        sources = await asyncio.gather(*(fetcher.fetch(k) for k in keys))
     by_key = dict(zip(keys, sources, strict=True))
     return {u: by_key[fetch_key(u)] for u in given}
 
