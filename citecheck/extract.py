@@ -147,21 +147,22 @@ _STAT_DIGITS = re.compile(
 )
 _STAT_WORD_GATE = wordset(
     "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
+    "sixty seventy eighty ninety percent "
     "hundred hundreds thousand thousands million millions billion billions trillion dozens "
     "twice thrice thirds third quarter quarters fifth fifths tenth half"
 )
 _STAT_WORDS = re.compile(
     "|".join(
         [
-            r"\b(?:a|one|two|three|several|hundreds|thousands|millions|billions|tens|dozens)\s+"
-            r"(?:of\s+)?(?:hundred|thousand|million|billion|trillion)s?\b",
-            r"\b(?:hundreds|thousands|millions|billions|dozens)\s+of\b",
-            rf"\b(?:twice|thrice|{_SMALL}\s+times)\s+(?:as|more|less|fewer|faster|slower|larger|bigger|"
+            # Vague amounts ("thousands of", "several million", "twice as", "half of") are not
+            # statistics: no figure to look up (`citecheck.numbers` agrees); "twice as" is comparative.
+            rf"\b(?:a|{_SMALL})[ -](?:hundred|thousand|million|billion|trillion)\b",
+            rf"\b{_SMALL}\s+times\s+(?:as|more|less|fewer|faster|slower|larger|bigger|"
             r"smaller|higher|lower|greater|the)\b",
             rf"\b{_SMALL}\s+(?:in|out\s+of)\s+(?:every\s+)?{_SMALL}\b",
+            rf"\b(?:{_SMALL}|sixty|seventy|eighty|ninety)(?:[ -][a-z]+)?\s+(?:percent|per\s+cent)\b",
             r"\b(?:two|three|four)[ -](?:thirds|quarters|fifths)\b",
             r"\b(?:a|one)[ -](?:third|quarter|fifth|tenth)\s+of\b",
-            r"\bhalf\s+of\s+(?:all|the|its|their|our)\b",
         ]
     ),
     re.IGNORECASE,
@@ -232,7 +233,7 @@ _CHANGE_GATE = wordset(
 _CHANGE = re.compile(
     r"\b(?:increased|decreased|grew|rose|fell|dropped|declined|jumped|climbed|surged|plunged|shrank|"
     r"increases|decreases|grows|rises|falls|drops|declines)\s+(?:by|from|to|more\s+than)\b|"
-    r"\b(?:twice|thrice|\w+\s+times)\s+(?:as\s+\w+\s+as|more|less|fewer|faster|slower)\b"
+    r"\b(?:twice|thrice|\w+\s+times)\s+(?:as\s+(?:[\w-]+\s+){1,3}?as|more|less|fewer|faster|slower)\b"
 )
 _QUOTED = re.compile(r"“[^”]{8,}”|\"[^\"]{8,}\"|‘[^’]{8,}’")
 _ATTRIBUTION = re.compile(
@@ -1074,6 +1075,42 @@ def _inline_links(tok: Token, env: dict[str, Any]) -> list[Citation]:
     return out
 
 
+_KRAMDOWN = re.compile(r"\bmarkdown=[\"']?(?:1|block|span)")
+
+
+def _html_markdown(tok: Token, lines: list[str], file: str, env: dict[str, Any]) -> list[_Draft]:
+    """Claims from an HTML block whose Markdown content is marked `markdown="1"` (kramdown, as
+    GitHub Pages / Jekyll sites write pull quotes): its text lines are Markdown; a line opening
+    with a dash is the attribution, and the other lines are then attributed quotes."""
+    if not tok.map:
+        return []
+    runs: list[Token] = []
+    current: Token | None = None
+    for ln in range(tok.map[0], min(tok.map[1], len(lines))):
+        text = lines[ln].strip()
+        if not text or text.startswith("<"):
+            current = None
+            continue
+        if current is None:
+            current = Token("inline", "", 0)
+            current.map = [ln, ln]
+            current.children = []
+            runs.append(current)
+        current.content = f"{current.content}\n{text}" if current.content else text
+        current.map = [current.map[0], ln + 1]
+    attribution = [t for t in runs if _ATTRIB_LINE.match(t.content)]
+    citations = [c for t in attribution for c in _inline_links(t, env)]
+    drafts: list[_Draft] = []
+    for t in runs:
+        if t in attribution:
+            continue
+        _children(t, env)
+        block = _scan_inline(t, lines)
+        if not block.ignore:
+            drafts.extend(_block_drafts(block, file, quote=bool(attribution), extra=citations or None))
+    return drafts
+
+
 @dataclass
 class _QuoteContext:
     close: int  # token index of the blockquote_close
@@ -1136,7 +1173,8 @@ def _walk(
                 skip_close_level = None
             continue
         if ttype == "html_block":
-            for m in _MARKER.finditer(tok.content):
+            markers = list(_MARKER.finditer(tok.content))
+            for m in markers:
                 kind = m.group(1)
                 if kind == "disable":
                     disabled = True
@@ -1144,6 +1182,13 @@ def _walk(
                     disabled = False
                 elif "<!--" in tok.content:
                     ignore_level = tok.level
+            if markers:
+                continue
+            if ignore_level is not None and tok.level == ignore_level:
+                ignore_level = None  # the ignored block is this HTML block
+                continue
+            if not disabled and ref_section is None and _KRAMDOWN.search(tok.content):
+                drafts.extend(_html_markdown(tok, lines, file, env))
             continue
         if ignore_level is not None:
             if tok.level < ignore_level:

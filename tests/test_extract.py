@@ -79,6 +79,8 @@ def test_inline_code_does_not_split_sentences() -> None:
         "The workshop had 40 members of the community.",
         "Reviews within 48 hours matter.",
         "Two-thirds said yes.",
+        "The project has three million users.",
+        "It has a million users.",
         "The registry serves 1,200 packages a day.",
     ],
 )
@@ -100,6 +102,11 @@ def test_statistic(sentence: str) -> None:
 )
 def test_temporal(sentence: str) -> None:
     assert K.temporal in one(sentence).kinds
+
+
+def test_vague_amounts_are_not_statistics() -> None:
+    assert texts("Thousands of hours go into it every week.") == []
+    assert one("Projects with a README get twice as many contributors as others.").kinds == [K.comparative]
 
 
 @pytest.mark.parametrize(
@@ -432,9 +439,9 @@ def test_positions_in_lists_and_nested_block_quotes() -> None:
 
 
 def test_positions_with_links_and_emphasis_at_sentence_start() -> None:
-    md = "Intro. [Mozilla](https://m.org) found 48 hours matter. **Half** of all users agree."
+    md = "Intro. [Mozilla](https://m.org) found 48 hours matter. **Forty** percent of users agree."
     found = claims(md)
-    assert [(c.line, c.column) for c in found] == [at(md, "[Mozilla]"), at(md, "**Half**")]
+    assert [(c.line, c.column) for c in found] == [at(md, "[Mozilla]"), at(md, "**Forty**")]
 
 
 def test_positions_in_tables() -> None:
@@ -568,3 +575,33 @@ def test_footnote_defined_before_use_and_reused() -> None:
     md = "[^n]: https://ex.com/n\n\nUsage grew 10% in 2020.[^n]\n\nIt fell 5% in 2021.[^n]\n"
     found = claims(md)
     assert [c.citations[0].url for c in found] == ["https://ex.com/n", "https://ex.com/n"]
+
+
+ASIDE = """\
+Intro paragraph without facts.
+
+<aside markdown="1" class="pquote">
+  <img src="https://avatars.example/lord?s=180" class="pquote-avatar" alt="avatar">
+  I fumbled it. Instead I should have said no.
+  <p markdown="1" class="pquote-credit">
+— @lord, ["Tips for new maintainers"](https://lord.io/blog/2014/oss-tips/)
+  </p>
+</aside>
+"""
+
+
+def test_kramdown_pull_quote_is_an_attributed_quote() -> None:
+    found = claims(ASIDE)
+    assert [c.text for c in found] == ["I fumbled it.", "Instead I should have said no."]
+    assert all(c.kinds == [K.quote, K.hyperlinked] for c in found)
+    assert found[0].citations[0].url == "https://lord.io/blog/2014/oss-tips/"
+    assert [(c.line, c.column) for c in found] == [at(ASIDE, "I fumbled"), at(ASIDE, "Instead I")]
+
+
+def test_ignore_marker_before_an_html_block() -> None:
+    md = ASIDE.replace("<aside", "<!-- citecheck-ignore -->\n<aside", 1) + "\nIt grew 50% in 2023.\n"
+    assert texts(md) == ["It grew 50% in 2023."]
+
+
+def test_plain_html_block_is_skipped() -> None:
+    assert texts('<div class="note">\nIt grew 50% in 2023 <a href="https://ex.com">here</a>.\n</div>\n') == []

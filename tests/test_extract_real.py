@@ -120,3 +120,14 @@ def test_the_sample_yields_each_kind_and_known_claims() -> None:
 
     # The contributor list at the end of the balance article is navigation, not claims.
     assert not any(c.line > 183 for c in balance.claims)
+
+
+def test_statistic_claims_carry_a_figure_the_number_check_can_find() -> None:
+    # The evidence stage looks up a statistic's figure (citecheck.numbers); a claim marked
+    # `statistic` must hold one it recognises.
+    from citecheck.numbers import statistics_in
+
+    for f in FILES:
+        for claim in extract_file(f, display=f.name).claims:
+            if ClaimKind.statistic in claim.kinds:
+                assert statistics_in(claim.text), claim.text
