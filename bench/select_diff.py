@@ -1,0 +1,110 @@
+"""Benchmark of the select stage on a large PR: how much select adds on top of git itself.
+
+Builds a repository of 2,000 Markdown files (200 lines each) and a head commit that edits
+1,000 of them (10 scattered lines each), renames 50 and deletes 50. Then times, best of 5:
+
+- peer: `git diff --unified=0 base head` alone (the floor: what any git-based select pays);
+- `select_pr` on the same commits (git calls + parsing + globs + file checks);
+- the PR files API path: parsing the same 1,000 patches as the API gives them (3 lines of
+  context), without the network;
+- `apply_shard` over 100,000 paths.
+
+Run: `python bench/select_diff.py` (a minute or so; prints the figures).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from citecheck.config import Settings
+from citecheck.models import SelectedFile
+from citecheck.select import PRFile, apply_shard, diffs_from_api, files_from_diffs, select_pr
+
+N_FILES, N_EDITED, N_RENAMED, N_DELETED, LINES = 2000, 1000, 50, 50, 200
+ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "b",
+    "GIT_AUTHOR_EMAIL": "b@example.invalid",
+    "GIT_COMMITTER_NAME": "b",
+    "GIT_COMMITTER_EMAIL": "b@example.invalid",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+}
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=root, env=ENV, capture_output=True, text=True, check=True
+    ).stdout
+
+
+def best_of(n: int, fn: Callable[[], object]) -> float:
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def build(root: Path) -> tuple[str, str]:
+    rng = random.Random(7)
+    git(root, "init", "-q")
+    for i in range(N_FILES):
+        path = root / f"docs/s{i % 40}/page{i}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(f"Line {n} of page {i}, 12% of readers agree.\n" for n in range(LINES)))
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    base = git(root, "rev-parse", "HEAD").strip()
+    for i in range(N_EDITED):
+        path = root / f"docs/s{i % 40}/page{i}.md"
+        lines = path.read_text().splitlines(keepends=True)
+        for n in rng.sample(range(LINES), 10):
+            lines[n] = f"Edited line {n}: 34% now say so.\n"
+        path.write_text("".join(lines))
+    (root / "docs/moved").mkdir()
+    for i in range(N_EDITED, N_EDITED + N_RENAMED):
+        git(root, "mv", f"docs/s{i % 40}/page{i}.md", f"docs/moved/page{i}.md")
+    for i in range(N_EDITED + N_RENAMED, N_EDITED + N_RENAMED + N_DELETED):
+        git(root, "rm", "-q", f"docs/s{i % 40}/page{i}.md")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "head")
+    return base, git(root, "rev-parse", "HEAD").strip()
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        t0 = time.perf_counter()
+        base, head = build(root)
+        print(f"repository: {N_FILES} files x {LINES} lines, built in {time.perf_counter() - t0:.1f} s")
+        settings = Settings()
+
+        peer = best_of(5, lambda: git(root, "diff", "--unified=0", "-M", base, head))
+        sel = select_pr(root, settings, base_sha=base, head_sha=head)
+        ours = best_of(5, lambda: select_pr(root, settings, base_sha=base, head_sha=head))
+        ranges = sum(len(f.line_ranges or []) for f in sel.files)
+        print(f"selected: {len(sel.files)} files, {ranges} line ranges")
+        print(f"peer  git diff --unified=0 alone:      {peer * 1000:8.1f} ms")
+        print(f"ours  select_pr (git path, all steps): {ours * 1000:8.1f} ms  ({ours / peer:.2f}x the peer)")
+
+        patches = []
+        for f in sel.files:
+            text = git(root, "diff", "--unified=3", base, head, "--", f.display)
+            patches.append(PRFile(f.display, "modified", text[text.index("@@") :] if "@@" in text else None))
+        api = best_of(5, lambda: files_from_diffs(diffs_from_api(patches), root, settings))
+        print(f"ours  PR files API path, parse only:   {api * 1000:8.1f} ms  for {len(patches)} patches")
+
+        many = [SelectedFile(path=f"d/{i}.md", display=f"d/{i}.md") for i in range(100_000)]
+        shard = best_of(5, lambda: apply_shard(many, (2, 8)))
+        print(f"ours  apply_shard over 100,000 paths:  {shard * 1000:8.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
