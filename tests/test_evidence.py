@@ -219,3 +219,9 @@ def test_page_date_counts_for_the_date_check() -> None:
     assert result is not None and result.passed
     c = claim("A 2019 survey found most developers like Rust.", ClaimKind.temporal)
     assert run_checks(c, text, source_date="2019")[0].passed
+
+
+def test_budget_smaller_than_any_sentence() -> None:
+    text = ("A very long sentence about Rust adoption " * 20 + ". ") * 3
+    (p,) = select_evidence("Rust adoption", text, budget_chars=100)
+    assert len(p.text) == 100 and text[p.start : p.end] == p.text
