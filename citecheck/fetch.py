@@ -169,12 +169,15 @@ class Fetcher:
     Use as `async with Fetcher(settings, cache) as f: await f.fetch(url)`.
     """
 
-    def __init__(self, settings: Settings, cache: DiskCache | None = None) -> None:
+    def __init__(
+        self, settings: Settings, cache: DiskCache | None = None, *, ssl_context: ssl.SSLContext | None = None
+    ) -> None:
         self.settings = settings
         self.cache = cache
         self._global = asyncio.Semaphore(settings.concurrency)
         self._hosts: dict[str, _HostState] = {}
-        self._ssl = httpx.create_ssl_context(trust_env=False)  # loading CA certificates is slow: once
+        # Loading the CA certificates is slow: once per run, shared by every host's pool.
+        self._ssl = ssl_context or httpx.create_ssl_context(trust_env=False)
 
     async def __aenter__(self) -> Fetcher:
         return self
@@ -408,19 +411,31 @@ def _client(settings: Settings, ssl_context: ssl.SSLContext) -> httpx.AsyncClien
 
 
 async def fetch_all(
-    urls: Iterable[str], settings: Settings, cache: DiskCache | None = None
+    urls: Iterable[str],
+    settings: Settings,
+    cache: DiskCache | None = None,
+    *,
+    ssl_context: ssl.SSLContext | None = None,
 ) -> dict[str, FetchedSource]:
-    """Fetch every URL once (fragments ignored); keyed by each input URL as given."""
+    """Fetch every URL once (fragments ignored); keyed by each input URL as given.
+
+    `ssl_context` replaces the default verification context (certifi's CA bundle), e.g. to
+    trust a test CA or an intranet CA; host names are verified either way.
+    """
     given = list(dict.fromkeys(urls))
     keys = list(dict.fromkeys(fetch_key(u) for u in given))
-    async with Fetcher(settings, cache) as fetcher:
+    async with Fetcher(settings, cache, ssl_context=ssl_context) as fetcher:
         sources = await asyncio.gather(*(fetcher.fetch(k) for k in keys))
     by_key = dict(zip(keys, sources, strict=True))
     return {u: by_key[fetch_key(u)] for u in given}
 
 
 def fetch_all_sync(
-    urls: Iterable[str], settings: Settings, cache: DiskCache | None = None
+    urls: Iterable[str],
+    settings: Settings,
+    cache: DiskCache | None = None,
+    *,
+    ssl_context: ssl.SSLContext | None = None,
 ) -> dict[str, FetchedSource]:
     """`fetch_all` for callers without an event loop."""
-    return asyncio.run(fetch_all(urls, settings, cache))
+    return asyncio.run(fetch_all(urls, settings, cache, ssl_context=ssl_context))

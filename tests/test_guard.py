@@ -196,3 +196,25 @@ def test_backend_checks_every_resolved_address() -> None:
     assert "127.0.0.1" in asyncio.run(resolve("localhost", ["localhost"]))
     with pytest.raises(GuardError, match="numeric host form"):
         asyncio.run(resolve("2130706433", []))
+
+
+def test_tls_verifies_the_host_name_while_connecting_to_the_checked_address() -> None:
+    pytest.importorskip("cryptography")
+    from tests.servers.source_server import make_tls
+
+    good, wrong = make_tls(["localhost"]), make_tls(["elsewhere.test"])
+    settings = Settings(allow_private_hosts=["localhost", "127.0.0.1"])
+    with SourceServer(tls=good.server) as ok_server, SourceServer(tls=wrong.server) as bad_server:
+        ok_url = f"https://localhost:{ok_server.port}/a.html"
+        ok_server.add("/a.html", PAGE)
+        bad_server.add("/a.html", PAGE)
+        by_ip = ok_server.url("/a.html")  # https://127.0.0.1:…: the certificate names only localhost
+        results = fetch_all_sync([ok_url, by_ip], settings, ssl_context=good.client)
+        assert results[ok_url].outcome is FetchOutcome.ok, results[ok_url].error
+        assert results[by_ip].outcome is FetchOutcome.unreachable
+        assert "certificate" in (results[by_ip].error or "").lower()
+        bad_url = f"https://localhost:{bad_server.port}/a.html"
+        mismatch = fetch_all_sync([bad_url], settings, ssl_context=wrong.client)[bad_url]
+        assert mismatch.outcome is FetchOutcome.unreachable
+        assert "certificate" in (mismatch.error or "").lower()
+        assert ok_server.hits() == 1 and bad_server.hits() == 0

@@ -21,12 +21,16 @@ with `server.host`.
 from __future__ import annotations
 
 import contextlib
+import datetime
+import ssl
+import tempfile
 import threading
 import time
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -50,14 +54,24 @@ class Seen:
 
 
 class SourceServer:
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, *, latency_s: float = 0.0) -> None:
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        latency_s: float = 0.0,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
         self.host = host
+        self.scheme = "https" if tls else "http"
         self.latency_s = latency_s  # added before every response (benchmarks)
         self._routes: dict[str, Page | Handler | list[Page]] = {}
         self._lock = threading.Lock()
         self.requests: list[Seen] = []
         self.stopping = threading.Event()
         self._httpd = _QuietServer((host, port), _make_handler(self))
+        if tls is not None:
+            self._httpd.socket = tls.wrap_socket(self._httpd.socket, server_side=True)
         self.port = self._httpd.server_address[1]
         self._thread: threading.Thread | None = None
 
@@ -81,7 +95,7 @@ class SourceServer:
 
     @property
     def base_url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        return f"{self.scheme}://{self.host}:{self.port}"
 
     def url(self, path: str) -> str:
         return self.base_url + path
@@ -298,3 +312,71 @@ def make_pdf(pages: list[str], title: str | None = None) -> bytes:
     )
     out += b"trailer\n" + trailer.encode() + b"\nstartxref\n%d\n%%%%EOF\n" % xref
     return bytes(out)
+
+
+@dataclass(frozen=True)
+class TlsMaterial:
+    """A throw-away CA and a server certificate it signed, as SSL contexts."""
+
+    server: ssl.SSLContext  # for SourceServer(tls=...)
+    client: ssl.SSLContext  # trusts only the throw-away CA, verifies host names
+
+
+def make_tls(hostnames: list[str]) -> TlsMaterial:
+    """A CA and a server certificate for `hostnames` (DNS names), made with `cryptography`."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+    now = datetime.datetime.now(datetime.UTC)
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "citecheck test CA")])
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(ca_name)
+        .issuer_name(ca_name)
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(hours=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True, content_commitment=False, key_encipherment=False,
+                data_encipherment=False, key_agreement=False, key_cert_sign=True, crl_sign=True,
+                encipher_only=False, decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(ca_key.public_key()), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )  # fmt: skip
+    key = ec.generate_private_key(ec.SECP256R1())
+    leaf = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, hostnames[0])]))
+        .issuer_name(ca_name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(hours=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(h) for h in hostnames]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+        .add_extension(
+            x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    pem = serialization.Encoding.PEM
+    server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    with tempfile.TemporaryDirectory() as tmp:  # load_cert_chain reads only files
+        cert_file, key_file = Path(tmp) / "cert.pem", Path(tmp) / "key.pem"
+        cert_file.write_bytes(leaf.public_bytes(pem))
+        key_file.write_bytes(
+            key.private_bytes(pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        )
+        server.load_cert_chain(cert_file, key_file)
+    client = ssl.create_default_context(cadata=ca.public_bytes(pem).decode("ascii"))
+    return TlsMaterial(server=server, client=client)
