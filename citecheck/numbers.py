@@ -90,7 +90,7 @@ _LABELS = wordset(
     "table version v v. article episode season volume vol vol. issue level grade phase stage "
     "type category route flight room model series book part act step item line row column "
     "exhibit appendix amendment bill highway interstate channel platform gate windows ios "
-    "android python unit box suite apt apt. ward district region zone"
+    "android python unit box suite apt apt. ward district region zone beta alpha rc"
 )
 
 # Thousands: "," or a thin / no-break / plain space before exactly three digits ("100 000");
@@ -321,12 +321,16 @@ def _role(text: str, start: int, end: int, digits: bool, in_date: bool) -> str:
             return "citation"
         if _AFTER_LETTER.search(before):
             return "identifier"
+        if before.endswith(("/", "=", "_", "?", "&", "@", '="', "='")) or after[:1] in ("/", "_", "="):
+            return "identifier"  # parts of URLs, paths and markup attributes
         if _VERSION_AFTER.match(after) or _VERSION_BEFORE.search(before):
             return "identifier"  # versions, times, ratios
         if _ORDINAL_AFTER.match(after):
             return "ordinal"
         if _LINE_START.search(before) and _LIST_MARK.match(after):
             return "list"
+        if after[:2] == ") " and "(" not in before[-15:]:
+            return "list"  # "are: 1) security issues and 2) …"; "(n = 35) " keeps its figure
     prev = _PREV_WORD.search(before)
     if prev and prev.group(1).lower() in _LABELS:
         return "identifier"

@@ -42,6 +42,7 @@ def one(text: str):
         ("twenty-five members", 25, ""),
         ("one hundred and two members", 102, ""),
         ("thirty minutes", 30, ""),
+        ("patients (n = 35) were", 35, ""),
     ],
 )
 def test_forms(text: str, value: float, unit: str) -> None:
@@ -90,6 +91,10 @@ def test_hedges(text: str, hedge: str) -> None:
         "He ran Windows 10",
         "one of the best",
         "On 16 May 2001 he died",
+        "see https://example.org/blog/2016/07/03/post?id=42 for more",
+        '<aside markdown="1" class="pquote">',
+        "push out v4 beta 1 today",
+        "exceptions are: 1) security issues and 2) conduct reports",
     ],
 )
 def test_not_statistics(text: str) -> None:
