@@ -157,6 +157,9 @@ def _describe_error(exc: Exception, timeout_s: float) -> str:
         return f"timed out after {timeout_s:g} s"
     text = str(exc) or type(exc).__name__
     if isinstance(exc, httpx.ConnectError):
+        if "certificate verify failed: " in text:
+            why = text.split("certificate verify failed: ", 1)[1].split(" (_ssl.c", 1)[0].rstrip(".")
+            return f"TLS certificate rejected: {why}"
         return text if text.startswith("could not resolve") else f"connection failed: {text}"
     if isinstance(exc, httpx.RemoteProtocolError):
         return f"the server broke the HTTP protocol: {text}"
