@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from citecheck.models import CheckResult, Claim, ClaimKind, DecidedBy, Passage
+from citecheck.models import CheckResult, CitationKind, Claim, ClaimKind, DecidedBy, Passage
 from citecheck.numbers import (
     DateMention,
     NumberMention,
@@ -701,6 +701,26 @@ def check_dates(
     )
 
 
+_AUTHOR_YEAR = re.compile(r"\((?:[A-Z][^()]{0,100}?),?\s+(?:1[5-9]|20)[0-9]{2}[a-z]?(?:\s*[;,][^()]*)?\)")
+
+
+def claim_text_without_citations(claim: Claim) -> str:
+    """The claim's text with its citation markers blanked (same length): "(Smith, 2020)" is
+    where the claim comes from, not a date it states; "[3]" is not a figure."""
+    text = claim.text
+    spans = [m.span() for m in _AUTHOR_YEAR.finditer(text)]
+    for c in claim.citations:
+        if c.start is not None and c.end is not None and 0 <= c.start < c.end <= len(text):
+            spans.append((c.start, c.end))
+        elif c.raw and c.kind != CitationKind.link:
+            pos = text.find(c.raw)
+            if pos >= 0:
+                spans.append((pos, pos + len(c.raw)))
+    for s, e in spans:
+        text = text[:s] + " " * (e - s) + text[e:]
+    return text
+
+
 def run_checks(
     claim: Claim, source_text: str, *, page: PageIndex | None = None, source_date: str | None = None
 ) -> list[CheckResult]:
@@ -712,6 +732,7 @@ def run_checks(
     """
     index: PageIndex | None = page
     results: list[CheckResult] = []
+    text = claim_text_without_citations(claim)
     checks = (
         (ClaimKind.statistic, check_numbers),
         (ClaimKind.quote, check_quotes),
@@ -723,9 +744,9 @@ def run_checks(
         if index is None:
             index = PageIndex.build(source_text)
         if check is check_dates:
-            result = check_dates(claim.text, source_text, page=index, source_date=source_date)
+            result = check_dates(text, source_text, page=index, source_date=source_date)
         else:
-            result = check(claim.text, source_text, page=index)
+            result = check(text, source_text, page=index)
         if result is not None:
             results.append(result)
     return results

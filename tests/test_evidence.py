@@ -14,7 +14,7 @@ from citecheck.evidence import (
     select_evidence,
     split_passages,
 )
-from citecheck.models import Claim, ClaimKind, DecidedBy
+from citecheck.models import Citation, CitationKind, Claim, ClaimKind, DecidedBy
 
 FILLER = " ".join(
     f"Paragraph {i} talks about gardening, weather and the price of tea in town." for i in range(200)
@@ -225,3 +225,12 @@ def test_budget_smaller_than_any_sentence() -> None:
     text = ("A very long sentence about Rust adoption " * 20 + ". ") * 3
     (p,) = select_evidence("Rust adoption", text, budget_chars=100)
     assert len(p.text) == 100 and text[p.start : p.end] == p.text
+
+
+def test_citation_markers_are_not_checked() -> None:
+    c = claim("In 2021, 35% of developers used Rust (Smith, 2019).", ClaimKind.statistic, ClaimKind.temporal)
+    c.citations = [Citation(raw="(Smith, 2019)", kind=CitationKind.author_year)]
+    results = run_checks(c, PAGE)
+    assert [r.passed for r in results] == [True, True]  # 2019 is not looked for
+    c = claim("35% of developers used Rust (Smith et al., 2019; Doe 2020).", ClaimKind.temporal)
+    assert run_checks(c, PAGE) == []
