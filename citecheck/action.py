@@ -510,14 +510,16 @@ def run_action(environ: Mapping[str, str], stream: TextIO) -> int:
         log.info(f"citecheck: {mode}, filter-mode {settings.filter_mode.value}, judge {settings.judge.value}")
         if run.judge_skipped:
             log.warning(NO_KEY_NOTE)
-        selection = run.select(settings)
+        with log.commands_off():
+            selection = run.select(settings)
         log.info(f"citecheck: {len(selection.files)} file(s) selected (from {selection.source})")
         for note in selection.notes:
             log.warning(note.replace("\n", " "))
         if not selection.files and any(e.fatal for e in selection.errors):
             first = selection.errors[0]
             raise ConfigError(f"{first.file}: {first.message}", f"{len(selection.errors)} file(s) affected")
-        report = run.finish(run.check(settings, selection.files), selection)
+        with log.commands_off():
+            report = run.finish(run.check(settings, selection.files), selection)
         return publish(run, settings, report)
     except ConfigError as exc:
         log.error(f"citecheck: {exc.message}" + (f" — {exc.hint}" if exc.hint else ""))

@@ -10,8 +10,10 @@ in it that looks like `::set-output …` or `::add-mask::` is shown, not obeyed.
 from __future__ import annotations
 
 import secrets
+import sys
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -95,6 +97,18 @@ class ActionLog:
         self._write(f"::stop-commands::{token}")
         self._write(text.rstrip("\n"))
         self._write(f"::{token}::")
+
+    @contextmanager
+    def commands_off(self) -> Iterator[None]:
+        """While the stages run, whatever they or their libraries print (to stdout or stderr)
+        may quote a page or a PR; the runner obeys no command in it until the block ends."""
+        token = secrets.token_hex(16)
+        self._write(f"::stop-commands::{token}")
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            self._write(f"::{token}::")
 
     def group(self, title: str) -> None:
         self.command("group", title)

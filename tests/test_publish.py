@@ -222,3 +222,15 @@ def test_pr_files_from_api(gh: GitHubServer) -> None:
     assert len(files) == 36
     assert files[0].filename == "docs/0.md" and files[0].patch.startswith("@@")
     assert files[-1].previous_filename == "old.md" and files[-1].patch is None
+
+
+def test_commands_off_block_covers_library_output_and_errors() -> None:
+    out = io.StringIO()
+    log = ActionLog(out)
+    with pytest.raises(RuntimeError), log.commands_off():
+        out.write("::error::printed by a library quoting a page\n")
+        raise RuntimeError("boom")
+    lines = out.getvalue().splitlines()
+    token = lines[0].removeprefix("::stop-commands::")
+    assert lines[0].startswith("::stop-commands::") and len(token) == 32
+    assert lines[-1] == f"::{token}::"  # resumed even though the block raised
