@@ -326,18 +326,22 @@ _FRAGMENT_SUFFIX = re.compile(r",-[^,]*$")
 
 def find_fragment(fragment: str, text: str) -> tuple[int, int] | None:
     """Span of a text fragment in `text`: the decoded text as given (what `resolve` hands on),
-    or, failing that, a raw directive `[prefix-,]start[,end][,-suffix]` (start … end)."""
-    whole = find_verbatim(fragment, text)
+    or, failing that, a raw directive `[prefix-,]start[,end][,-suffix]` (start … end).
+
+    Case, whitespace, quote style and dash style are ignored (text extraction may turn
+    straight quotes curly). The pipeline should use this rather than `find_verbatim`.
+    """
+    whole = _find_exact(fragment, text)
     if whole is not None or "," not in fragment:
         return whole
     directive = _FRAGMENT_SUFFIX.sub("", _FRAGMENT_PREFIX.sub("", fragment.strip()))
     parts = [p for p in directive.split(",") if p.strip()]
     if not parts:
         return None
-    first = find_verbatim(parts[0], text)
+    first = _find_exact(parts[0], text)
     if first is None or len(parts) == 1:
         return first
-    rest = find_verbatim(parts[-1], text[first[1] :])
+    rest = _find_exact(parts[-1], text[first[1] :])
     return (first[0], first[1] + rest[1]) if rest else None
 
 

@@ -234,3 +234,9 @@ def test_citation_markers_are_not_checked() -> None:
     assert [r.passed for r in results] == [True, True]  # 2019 is not looked for
     c = claim("35% of developers used Rust (Smith et al., 2019; Doe 2020).", ClaimKind.temporal)
     assert run_checks(c, PAGE) == []
+
+
+def test_fragment_tolerates_quote_style() -> None:
+    text = "The maintainers said “we ship when it’s ready” in 2020."
+    span = find_fragment("we ship when it's ready", text)
+    assert span is not None and text[span[0] : span[1]] == "we ship when it’s ready"
