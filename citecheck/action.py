@@ -8,8 +8,9 @@
 Policy (DESIGN §3, §4):
 - Secrets are masked before anything else is printed.
 - The workflow inputs are the ceiling; `.citecheck.toml` (the `config` input) may only narrow
-  them, and on `pull_request_target` (and `workflow_run`) it is read from the base commit,
-  never the PR head.
+  them. In PR mode (`pull_request`, `pull_request_target`, `workflow_run`) it is read from the
+  base commit, never the PR head, so a PR cannot switch its own check off; when no git
+  history can be had, the inputs alone apply (the ceiling) and a note says so.
 - `judge: auto` with no key (a fork PR gets no secrets): the deterministic checks run, the
   summary says the judge was skipped, and claims that need a judge do not fail the check
   (`limit` and `not-verified` leave the effective fail-on). `judge` named explicitly with no
@@ -154,8 +155,9 @@ class Event:
 
     @property
     def reads_config_from_base(self) -> bool:
-        # These run with secrets on behalf of a PR's content: the PR must not narrow less.
-        return self.name in ("pull_request_target", "workflow_run")
+        # A PR must not loosen its own check (say, `ignore = ["**"]`): its config change
+        # counts once merged. Required on pull_request_target / workflow_run, which hold secrets.
+        return self.is_pr
 
     @property
     def pull_request(self) -> dict[str, Any]:
@@ -225,28 +227,32 @@ def load_event(environ: Mapping[str, str], workspace: Path | None = None) -> Eve
     return event
 
 
-def _config_text(path_input: str, workspace: Path, event: Event, git: Git) -> tuple[str | None, str]:
-    """The config file's text (None: absent) and how to name it, from the base on
-    `pull_request_target` so the PR cannot loosen its own check."""
+def _config_text(
+    path_input: str, workspace: Path, event: Event, git: Git, notes: list[str]
+) -> tuple[str | None, str]:
+    """The config file's text (None: absent) and how to name it; in PR mode from the base
+    commit, so the PR cannot loosen its own check."""
     rel = PurePosixPath(path_input.removeprefix("./")).as_posix()
     if event.reads_config_from_base and event.base_sha:
         where = f"{rel} at base {event.base_sha[:12]}"
         try:
             git.ensure_commit(event.base_sha)
         except GitError as exc:
-            raise ConfigError(
-                f"cannot read {where}: {exc}", "check out with history, or fetch access"
-            ) from None
+            # Without the config, the workflow inputs (the ceiling) apply as they are.
+            notes.append(f"{where} could not be read ({exc}); the workflow inputs alone apply")
+            return None, where
         proc = git.run("show", f"{event.base_sha}:{rel}", check=False)
         return (proc.stdout if proc.returncode == 0 else None), where
     path = workspace / rel
     return (path.read_text(encoding="utf-8") if path.is_file() else None), rel
 
 
-def apply_config(settings: Settings, path_input: str, workspace: Path, event: Event, git: Git) -> Settings:
-    text, where = _config_text(path_input or DEFAULT_CONFIG, workspace, event, git)
+def apply_config(
+    settings: Settings, path_input: str, workspace: Path, event: Event, git: Git, notes: list[str]
+) -> Settings:
+    text, where = _config_text(path_input or DEFAULT_CONFIG, workspace, event, git, notes)
     if text is None:
-        if path_input and path_input != DEFAULT_CONFIG:
+        if path_input and path_input != DEFAULT_CONFIG and not notes:
             raise ConfigError(f"config file {where} not found", "fix the `config` input or add the file")
         return settings
     # load_config_file parses and validates a file: give it the base commit's text as one.
@@ -270,6 +276,7 @@ class Run:
     event: Event = field(init=False)
     token: str = field(init=False)
     judge_skipped: bool = False
+    notes: list[str] = field(default_factory=list)  # for the report, from before selection
 
     def __post_init__(self) -> None:
         self.workspace = Path(self.environ.get("GITHUB_WORKSPACE") or os.getcwd()).resolve()
@@ -331,9 +338,8 @@ class Run:
 
     def settings(self) -> Settings:
         settings = settings_from_inputs(self.environ, self.workspace)
-        settings = apply_config(
-            settings, read_input(self.environ, "config"), self.workspace, self.event, self.git()
-        )
+        config = read_input(self.environ, "config")
+        settings = apply_config(settings, config, self.workspace, self.event, self.git(), self.notes)
         env = self.pipeline_environ()
         has_key = any(env.get(v) for v in KEY_ENV.values())
         if settings.judge == JudgeProvider.auto and not has_key:
@@ -384,7 +390,7 @@ class Run:
         return check(settings, files, environ=self.pipeline_environ())
 
     def finish(self, report: Report, selection: Selection) -> Report:
-        notes = list(selection.notes) + list(report.notes)
+        notes = self.notes + list(selection.notes) + list(report.notes)
         claims = report.claims
         if self.judge_skipped:
             from citecheck.pipeline import JUDGE_OFF_REASON
@@ -513,7 +519,7 @@ def run_action(environ: Mapping[str, str], stream: TextIO) -> int:
         with log.commands_off():
             selection = run.select(settings)
         log.info(f"citecheck: {len(selection.files)} file(s) selected (from {selection.source})")
-        for note in selection.notes:
+        for note in run.notes + selection.notes:
             log.warning(note.replace("\n", " "))
         if not selection.files and any(e.fatal for e in selection.errors):
             first = selection.errors[0]

@@ -73,7 +73,13 @@ def _page(text: str) -> str:
     return f"<html><head><title>Page</title></head><body>{body}</body></html>"
 
 
-def make_scenario(tmp_path: Path, sources: SourceServer, *, sales_in_source: str = "10%") -> Scenario:
+def make_scenario(
+    tmp_path: Path,
+    sources: SourceServer,
+    *,
+    sales_in_source: str = "10%",
+    base_files: dict[str, str | None] | None = None,
+) -> Scenario:
     urls = {
         "survey": sources.add("/survey", _page("The project reached 40% adoption in 2021 in our survey.")),
         "atlas": sources.add("/atlas", _page("The river is 120 km long, per the atlas of the region.")),
@@ -81,7 +87,7 @@ def make_scenario(tmp_path: Path, sources: SourceServer, *, sales_in_source: str
     }
     origin = Repo(tmp_path / "origin")
     doc = BASE_DOC.format(**urls)
-    base = origin.commit({"docs/guide.md": doc, "README.md": "# Docs\n"}, "base")
+    base = origin.commit({"docs/guide.md": doc, "README.md": "# Docs\n", **(base_files or {})}, "base")
     head = origin.commit({"docs/guide.md": doc + HEAD_ADDITIONS.format(**urls)}, "head")
     return Scenario(origin, base, head, urls)
 
@@ -316,24 +322,23 @@ def test_fork_pr_without_key_runs_deterministic_checks_only(
     assert annotations(r.stdout) == [("docs/guide.md", str(SALES_LINE), "citecheck: unsupported")]
 
 
-def test_pull_request_target_reads_config_from_base(
-    tmp_path: Path, sources: SourceServer, gh: GitHubServer
+@pytest.mark.parametrize("event_name", ["pull_request", "pull_request_target"])
+def test_pr_config_is_read_from_the_base_commit(
+    tmp_path: Path, sources: SourceServer, gh: GitHubServer, event_name: str
 ) -> None:
-    s = make_scenario(tmp_path, sources)
+    s = make_scenario(
+        tmp_path, sources, sales_in_source="25%", base_files={".citecheck.toml": 'fail_on = ["unsourced"]\n'}
+    )
     # The PR tries to switch its own check off through the config file.
     evil_head = s.origin.commit({".citecheck.toml": 'ignore = ["**/*.md"]\n'}, "ignore everything")
     payload = pr_payload(s)
     payload["pull_request"]["head"]["sha"] = evil_head  # type: ignore[index]
     inputs = {"allow-private-hosts": sources.host, "judge": "none", "comment": "false"}
-
-    r = run_action(
-        tmp_path, s.origin.root, gh, inputs=inputs, payload=payload, event_name="pull_request_target"
-    )
-    assert r.code == 1, r.stdout + r.stderr  # base has no config: the sales claim is still checked
+    r = run_action(tmp_path, s.origin.root, gh, inputs=inputs, payload=payload, event_name=event_name)
+    # The base's config counts: the claims are checked, and its extra fail-on (unsourced) fails.
+    assert r.code == 1, r.stdout + r.stderr
     assert r.outputs["total-claims"] == "3"
-
-    r = run_action(tmp_path, s.origin.root, gh, inputs=inputs, payload=payload, event_name="pull_request")
-    assert r.code == 0 and r.outputs["total-claims"] == "0"  # on pull_request the checkout's config counts
+    assert annotations(r.stdout) == [("docs/guide.md", str(UNSOURCED_LINE), "citecheck: unsourced")]
     assert gh.requests("POST") == []  # comment: false
 
 
@@ -341,7 +346,7 @@ def test_config_file_cannot_widen_inputs(tmp_path: Path, sources: SourceServer, 
     s = make_scenario(tmp_path, sources)
     s.origin.commit({".citecheck.toml": 'allowed_domains = ["evil.example"]\n'}, "widen")
     inputs = {"allowed-domains": "example.org", "judge": "none", "comment": "false"}
-    r = run_action(tmp_path, s.origin.root, gh, inputs=inputs, payload=pr_payload(s))
+    r = run_action(tmp_path, s.origin.root, gh, inputs=inputs, payload={}, event_name="workflow_dispatch")
     assert r.code == 2
     assert re.search(r"^::error::citecheck: \.citecheck\.toml: allowed_domains .*outside", r.stdout, re.M)
 
