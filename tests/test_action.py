@@ -159,9 +159,10 @@ def _event(tmp_path: Path, name: str, payload: dict[str, Any], **env: str) -> An
 def test_events_pr_audit_and_workflow_run(tmp_path: Path) -> None:
     pr = {"number": 3, "base": {"sha": "b" * 40}, "head": {"sha": "h" * 40}}
     e = _event(tmp_path, "pull_request", {"pull_request": pr})
-    assert e.is_pr and e.number == 3 and e.base_sha == "b" * 40 and not e.reads_config_from_base
+    assert e.is_pr and e.number == 3 and e.base_sha == "b" * 40 and e.reads_config_from_base
     assert _event(tmp_path, "pull_request_target", {"pull_request": pr}).reads_config_from_base
-    assert not _event(tmp_path, "schedule", {}).is_pr
+    audit = _event(tmp_path, "schedule", {})
+    assert not audit.is_pr and not audit.reads_config_from_base
     assert not _event(tmp_path, "push", {"after": "x"}).is_pr
     with pytest.raises(ConfigError):
         _event(tmp_path, "pull_request", {"number": 3})
