@@ -100,7 +100,8 @@ def test_action_yml_outputs_runs_env_and_branding() -> None:
 
 def test_dockerfile_runs_the_entrypoint_shim() -> None:
     dockerfile = (ROOT / "Dockerfile").read_text()
-    assert re.search(r'^ENTRYPOINT \["python3?", "/app/entrypoint.py"\]', dockerfile, re.M)
+    # Exec form, running the shim (the container engineer picks the paths).
+    assert re.search(r'^ENTRYPOINT \[[^\]]*"[^"]*entrypoint\.py"\]', dockerfile, re.M)
     assert "entrypoint.py" in dockerfile
     shim = (ROOT / "entrypoint.py").read_text()
     assert "from citecheck.action import main" in shim and len(shim.splitlines()) < 15
