@@ -3,7 +3,9 @@
 Recall: the share of claims with a gold evidence set for which every sentence of at least one
 gold set reaches the judge (lies wholly inside the selected passages). The page text is the
 WiCE sentences joined by newlines (as extracted page text has one paragraph a line); gold
-sentence indices are mapped to character spans of that text.
+sentence indices are mapped to character spans of that text. The "(1 para)" rows join them
+by spaces instead, a harder case where our own sentence splitter must find every boundary.
+ms/claim includes parsing the page (`PageIndex.build`).
 
 Run from the repository root: `python bench/evidence.py` (data: `../shared/eval/wice/
 claims_dev.jsonl`, or the path in CITECHECK_WICE_DEV).
@@ -51,12 +53,12 @@ def recall_hit(row: dict, spans: list[tuple[int, int]], passages: list[Passage])
     )
 
 
-def evaluate(rows: list[dict], pick) -> tuple[float, float, int, float]:
+def evaluate(rows: list[dict], pick, sep: str = "\n") -> tuple[float, float, int, float]:
     hits = n = 0
     chars = 0
     t0 = time.perf_counter()
     for row in rows:
-        text, spans = page_of(row)
+        text, spans = page_of(row, sep)
         passages = pick(row["claim"], text)
         chars += sum(len(p.text) for p in passages)
         if any(g for g in row["supporting_sentences"]):
@@ -73,22 +75,22 @@ def main() -> int:
         return 2
     rows = load(path)
     print(f"WiCE dev: {len(rows)} claims, {path}")
-    print(f"{'selection':<28} {'recall':>7} {'mean chars':>11} {'claims':>7} {'ms/claim':>9}")
+    print(f"{'selection':<30} {'recall':>7} {'mean chars':>11} {'claims':>7} {'ms/claim':>9}")
 
     def baseline(claim: str, text: str) -> list[Passage]:
         return [Passage(start=0, end=min(len(text), BASELINE_CHARS), text=text[:BASELINE_CHARS])]
 
     r, c, n, t = evaluate(rows, baseline)
-    print(f"{'first 12,000 chars':<28} {r:>7.3f} {c:>11,.0f} {n:>7} {1000 * t / len(rows):>9.2f}")
-    for budget in BUDGETS:
+    print(f"{'first 12,000 chars':<30} {r:>7.3f} {c:>11,.0f} {n:>7} {1000 * t / len(rows):>9.2f}")
+    for sep, name in (("\n", ""), (" ", " (1 para)")):
+        for budget in BUDGETS:
 
-        def ours(claim: str, text: str, budget: int = budget) -> list[Passage]:
-            return select_evidence(claim, text, budget_chars=budget, page=PageIndex.build(text))
+            def ours(claim: str, text: str, budget: int = budget) -> list[Passage]:
+                return select_evidence(claim, text, budget_chars=budget, page=PageIndex.build(text))
 
-        r, c, n, t = evaluate(rows, ours)
-        print(
-            f"{f'select_evidence {budget:,}':<28} {r:>7.3f} {c:>11,.0f} {n:>7} {1000 * t / len(rows):>9.2f}"
-        )
+            r, c, n, t = evaluate(rows, ours, sep)
+            label = f"select_evidence {budget:,}{name}"
+            print(f"{label:<30} {r:>7.3f} {c:>11,.0f} {n:>7} {1000 * t / len(rows):>9.2f}")
     return 0
 
 

@@ -79,7 +79,7 @@ def find_verbatim(quote: str, text: str) -> tuple[int, int] | None:
 # --- sentences -------------------------------------------------------------------------
 
 _ABBREVIATIONS = wordset(
-    "mr mrs ms dr prof st jr sr inc ltd co corp vs etc e.g i.e eg ie no nos fig figs al approx "
+    "mr mrs ms dr prof st jr sr inc ltd co corp v vs etc e.g i.e eg ie no nos fig figs al approx "
     "u.s u.k u.n gen gov sen rep rev mt ft p pp vol ed eds jan feb mar apr jun jul aug sep sept "
     "oct nov dec est dept univ assn bros ca cf op cit ibid seq viz ph.d b.a m.a m.d a.m p.m "
     "mass calif wash penn ariz"
