@@ -28,6 +28,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 import json  # noqa: E402
 import os  # noqa: E402
 from collections.abc import Callable  # noqa: E402
+from functools import partial  # noqa: E402
 
 from citecheck.evidence import PageIndex, check_dates, check_numbers, check_quotes  # noqa: E402
 from citecheck.models import CheckResult  # noqa: E402
@@ -69,6 +70,8 @@ def wice(base: Path, verbose: bool) -> None:
     print(f"WiCE dev, supported claims with a figure: number check false failures {rate(f, t)}")
     f, t = false_failures(supported, check_dates, show=10 if verbose else 0)
     print(f"WiCE dev, supported claims with a date:   date check false failures   {rate(f, t)}")
+    f, t = false_failures(supported, partial(check_dates, strict=True))
+    print(f"  (with strict=True, a missing day or month fails too:               {rate(f, t)})")
     f, t = false_failures(supported, check_quotes, show=10 if verbose else 0)
     print(f"WiCE dev, supported claims with a quote:  quote check false failures  {rate(f, t)}")
     others = [(r["claim"], "\n".join(r["evidence"])) for r in rows if r["label"] != "supported"]
@@ -78,7 +81,7 @@ def wice(base: Path, verbose: bool) -> None:
     subs = jsonl(base / "wice" / "non_supported_tokens_dev.jsonl")
     caught = {"figure": 0, "date": 0}
     total = {"figure": 0, "date": 0}
-    absent = 0
+    absent = strict_caught = 0
     clean: list[tuple[str, str]] = []  # sub-claims whose figures are all supported
     for r in subs:
         claim = r["claim"]
@@ -104,6 +107,9 @@ def wice(base: Path, verbose: bool) -> None:
         result = check(claim, text, page=page)
         if result is not None and not result.passed:
             caught[kind] += 1
+        if kind == "date":
+            strict_result = check_dates(claim, text, page=page, strict=True)
+            strict_caught += strict_result is not None and not strict_result.passed
         elif verbose:
             print(f"    missed ({kind}): {claim[:100]!r}")
         if not all(m.text.lower() in text.lower() for m in [*bad_stats, *bad_dates]):
@@ -113,6 +119,7 @@ def wice(base: Path, verbose: bool) -> None:
     figure_rate, date_rate = rate(caught["figure"], total["figure"]), rate(caught["date"], total["date"])
     print(f"WiCE sub-claims with an unsupported figure: number check catches {figure_rate}")
     print(f"WiCE sub-claims with an unsupported date:   date check catches   {date_rate}")
+    print(f"  (with strict=True: {rate(strict_caught, total['date'])})")
     print(
         f"  (the unsupported figure or date is absent from the page, so a lookup could catch it, in "
         f"{rate(absent, total['figure'] + total['date'])})"

@@ -240,3 +240,9 @@ def test_fragment_tolerates_quote_style() -> None:
     text = "The maintainers said “we ship when it’s ready” in 2020."
     span = find_fragment("we ship when it's ready", text)
     assert span is not None and text[span[0] : span[1]] == "we ship when it’s ready"
+
+
+def test_strict_dates_fail_a_missing_day() -> None:
+    result = check_dates("The report came out on 7 March 2021.", PAGE, strict=True)
+    assert result is not None and not result.passed
+    assert check_dates("The report came out on 5 March 2021.", PAGE, strict=True).passed  # type: ignore[union-attr]
