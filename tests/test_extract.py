@@ -605,3 +605,9 @@ def test_ignore_marker_before_an_html_block() -> None:
 
 def test_plain_html_block_is_skipped() -> None:
     assert texts('<div class="note">\nIt grew 50% in 2023 <a href="https://ex.com">here</a>.\n</div>\n') == []
+
+
+def test_link_url_kept_as_written() -> None:
+    c = one("Usage grew 50% per [the report](https://ex.com/résumé?q=a%20b#:~:text=grew%2050%25).")
+    assert c.citations[0].url == "https://ex.com/résumé?q=a%20b#:~:text=grew%2050%25"
+    assert c.citations[0].text_fragment == "grew 50%"
