@@ -328,11 +328,14 @@ class Run:
     def mark_safe_directory(self) -> None:
         # The container runs as root over a workspace the runner user owns; git refuses such a
         # repository unless it is declared safe. (Select also passes it on each git call.)
-        subprocess.run(
-            ["git", "config", "--global", "--add", "safe.directory", str(self.workspace)],
-            capture_output=True,
-            check=False,
-        )
+        try:
+            subprocess.run(
+                ["git", "config", "--global", "--add", "safe.directory", str(self.workspace)],
+                capture_output=True,
+                check=False,
+            )
+        except OSError:
+            pass  # no git: selection falls back to the PR files API / a folder walk
 
     # ---- stages
 
