@@ -22,6 +22,7 @@ Policy (DESIGN §3, §4):
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -328,14 +329,12 @@ class Run:
     def mark_safe_directory(self) -> None:
         # The container runs as root over a workspace the runner user owns; git refuses such a
         # repository unless it is declared safe. (Select also passes it on each git call.)
-        try:
+        with contextlib.suppress(OSError):  # no git: select falls back to the PR files API
             subprocess.run(
                 ["git", "config", "--global", "--add", "safe.directory", str(self.workspace)],
                 capture_output=True,
                 check=False,
             )
-        except OSError:
-            pass  # no git: selection falls back to the PR files API / a folder walk
 
     # ---- stages
 
