@@ -3,6 +3,7 @@ and the workflow files (YAML structure; actionlint when it is installed)."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shutil
@@ -243,3 +244,67 @@ def test_actionlint_catches_a_bad_workflow(tmp_path: Path) -> None:
         [*tool, str(bad)], cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False
     )
     assert proc.returncode != 0
+
+
+def _failing_report(n: int) -> Any:
+    from citecheck.models import ClaimKind, ClaimResult, Verdict
+    from citecheck.report import build_report
+
+    claims = [
+        ClaimResult(
+            text=f"Claim {i} says 5%",
+            kinds=[ClaimKind.statistic],
+            file="docs/a.md",
+            line=i + 1,
+            column=1,
+            verdict=Verdict.fail,
+            reason="the page says 7%",
+        )
+        for i in range(n)
+    ]
+    return build_report(claims, settings=Settings())
+
+
+def _run(tmp_path: Path, **env: str) -> tuple[Any, io.StringIO]:
+    from citecheck.action import Event, Run
+    from citecheck.publish import ActionLog
+
+    out = io.StringIO()
+    environ = {
+        "GITHUB_WORKSPACE": str(tmp_path),
+        "GITHUB_OUTPUT": str(tmp_path / "out"),
+        "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
+        "GITHUB_REPOSITORY": "o/r",
+        **env,
+    }
+    run = Run(environ, ActionLog(out))
+    run.event = Event(
+        "pull_request", {"pull_request": {"number": 5, "base": {"sha": "b"}, "head": {"sha": "h"}}}
+    )
+    return run, out
+
+
+def test_publish_counts_unannotated_claims_and_survives_a_dead_api(tmp_path: Path) -> None:
+    from citecheck.action import publish
+
+    # The API is a closed port: the comment fails, which is a warning only.
+    run, out = _run(tmp_path, INPUT_GITHUB_TOKEN="t0ken-value", GITHUB_API_URL="http://127.0.0.1:9")
+    code = publish(run, Settings(), _failing_report(13))
+    assert code == 1
+    log = out.getvalue()
+    assert log.count("::error file=docs/a.md,line=") == 10
+    assert "::warning::citecheck could not post the PR comment" in log
+    summary = (tmp_path / "summary.md").read_text()
+    assert "3 more failing claims are not annotated" in summary and "- Total claims: 13" in summary
+    outputs = (tmp_path / "out").read_text()
+    for name in ("passed", "total-claims", "failed", "report-json", "report-markdown"):
+        assert f"\n{name}<<" in "\n" + outputs
+    assert json.loads((tmp_path / "citecheck-report/report.json").read_text())["total_claims"] == 13
+
+
+def test_publish_without_annotations_or_comment(tmp_path: Path) -> None:
+    from citecheck.action import publish
+
+    run, out = _run(tmp_path)
+    code = publish(run, Settings(annotations=False, comment=False), _failing_report(2))
+    assert code == 1 and "::error" not in out.getvalue() and "::warning" not in out.getvalue()
