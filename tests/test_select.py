@@ -251,3 +251,18 @@ def test_parse_quoted_and_renamed_paths() -> None:
         ("y.md", "renamed", []),
         ("t\tb.md", "modified", [3, 4]),
     ]
+
+
+def test_pr_shallow_merge_commit_checkout(tmp_path: Path) -> None:
+    """The GitHub default exactly: a depth-1 clone of the PR's test merge commit."""
+    repo = Repo(tmp_path / "origin")
+    repo.commit({"a.md": BASE_DOC, "b.md": BASE_DOC})
+    git(repo.root, "checkout", "-q", "-b", "feature")
+    head = repo.commit({"a.md": _changed(BASE_DOC, 4, "PR line.")})
+    git(repo.root, "checkout", "-q", "main")
+    base_tip = repo.commit({"b.md": _changed(BASE_DOC, 1, "Base moved on.")})
+    git(repo.root, "merge", "-q", "--no-ff", "-m", "merge", "feature")
+    clone = repo.shallow_clone(tmp_path / "clone")
+    assert git(clone, "rev-parse", "--is-shallow-repository") == "true"
+    sel = select_pr(clone, Settings(), base_sha=base_tip, head_sha=head)
+    assert _by_display(sel.files) == {"a.md": [(4, 4)]} and sel.source == "git"
