@@ -55,6 +55,7 @@ from citecheck.numbers import (
     statistics_in,
     wordset,
 )
+from citecheck.sentences import split_sentences
 
 QUOTE_FUZZY_THRESHOLD = 90.0
 QUOTE_MIN_FUZZY_CHARS = 20
@@ -78,15 +79,7 @@ def find_verbatim(quote: str, text: str) -> tuple[int, int] | None:
 
 # --- sentences -------------------------------------------------------------------------
 
-_ABBREVIATIONS = wordset(
-    "mr mrs ms dr prof st jr sr inc ltd co corp v vs etc e.g i.e eg ie no nos fig figs al approx "
-    "u.s u.k u.n gen gov sen rep rev mt ft p pp vol ed eds jan feb mar apr jun jul aug sep sept "
-    "oct nov dec est dept univ assn bros ca cf op cit ibid seq viz ph.d b.a m.a m.d a.m p.m "
-    "mass calif wash penn ariz"
-)
-_BOUNDARY = re.compile(r"[.!?…]+[\"'”’)\]]*\s+(?=[\"'“‘(\[]?[A-Z0-9À-Ý])")
 _LINE = re.compile(r"[^\n]+")
-_LAST_WORD = re.compile(r"([A-Za-z.]+)$")
 
 
 def _cut_long(start: int, end: int, text: str) -> list[tuple[int, int]]:
@@ -103,21 +96,30 @@ def _cut_long(start: int, end: int, text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _chunks(text: str, start: int, end: int, size: int = 4000) -> list[tuple[int, int]]:
+    """A long line in pieces of about `size` characters, cut after a sentence end if one is
+    near; the splitter looks back over its whole input at each full stop, so a PDF's
+    one-line page of megabytes would otherwise cost quadratic time."""
+    pieces: list[tuple[int, int]] = []
+    while end - start > size:
+        cut = max(
+            text.rfind(". ", start + size // 2, start + size),
+            text.rfind("? ", start + size // 2, start + size),
+        )
+        cut = cut + 2 if cut > start else start + size
+        pieces.append((start, cut))
+        start = cut
+    pieces.append((start, end))
+    return pieces
+
+
 def _sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Sentences of each line (`citecheck.sentences.split_sentences`), overlong ones cut."""
     spans: list[tuple[int, int]] = []
     for line in _LINE.finditer(text):
-        begin = line.start()
-        for m in _BOUNDARY.finditer(line.group(0)):
-            head = line.group(0)[max(0, m.start() - 40) : m.start()]
-            word = _LAST_WORD.search(head)
-            w = word.group(1).lower() if word else ""
-            if w and (w.rstrip(".") in _ABBREVIATIONS or (len(w) == 1 and head[-1].isupper())):
-                continue  # "Dr. Smith", "Thomas K. Arnold"
-            end = line.start() + m.start() + len(m.group(0).rstrip())
-            spans.extend(_cut_long(begin, end, text))
-            begin = line.start() + m.end()
-        spans.extend(_cut_long(begin, line.end(), text))
-    # strip surrounding whitespace and drop empty spans
+        for lo, hi in _chunks(text, line.start(), line.end()):
+            for s, e in split_sentences(text[lo:hi]):
+                spans.extend(_cut_long(lo + s, lo + e, text))
     out: list[tuple[int, int]] = []
     for s, e in spans:
         while s < e and text[s].isspace():
