@@ -395,15 +395,14 @@ def test_fork_safe_workflow_run_judges_and_comments(
     gh.set_pull(REPO, PR, head_sha=s.head, base_sha=s.base)
     run_payload = {"workflow_run": {"head_sha": s.head, "event": "pull_request", "pull_requests": []}}
     env = {"CITECHECK_PR_EVENT": "citecheck-pr/event.json"}
-    r = run_action(
-        tmp_path,
-        ws,
-        gh,
-        inputs=judged_inputs(sources, judge),
-        payload=run_payload,
-        event_name="workflow_run",
-        extra_env=env,
-    )
+
+    def judge_run() -> Result:
+        inputs = judged_inputs(sources, judge)
+        return run_action(
+            tmp_path, ws, gh, inputs=inputs, payload=run_payload, event_name="workflow_run", extra_env=env
+        )
+
+    r = judge_run()
     assert r.code == 1, r.stdout + r.stderr
     assert judge.calls and sources.hits("/survey") == 0
     assert sorted(c["line"] for c in report_json(r)["claims"]) == [ATLAS_LINE, SALES_LINE, UNSOURCED_LINE]  # type: ignore[index]
@@ -414,15 +413,7 @@ def test_fork_safe_workflow_run_judges_and_comments(
     calls = len(judge.calls)
     (ws / "citecheck-pr/event.json").write_text(json.dumps(pr_payload(s, number=99)))
     gh.set_pull(REPO, 99, head_sha="e" * 40, base_sha=s.base)
-    r = run_action(
-        tmp_path,
-        ws,
-        gh,
-        inputs=judged_inputs(sources, judge),
-        payload=run_payload,
-        event_name="workflow_run",
-        extra_env=env,
-    )
+    r = judge_run()
     assert r.code == 2 and "::error::citecheck: PR #99 has head eeeeeeeeeeee" in r.stdout
     assert len(judge.calls) == calls and gh.comments(REPO, 99) == []
 
