@@ -242,7 +242,7 @@ _CHANGE_GATE = wordset(
 _CHANGE = re.compile(
     r"\b(?:increased|decreased|grew|rose|fell|dropped|declined|jumped|climbed|surged|plunged|shrank|"
     r"increases|decreases|grows|rises|falls|drops|declines)\s+(?:by|from|to|more\s+than)\b|"
-    r"\b(?:twice|thrice|\w+\s+times)\s+(?:as\s+(?:[\w-]+\s+){1,3}?as|more|less|fewer|faster|slower)\b"
+    r"\b(?:twice|thrice|\w+\s+times)\s+(?:as\s+[\w-]+|more|less|fewer|faster|slower)\b"
 )
 _QUOTED = re.compile(r"“[^”]{8,}”|\"[^\"]{8,}\"|‘[^’]{8,}’")
 _ATTRIBUTION = re.compile(

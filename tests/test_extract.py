@@ -107,6 +107,7 @@ def test_temporal(sentence: str) -> None:
 def test_vague_amounts_are_not_statistics() -> None:
     assert texts("Thousands of hours go into it every week.") == []
     assert one("Projects with a README get twice as many contributors as others.").kinds == [K.comparative]
+    assert one("Projects with a README get twice as many contributors.").kinds == [K.comparative]
 
 
 @pytest.mark.parametrize(
