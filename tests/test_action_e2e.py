@@ -351,27 +351,35 @@ def test_config_file_cannot_widen_inputs(tmp_path: Path, sources: SourceServer, 
     assert re.search(r"^::error::citecheck: \.citecheck\.toml: allowed_domains .*outside", r.stdout, re.M)
 
 
-def test_audit_mode_with_shards_covers_every_file_once(
+def test_audit_mode_with_shards_merges_to_the_unsharded_totals(
     tmp_path: Path, sources: SourceServer, gh: GitHubServer
 ) -> None:
+    from citecheck.models import Report
+    from citecheck.report import merge_reports
+
     repo = Repo(tmp_path / "origin")
-    url = sources.add("/report", _page("Sales grew 25% in 2023, the report says."))
-    repo.commit(
-        {f"docs/page{i}.md": f"# P{i}\n\nSales grew 25% in 2023 ([report]({url})).\n" for i in range(8)}
-        | {"notes.txt": "Sales grew 99% in 2023.\n"},
-        "docs",
-    )
+    good = sources.add("/report", _page("Sales grew 25% in 2023, the report says."))
+    bad = sources.add("/old", _page("Sales grew 10% in 2023, the old report says."))
+    pages = {f"docs/page{i}.md": f"# P{i}\n\nSales grew 25% in 2023 ([report]({good})).\n" for i in range(8)}
+    pages["docs/page0.md"] += f"\nSales grew 25% in 2023 ([old]({bad})).\n"
+    pages["docs/page5.md"] += "\nOver 3 million people use it.\n"
+    repo.commit({**pages, "notes.txt": "Sales grew 99% in 2023.\n"}, "docs")
     inputs = {"allow-private-hosts": sources.host, "judge": "none"}
     whole = run_action(tmp_path, repo.root, gh, inputs=inputs, payload={}, event_name="workflow_dispatch")
-    assert whole.code == 0 and whole.outputs["total-claims"] == "8", whole.stdout + whole.stderr
-    files: list[str] = []
+    assert whole.code == 1 and whole.outputs["total-claims"] == "10", whole.stdout + whole.stderr
+    unsharded = report_json(whole)  # before the shards' runs write theirs in the same place
+    shards: list[Report] = []
     for i in (1, 2, 3):
         part = run_action(
             tmp_path, repo.root, gh, inputs={**inputs, "shard": f"{i}/3"}, payload={}, event_name="schedule"
         )
-        assert part.code == 0
-        files += [c["file"] for c in report_json(part)["claims"]]  # type: ignore[index]
-    assert sorted(files) == [f"docs/page{i}.md" for i in range(8)]
+        assert part.code in (0, 1)
+        shards.append(Report.model_validate(report_json(part)))
+    files = sorted({c.file for r in shards for c in r.claims})
+    assert files == sorted(pages) and sum(len(r.claims) for r in shards) == 10  # each file in one shard
+    merged = merge_reports(shards, fail_on=shards[0].fail_on).model_dump()
+    keys = [k for k in unsharded if k.startswith("total_") and k != "total_cost_usd"] + ["passed", "failing"]
+    assert {k: merged[k] for k in keys} == {k: unsharded[k] for k in keys}
     assert gh.requests() == []  # no PR: no comment, no API call
 
 
