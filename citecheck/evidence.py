@@ -120,15 +120,7 @@ def _sentence_spans(text: str) -> list[tuple[int, int]]:
         for lo, hi in _chunks(text, line.start(), line.end()):
             for s, e in split_sentences(text[lo:hi]):
                 spans.extend(_cut_long(lo + s, lo + e, text))
-    out: list[tuple[int, int]] = []
-    for s, e in spans:
-        while s < e and text[s].isspace():
-            s += 1
-        while e > s and text[e - 1].isspace():
-            e -= 1
-        if e > s:
-            out.append((s, e))
-    return out
+    return [(s, e) for s, e in spans if e > s]
 
 
 def split_passages(text: str) -> list[Passage]:
@@ -532,12 +524,12 @@ def check_numbers(claim_text: str, source_text: str, *, page: PageIndex | None =
         hits = find_number(m, index.numbers)
         if not hits:
             nearest = _nearest_number(m, index, claim_tokens)
-            said = f"; the page says {nearest.describe()!r}" if nearest else ""
-            return CheckResult(
-                name=DecidedBy.number,
-                passed=False,
-                detail=f"the claim's figure {m.describe()!r} ({format_value(m)}) is not on the page{said}",
-                evidence=_snippet(index, nearest.start) if nearest else _best_sentence(claim_text, index),
+            return _missing(
+                DecidedBy.number,
+                f"the claim's figure {m.describe()!r} ({format_value(m)}) is not on the page",
+                claim_text,
+                index,
+                (nearest.describe(), nearest.start) if nearest else None,
             )
         best = max(hits, key=lambda h: _overlap(claim_tokens, _snippet(index, h.start)))
         found.append((m, best))
@@ -561,6 +553,19 @@ def _nearest_number(m: NumberMention, index: PageIndex, claim_tokens: set[str]) 
         return (-_overlap(claim_tokens, _snippet(index, p.start)), ratio)
 
     return min(candidates, key=key)
+
+
+def _missing(
+    name: DecidedBy, detail: str, claim_text: str, index: PageIndex, nearest: tuple[str, int] | None
+) -> CheckResult:
+    """A failed check: what was missing, what the page says instead (`nearest`: its words and
+    offset) and that sentence as evidence, or the page's best sentence for the claim."""
+    if nearest is None:
+        return CheckResult(name=name, passed=False, detail=detail, evidence=_best_sentence(claim_text, index))
+    said, pos = nearest
+    return CheckResult(
+        name=name, passed=False, detail=f"{detail}; the page says {said!r}", evidence=_snippet(index, pos)
+    )
 
 
 def _best_sentence(claim_text: str, index: PageIndex) -> str | None:
@@ -697,12 +702,12 @@ def check_dates(
             near = max(
                 same_year, key=lambda p: _overlap(claim_tokens, _snippet(index, p.start)), default=None
             )
-            said = f"; the page says {near.text!r}" if near else ""
-            return CheckResult(
-                name=DecidedBy.date,
-                passed=False,
-                detail=f"the date {d.text!r} is not on the page{said}",
-                evidence=_snippet(index, near.start) if near else _best_sentence(claim_text, index),
+            return _missing(
+                DecidedBy.date,
+                f"the date {d.text!r} is not on the page",
+                claim_text,
+                index,
+                (near.text, near.start) if near else None,
             )
         found.append(repr(d.text))
         evidence.append(_snippet(index, hit.start))
