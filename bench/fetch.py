@@ -19,11 +19,13 @@ installed into bench/node_modules on first use (`npm install --prefix bench`).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +34,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from citecheck.config import Settings  # noqa: E402
-from tests.servers.source_server import SourceServer  # noqa: E402
 
 BENCH = ROOT / "bench"
 NPM_TOOLS = {"linkinator": "linkinator", "markdown-link-check": "markdown-link-check"}
@@ -44,7 +45,7 @@ from citecheck.config import Settings
 from citecheck.fetch import fetch_all_sync
 urls = [line.strip() for line in open(sys.argv[1]) if line.strip()]
 hosts = sys.argv[2].split(",")
-res = fetch_all_sync(urls, Settings(allow_private_hosts=hosts))
+res = fetch_all_sync(urls, Settings(allow_private_hosts=hosts, concurrency=int(sys.argv[3])))
 bad = [u for u, s in res.items() if s.outcome.value != "ok"]
 print(f"{len(res) - len(bad)} ok, {len(bad)} not ok", bad[:3])
 """
@@ -66,19 +67,80 @@ def page(i: int) -> str:
     )
 
 
+class LoopbackServers:
+    """Minimal HTTP/1.1 servers (keep-alive, GET/HEAD) on every host, one asyncio loop.
+
+    Deliberately lighter than tests.servers.source_server (a thread per connection): the
+    server must not be what the tools wait for, or the comparison measures the server.
+    """
+
+    def __init__(self, hosts: list[str], latency_s: float) -> None:
+        self.hosts, self.latency_s = hosts, latency_s
+        self.pages: dict[str, bytes] = {}
+        self.requests = 0
+        self.ports: dict[str, int] = {}
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def add(self, host: str, path: str, body: str) -> str:
+        self.pages[path] = body.encode("utf-8")
+        return f"http://{host}:{self.ports[host]}{path}"
+
+    def start(self) -> LoopbackServers:
+        self._thread.start()
+        self._ready.wait()
+        return self
+
+    def stop(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        for host in self.hosts:
+            server = self._loop.run_until_complete(asyncio.start_server(self._serve, host, 0, backlog=1024))
+            self.ports[host] = server.sockets[0].getsockname()[1]
+        self._ready.set()
+        self._loop.run_forever()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while head := await reader.readuntil(b"\r\n\r\n"):
+                method, target = head.split(b" ", 2)[:2]
+                self.requests += 1
+                await asyncio.sleep(self.latency_s)
+                body = self.pages.get(target.decode("latin-1"))
+                status = b"200 OK" if body is not None else b"404 Not Found"
+                body = body if body is not None else b"not found"
+                writer.write(
+                    b"HTTP/1.1 " + status + b"\r\nContent-Type: text/html; charset=utf-8\r\n"
+                    b"Content-Length: "
+                    + str(len(body)).encode()
+                    + b"\r\n\r\n"
+                    + (b"" if method == b"HEAD" else body)
+                )
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError, ValueError):
+            pass
+        finally:
+            writer.close()
+
+
 @dataclass
 class Run:
     name: str
     what: str
     seconds: float
+    cpu_s: float
     max_rss_mb: float
     requests: int
     exit_code: int
     note: str = ""
 
 
-def timed(cmd: list[str], servers: list[SourceServer], cwd: Path) -> tuple[float, float, int, int, str]:
-    before = sum(s.hits() for s in servers)
+def timed(cmd: list[str], servers: LoopbackServers, cwd: Path) -> tuple[float, float, float, int, int, str]:
+    before = servers.requests
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     out = proc.stdout.read() if proc.stdout else b""
@@ -86,7 +148,16 @@ def timed(cmd: list[str], servers: list[SourceServer], cwd: Path) -> tuple[float
     seconds = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     tail = out.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
-    return seconds, usage.ru_maxrss / 1024, sum(s.hits() for s in servers) - before, proc.returncode, tail[0]
+    # CPU (user + system) of the tool's own process: unlike wall time, load on the machine
+    # hardly changes it.
+    return (
+        seconds,
+        usage.ru_utime + usage.ru_stime,
+        usage.ru_maxrss / 1024,
+        servers.requests - before,
+        proc.returncode,
+        tail[0],
+    )
 
 
 def ensure_npm_tools() -> dict[str, Path]:
@@ -109,15 +180,14 @@ def main(argv: list[str] | None = None) -> int:
 
     defaults = Settings()
     tools = ensure_npm_tools()
-    servers = [SourceServer(h, latency_s=args.latency).start() for h in HOSTS]
+    servers = LoopbackServers(HOSTS, args.latency).start()
     try:
         with tempfile.TemporaryDirectory(prefix="citecheck-bench-") as tmp_s:
             tmp = Path(tmp_s)
             urls = []
             lines = ["# District census figures", ""]
             for i in range(args.pages):
-                server = servers[i % len(servers)]
-                url = server.add(f"/district-{i}.html", page(i))
+                url = servers.add(HOSTS[i % len(HOSTS)], f"/district-{i}.html", page(i))
                 urls.append(url)
                 lines += [f"District {i} had {10_000 + 37 * i:,} residents in 2020 ([census]({url})).", ""]
             doc = tmp / "districts.md"
@@ -139,7 +209,15 @@ def main(argv: list[str] | None = None) -> int:
                 Run(
                     "citecheck fetch stage (fetch_all)",
                     "fetch + extract text",
-                    *timed(fetch_cmd, servers, ROOT),
+                    *timed([*fetch_cmd, str(defaults.concurrency)], servers, ROOT),
+                )
+            )
+            wide = len(HOSTS) * defaults.per_host_concurrency
+            runs.append(
+                Run(
+                    f"citecheck fetch stage, concurrency {wide}",
+                    "fetch + extract text",
+                    *timed([*fetch_cmd, str(wide)], servers, ROOT),
                 )
             )
             if "linkinator" in tools:
@@ -149,26 +227,28 @@ def main(argv: list[str] | None = None) -> int:
                 cmd = [str(tools["markdown-link-check"]), str(doc)]
                 runs.append(Run("markdown-link-check", "HTTP status only", *timed(cmd, servers, tmp)))
     finally:
-        for s in servers:
-            s.stop()
+        servers.stop()
 
     effective = min(defaults.concurrency, len(HOSTS) * defaults.per_host_concurrency)
     ideal = args.pages * args.latency / effective
     link = next((r.seconds for r in runs if r.name == "linkinator"), None)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
-        f"\n{args.pages} pages on {len(HOSTS)} loopback hosts, {args.latency * 1000:.0f} ms added latency; "
-        f"{os.cpu_count()} CPUs; citecheck defaults: concurrency {defaults.concurrency}, "
-        f"per host {defaults.per_host_concurrency}\n"
+        f"\n{args.pages} pages on {len(HOSTS)} loopback hosts, {args.latency * 1000:.0f} ms added "
+        f"latency; {os.cpu_count()} CPUs, load average {load}; citecheck defaults: concurrency "
+        f"{defaults.concurrency}, per host {defaults.per_host_concurrency}\n"
     )
-    print("| tool | does | wall time (s) | × ideal | × linkinator | peak RSS (MB) | requests | exit |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print(
+        "| tool | does | wall time (s) | × ideal | × linkinator | CPU (s) | peak RSS (MB) | requests | exit |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     print(f"| ideal (N × latency / {effective}) | — | {ideal:.2f} | 1.00 | "
-          f"{ideal / link if link else float('nan'):.2f} | — | {args.pages} | — |")  # fmt: skip
+          f"{ideal / link if link else float('nan'):.2f} | — | — | {args.pages} | — |")  # fmt: skip
     for r in runs:
         vs_link = f"{r.seconds / link:.2f}" if link else "—"
         print(
             f"| {r.name} | {r.what} | {r.seconds:.2f} | {r.seconds / ideal:.2f} | {vs_link} | "
-            f"{r.max_rss_mb:.0f} | {r.requests} | {r.exit_code} |"
+            f"{r.cpu_s:.2f} | {r.max_rss_mb:.0f} | {r.requests} | {r.exit_code} |"
         )
     for r in runs:
         if r.note:
