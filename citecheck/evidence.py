@@ -722,15 +722,20 @@ def check_dates(
 _AUTHOR_YEAR = re.compile(r"\((?:[A-Z][^()]{0,100}?),?\s+(?:1[5-9]|20)[0-9]{2}[a-z]?(?:\s*[;,][^()]*)?\)")
 
 
+_CONTENT_CITATIONS = frozenset({CitationKind.link, CitationKind.reference})
+
+
 def claim_text_without_citations(claim: Claim) -> str:
     """The claim's text with its citation markers blanked (same length): "(Smith, 2020)" is
     where the claim comes from, not a date it states; "[3]" is not a figure."""
     text = claim.text
     spans = [m.span() for m in _AUTHOR_YEAR.finditer(text)]
     for c in claim.citations:
+        if c.kind in _CONTENT_CITATIONS:
+            continue  # a link's text is what the claim says ("[93% of respondents](…)"), not a marker
         if c.start is not None and c.end is not None and 0 <= c.start < c.end <= len(text):
             spans.append((c.start, c.end))
-        elif c.raw and c.kind != CitationKind.link:
+        elif c.raw:
             pos = text.find(c.raw)
             if pos >= 0:
                 spans.append((pos, pos + len(c.raw)))

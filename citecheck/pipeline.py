@@ -24,7 +24,7 @@ from pathlib import Path
 from citecheck import __version__
 from citecheck.cache import DiskCache
 from citecheck.config import ConfigError, JudgeProvider, Settings
-from citecheck.evidence import find_verbatim, run_checks, select_evidence
+from citecheck.evidence import PageIndex, find_fragment, run_checks, select_evidence
 from citecheck.extract import extract_file
 from citecheck.fetch import fetch_all
 from citecheck.judge import Judge, resolve_judge
@@ -121,14 +121,14 @@ def _from_judge(claim: Claim, url: str, checks: list[CheckResult], judged: Judge
 
 
 def _pre_judge(
-    claim: Claim, citation: Citation, source: FetchedSource
+    claim: Claim, citation: Citation, source: FetchedSource, page: PageIndex | None
 ) -> tuple[ClaimResult | None, list[CheckResult]]:
     """Decide what can be decided without the judge; None means the judge is needed."""
     url = citation.url or ""
     if source.outcome != FetchOutcome.ok:
         verdict = _FETCH_VERDICT[source.outcome]
         return _result(claim, verdict, decided_by=DecidedBy.fetch, reason=source.error, source_url=url), []
-    if citation.text_fragment and find_verbatim(citation.text_fragment, source.text) is None:
+    if citation.text_fragment and find_fragment(citation.text_fragment, source.text) is None:
         check = CheckResult(
             name=DecidedBy.quote,
             passed=False,
@@ -142,7 +142,7 @@ def _pre_judge(
             source_url=url,
             checks=[check],
         ), [check]
-    checks = run_checks(claim, source.text)
+    checks = run_checks(claim, source.text, page=page, source_date=source.date)
     failed = next((c for c in checks if not c.passed), None)
     if failed is not None:
         return _result(
@@ -218,6 +218,8 @@ class _Run:
 
         sources = await self._fetch({c.url for i in to_check for c in claims[i].citations if _checkable(c)})
         per_claim: dict[int, list[ClaimResult]] = {i: [] for i in to_check}
+        # Each page is parsed once and shared by every claim that cites it.
+        pages = {url: PageIndex.build(s.text) for url, s in sources.items() if s.outcome == FetchOutcome.ok}
         pending: dict[str, list[tuple[int, Claim, list[CheckResult], Citation]]] = {}
         for i in to_check:
             for cit in claims[i].citations:
@@ -225,7 +227,7 @@ class _Run:
                     continue
                 source = sources[cit.url or ""]
                 cit.source = source.info
-                decided, checks = _pre_judge(claims[i], cit, source)
+                decided, checks = _pre_judge(claims[i], cit, source, pages.get(cit.url or ""))
                 if decided is not None:
                     per_claim[i].append(decided)
                 elif self.judge_config is None:
@@ -233,7 +235,7 @@ class _Run:
                 else:
                     pending.setdefault(cit.url or "", []).append((i, claims[i], checks, cit))
         if pending:
-            await self._judge(pending, sources, per_claim)
+            await self._judge(pending, sources, pages, per_claim)
         for i in to_check:
             out[i] = _pick(per_claim[i])
         return [out[i] for i in sorted(out)]
@@ -251,6 +253,7 @@ class _Run:
         self,
         pending: dict[str, list[tuple[int, Claim, list[CheckResult], Citation]]],
         sources: dict[str, FetchedSource],
+        pages: dict[str, PageIndex],
         per_claim: dict[int, list[ClaimResult]],
     ) -> None:
         assert self.judge_config is not None
@@ -266,6 +269,7 @@ class _Run:
                         source.text,
                         budget_chars=self.settings.evidence_chars,
                         text_fragment=cit.text_fragment,
+                        page=pages[url],
                     ),
                 )
                 for _, claim, _, cit in pending[url]

@@ -236,6 +236,18 @@ def test_citation_markers_are_not_checked() -> None:
     assert run_checks(c, PAGE) == []
 
 
+def test_link_text_is_claim_content_not_a_marker() -> None:
+    # "[35% of developers](url)": the figure is in the link text and must still be checked.
+    c = claim("Rust was used by 35% of developers.", ClaimKind.statistic)
+    c.citations = [Citation(raw="[35% of developers](https://x.org)", kind=CitationKind.link, start=17, end=34)]
+    assert c.text[17:34] == "35% of developers"
+    (result,) = run_checks(c, PAGE)
+    assert result.passed
+    c.text = "Rust was used by 47% of developers."
+    (result,) = run_checks(c, PAGE)
+    assert not result.passed
+
+
 def test_fragment_tolerates_quote_style() -> None:
     text = "The maintainers said “we ship when it’s ready” in 2020."
     span = find_fragment("we ship when it's ready", text)
