@@ -962,19 +962,7 @@ def _block_drafts(
             )
         for m in _UNDEFINED_REF.finditer(mask):
             label = m.group(2) or m.group(1)
-            undefined.append(
-                (
-                    m.start(),
-                    m.end(),
-                    Citation(
-                        raw=m.group(0),
-                        kind=CitationKind.reference,
-                        identifier=label,
-                        resolve_status=RS.error,
-                        resolve_error=f"link reference [{label}] is not defined in the file",
-                    ),
-                )
-            )
+            undefined.append((m.start(), m.end(), resolve.undefined_reference(m.group(0), label)))
     drafts: list[_Draft] = []
     for k, (s, e) in enumerate(spans):
         nxt = spans[k + 1][0] if k + 1 < len(spans) else len(text) + 1

@@ -311,20 +311,18 @@ def mention_citation(mention: Mention, references: list[Reference]) -> Citation:
     return cit
 
 
+def _error(raw: str, kind: CitationKind, identifier: str, reason: str) -> Citation:
+    return Citation(
+        raw=raw, kind=kind, identifier=identifier, resolve_status=ResolveStatus.error, resolve_error=reason
+    )
+
+
 def footnote_citations(
     raw: str, label: str, body_urls: list[str] | None, body_mentions: Iterable[Citation] = ()
 ) -> list[Citation]:
     """One citation per source a footnote body points to; an error citation if none."""
     if body_urls is None:
-        return [
-            Citation(
-                raw=raw,
-                kind=CitationKind.footnote,
-                identifier=label,
-                resolve_status=ResolveStatus.error,
-                resolve_error=f"footnote [^{label}] is not defined",
-            )
-        ]
+        return [_error(raw, CitationKind.footnote, label, f"footnote [^{label}] is not defined")]
     out = [
         Citation(
             raw=raw, kind=CitationKind.footnote, identifier=label, url=u, text_fragment=parse_text_fragment(u)
@@ -334,17 +332,12 @@ def footnote_citations(
     for m in body_mentions:
         if m.url and m.url not in body_urls:
             out.append(m.model_copy(update={"raw": raw, "kind": CitationKind.footnote, "identifier": label}))
-    if not out:
-        out.append(
-            Citation(
-                raw=raw,
-                kind=CitationKind.footnote,
-                identifier=label,
-                resolve_status=ResolveStatus.error,
-                resolve_error=f"footnote [^{label}] cites no URL or DOI",
-            )
-        )
-    return out
+    return out or [_error(raw, CitationKind.footnote, label, f"footnote {raw} cites no URL or DOI")]
+
+
+def undefined_reference(raw: str, label: str) -> Citation:
+    """A reference-style link `[text][label]` whose definition is missing from the file."""
+    return _error(raw, CitationKind.reference, label, f"link reference [{label}] is not defined in the file")
 
 
 # --- reference lists ---------------------------------------------------------------------------
