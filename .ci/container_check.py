@@ -271,11 +271,10 @@ def image_sizes(podman: Podman) -> dict[str, float]:
 
 
 def inspect_image(podman: Podman) -> None:
-    """The image runs the CLI and git, and carries nothing of the build (installers, CI mounts)."""
-    proc = podman("run", "--rm", "--network", "host", "--entrypoint", "citecheck", IMAGE_TAG, "--help")
-    expect(
-        "extract" in proc.stdout and "check" in proc.stdout, "`citecheck --help` in the image", proc.stdout
-    )
+    """The image runs the CLI (its demo) and git, and carries nothing of the build (installers, CI mounts)."""
+    # The demo needs the console script and the bundled example (package data in the wheel).
+    proc = podman("run", "--rm", "--network", "host", "--entrypoint", "citecheck", IMAGE_TAG, "demo")
+    expect("## Verification Report" in proc.stdout, "`citecheck demo` in the image", proc.stdout[-2000:])
     script = (
         "git --version; command -v python;"
         " for f in " + HOST_CA + " /root/.config/pip /opt/venv/bin/pip /tmp/citecheck-build;"
@@ -285,7 +284,7 @@ def inspect_image(podman: Podman) -> None:
     expect("/opt/venv/bin/python" in out, "`python` in the image is not the venv's", " ".join(out))
     expect("LEFTOVER" not in out, "the image keeps build leftovers", " ".join(out))
     expect(out[-1] == "entrypoint.py" and out.count("entrypoint.py") == 1, "/app holds more than the shim")
-    say(f"image: citecheck --help ok, {' '.join(out[:3])}, python = venv, no installers or build mounts left")
+    say(f"image: citecheck demo ok, {' '.join(out[:3])}, python = venv, no installers or build mounts left")
 
 
 # ------------------------------------------------------------------------- the scenario
