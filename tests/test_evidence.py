@@ -239,7 +239,9 @@ def test_citation_markers_are_not_checked() -> None:
 def test_link_text_is_claim_content_not_a_marker() -> None:
     # "[35% of developers](url)": the figure is in the link text and must still be checked.
     c = claim("Rust was used by 35% of developers.", ClaimKind.statistic)
-    c.citations = [Citation(raw="[35% of developers](https://x.org)", kind=CitationKind.link, start=17, end=34)]
+    c.citations = [
+        Citation(raw="[35% of developers](https://x.org)", kind=CitationKind.link, start=17, end=34)
+    ]
     assert c.text[17:34] == "35% of developers"
     (result,) = run_checks(c, PAGE)
     assert result.passed
