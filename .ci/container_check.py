@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -50,6 +51,8 @@ from tests.servers.gitrepo import Repo, git  # noqa: E402
 from tests.servers.llm_server import LLMServer  # noqa: E402
 from tests.servers.source_server import SourceServer  # noqa: E402
 
+STEP_TIMEOUT_S = 900.0  # debootstrap, build: minutes on a busy machine, never this
+RUN_TIMEOUT_S = 300.0  # one Action run
 BASE_TAG = "localhost/citecheck-base:bookworm"
 IMAGE_TAG = "localhost/citecheck:ci"
 REPO_NAME = "octo/docs"
@@ -96,9 +99,14 @@ def say(message: str) -> None:
     print(f"[container] {message}", flush=True)
 
 
-def run(cmd: Sequence[str], *, log: Path | None = None, **kw: object) -> subprocess.CompletedProcess[str]:
+def run(
+    cmd: Sequence[str], *, log: Path | None = None, timeout: float = STEP_TIMEOUT_S, **kw: object
+) -> subprocess.CompletedProcess[str]:
     """Run a step; on failure show the end of its output and fail the check."""
-    proc = subprocess.run(list(cmd), capture_output=True, text=True, check=False, **kw)  # type: ignore[call-overload]
+    try:
+        proc = subprocess.run(list(cmd), capture_output=True, text=True, check=False, timeout=timeout, **kw)  # type: ignore[call-overload]
+    except subprocess.TimeoutExpired:
+        raise CheckFailed(f"{' '.join(cmd[:3])}… did not finish in {timeout:.0f} s") from None
     if log is not None:
         log.write_text(proc.stdout + proc.stderr, encoding="utf-8")
     if proc.returncode != 0:
@@ -427,20 +435,30 @@ def timed(cmd: Sequence[str], env: dict[str, str] | None = None, cwd: Path | Non
         list(cmd), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=cwd
     )
     assert proc.stdout is not None
+    # A hung container must not hang CI: kill it after the limit (the read loop then ends).
+    watchdog = threading.Timer(RUN_TIMEOUT_S, proc.kill)
+    watchdog.start()
     lines: list[str] = []
     first = None
-    for line in proc.stdout:
-        if first is None:
-            first = time.monotonic() - t0
-        lines.append(line)
-    code = proc.wait(timeout=300)
+    try:
+        for line in proc.stdout:
+            if first is None:
+                first = time.monotonic() - t0
+            lines.append(line)
+        code = proc.wait()
+    finally:
+        watchdog.cancel()
+    if code < 0:
+        raise CheckFailed(f"{cmd[0]} run killed after {RUN_TIMEOUT_S:.0f} s:\n" + "".join(lines)[-3000:])
     total = time.monotonic() - t0
     return RunResult(code, "".join(lines), first if first is not None else total, total)
 
 
 def run_in_container(podman: Podman, sc: Scenario) -> RunResult:
     env = sc.environment("/github/workspace", "/github/file_commands", "/github/workflow", "/github/home")
-    args = ["run", "--rm", "--network", "host", "--workdir", "/github/workspace"]
+    # Host network: the test servers listen on 127.0.0.1. No proxy variables: the Action must
+    # reach those servers directly, as it reaches the runner's network on GitHub.
+    args = ["run", "--rm", "--network", "host", "--http-proxy=false", "--workdir", "/github/workspace"]
     for name, target in (
         ("workspace", "/github/workspace"),
         ("file_commands", "/github/file_commands"),
