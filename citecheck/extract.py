@@ -267,6 +267,20 @@ def _is_statistic(text: str, has_digit: bool, lower_words: set[str]) -> bool:
     return not lower_words.isdisjoint(_STAT_WORD_GATE) and _STAT_WORDS.search(text) is not None
 
 
+# A number after one of these names a thing ("RFC 1918", "ISO 8601", "PR 2048"), not a year.
+_LABEL_BEFORE = re.compile(
+    r"(?:\b[A-Z]{2,}|\b(?i:no|number|version|v|page|section|chapter|issue|pull|step))[ -]$"
+)
+
+
+def _has_date(text: str) -> bool:
+    for m in _TEMPORAL_DIGITS.finditer(text):
+        if m.group(0)[:1].isdigit() and _LABEL_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+            continue
+        return True
+    return False
+
+
 def detect_kinds(text: str) -> list[ClaimKind]:
     """The fact kinds of a sentence (without `hyperlinked`), in `ClaimKind` order."""
     kinds: list[ClaimKind] = []
@@ -281,7 +295,7 @@ def detect_kinds(text: str) -> list[ClaimKind]:
                     kinds.append(ClaimKind.quote)
                 break
     if (
-        (has_digit and _TEMPORAL_DIGITS.search(text))
+        (has_digit and _has_date(text))
         or (not lower.isdisjoint(_MONTH_GATE) and _TEMPORAL_MONTH.search(text))
         or (not lower.isdisjoint(_RELATIVE_GATE) and _TEMPORAL_WORDS.search(text))
         or not lower.isdisjoint(_TEMPORAL_ALWAYS)
@@ -556,7 +570,11 @@ _ADVICE = re.compile(
     r"\b(?:I|we)\s+(?:think|believe|feel|guess|suspect|hope|recommend|suggest)\b|"
     r"\bin\s+(?:my|our)\s+(?:opinion|view|experience)\b|"
     r"^(?:personally|honestly|frankly|ideally|hopefully|probably|perhaps|maybe)\b|"
-    r"\b(?:IMO|IMHO)\b|^(?:if\s+you\b[^,]*,\s*)?(?:you\s+should|make\s+sure|be\s+sure|don't|do\s+not)\b",
+    r"\b(?:IMO|IMHO)\b|^(?:if\s+you\b[^,]*,\s*)?(?:you\s+should|make\s+sure|be\s+sure|don't|do\s+not)\b|"
+    # requirements and recommendations state no fact ("the key must be 2048 bits or more")
+    r"\b(?:must|mustn't|should|shouldn't|shall|ought\s+to)\b|"
+    # licence boilerplate
+    r"^(?:copyright\b|\(c\)|©)",
     re.IGNORECASE,
 )
 _FIRST_WORDS = re.compile(r"[\"'“‘(\[*_]*([A-Za-z’']+)\s*([A-Za-z’']*)")
@@ -768,6 +786,11 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
             if s:
                 last = s[-1]
             end = line.find(markup, pos + len(markup) + max(len(s) - 2, 0))
+            while end < 0 and li + 1 < len(content_lines):
+                # a code span over several lines: its line breaks are spaces, not softbreaks
+                li += 1
+                line = content_lines[li]
+                end = line.find(markup)
             cur = end + len(markup) if end >= 0 else len(line)
         elif ctype == "link_open":
             pos = line.find("<" if child.markup == "autolink" else "[", cur)

@@ -211,6 +211,9 @@ def test_claim_text_is_what_a_reader_sees() -> None:
         "This sentence has no checkable fact at all.\n",
         "<div>Growth was 50% in 2023.</div>\n",
         "Tip: Set expectations for 48 hours of silence.\n",
+        "Copyright (c) 2013-2026, Kim Davies and contributors.\n",
+        "By default, the key length must be at least 2048 bits.\n",
+        "The address block is described in RFC 1918 for private networks.\n",
     ],
 )
 def test_skipped(md: str) -> None:
@@ -612,3 +615,9 @@ def test_link_url_kept_as_written() -> None:
     c = one("Usage grew 50% per [the report](https://ex.com/résumé?q=a%20b#:~:text=grew%2050%25).")
     assert c.citations[0].url == "https://ex.com/résumé?q=a%20b#:~:text=grew%2050%25"
     assert c.citations[0].text_fragment == "grew 50%"
+
+
+def test_position_after_a_code_span_over_two_lines() -> None:
+    md = "The `npm\noutdated` command changed. It grew 50% in 2023.\n"
+    c = one(md)
+    assert (c.line, c.column) == at(md, "It grew")
