@@ -1408,6 +1408,32 @@ def _finish(
         doc.claims.append(d.claim)
 
 
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_ESM = re.compile(r"^(?:import|export)\s")
+
+
+def _blank_non_markdown(text: str, *, mdx: bool) -> str:
+    """Blank out TOML front matter (`+++`) and, in MDX, top-level import/export lines, keeping
+    every line where it is so positions stay exact."""
+    if not text.startswith("+++") and not (mdx and ("import" in text or "export" in text)):
+        return text
+    lines = text.split("\n")
+    if lines[0].strip() == "+++":
+        for n in range(1, len(lines)):
+            if lines[n].strip() == "+++":
+                lines[: n + 1] = [""] * (n + 1)
+                break
+    if mdx:
+        fence = ""
+        for n, line in enumerate(lines):
+            m = _FENCE.match(line)
+            if m and (not fence or (m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence))):
+                fence = "" if fence else m.group(1)
+            elif not fence and _ESM.match(line):
+                lines[n] = ""
+    return "\n".join(lines)
+
+
 # --- public entry points ----------------------------------------------------------------------------
 
 
@@ -1418,6 +1444,7 @@ def extract_text(text: str, file: str) -> ExtractedDocument:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     doc = ExtractedDocument(file=file)
+    text = _blank_non_markdown(text, mdx=file.lower().endswith(".mdx"))
     env: dict[str, Any] = {}
     tokens = _parser().parse(text, env)
     _walk(tokens, text.split("\n"), file, doc, env)

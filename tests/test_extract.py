@@ -621,3 +621,18 @@ def test_position_after_a_code_span_over_two_lines() -> None:
     md = "The `npm\noutdated` command changed. It grew 50% in 2023.\n"
     c = one(md)
     assert (c.line, c.column) == at(md, "It grew")
+
+
+def test_toml_front_matter_is_skipped() -> None:
+    md = '+++\ntitle = "Growth"\ndate = 2023-01-01\n+++\n\nIt grew 50% in 2023.\n'
+    c = one(md)
+    assert (c.line, c.column) == (6, 1)
+
+
+def test_mdx_imports_and_exports_are_skipped() -> None:
+    md = (
+        "import Chart from './chart'\nexport const meta = { date: '2023-01-01' }\n\n"
+        "It grew 50% in 2023.\n\n```js\nimport x from 'y' // 2023\n```\n"
+    )
+    assert [c.text for c in extract_text(md, "docs/page.mdx").claims] == ["It grew 50% in 2023."]
+    assert len(extract_text(md, "docs/page.md").claims) == 2  # plain Markdown keeps them as text
