@@ -330,6 +330,7 @@ class Scenario:
     github: GitHubServer
     base_sha: str = ""
     head_sha: str = ""
+    merge_sha: str = ""
     runs: int = 0
     files: dict[str, Path] = field(default_factory=dict)
 
@@ -337,16 +338,35 @@ class Scenario:
     def workspace(self) -> Path:
         return self.root / "workspace"
 
+    @property
+    def origin(self) -> Path:
+        return self.root / "origin"
+
     def prepare(self) -> None:
         src = self.sources.base_url
         for path, html in SOURCES.items():
             self.sources.add(path, html)
-        repo = Repo(self.workspace)
+        # The PR lives in an "origin" repository; the workspace is what actions/checkout makes
+        # by default: a depth-1 clone of the PR's test merge commit, so the Action has to fetch
+        # the base and head commits itself (from origin, mounted at the same path).
+        repo = Repo(self.origin)
         self.base_sha = repo.commit({"docs/guide.md": BASE_DOC.format(src=src)}, "docs: guide")
-        git(self.workspace, "checkout", "-q", "-b", "feature")
+        git(self.origin, "checkout", "-q", "-b", "feature")
         self.head_sha = repo.commit(
             {"docs/guide.md": BASE_DOC.format(src=src) + HEAD_ADDED.format(src=src)}, "docs: figures"
         )
+        git(self.origin, "checkout", "-q", "-b", "pull-merge", self.base_sha)
+        git(
+            self.origin,
+            "merge",
+            "-q",
+            "--no-ff",
+            "-m",
+            f"Merge {self.head_sha} into {self.base_sha}",
+            "feature",
+        )
+        self.merge_sha = git(self.origin, "rev-parse", "HEAD")
+        repo.shallow_clone(self.workspace, branch="pull-merge")
         for name in ("file_commands", "workflow", "home"):
             (self.root / name).mkdir()
         event = {
@@ -362,6 +382,8 @@ class Scenario:
         (self.root / "workflow/event.json").write_text(json.dumps(event), encoding="utf-8")
         # As on a runner: the runner user owns the checkout; the container's root does not.
         for dirpath, dirnames, filenames in os.walk(self.root):
+            if Path(dirpath) == self.root:
+                dirnames.remove("origin")  # it stands for github.com: not the runner's files
             for name in [*dirnames, *filenames]:
                 os.lchown(os.path.join(dirpath, name), RUNNER_UID, RUNNER_UID)
 
@@ -411,7 +433,7 @@ class Scenario:
             "GITHUB_REPOSITORY": REPO_NAME,
             "GITHUB_API_URL": self.github.url,
             "GITHUB_SERVER_URL": "https://github.com",
-            "GITHUB_SHA": self.head_sha,
+            "GITHUB_SHA": self.merge_sha,
             "GITHUB_REF": f"refs/pull/{PR_NUMBER}/merge",
             "GITHUB_RUN_ID": "4242",
             "GITHUB_JOB": "citecheck",
@@ -466,6 +488,7 @@ def run_in_container(podman: Podman, sc: Scenario) -> RunResult:
         ("home", "/github/home"),
     ):
         args += ["--volume", f"{sc.root / name}:{target}"]
+    args += ["--volume", f"{sc.origin}:{sc.origin}:ro"]  # the clone's `origin` URL (file://)
     for key in env:
         args += ["--env", key]  # the value comes from podman's environment, kept out of argv
     return timed(podman.cmd(*args, IMAGE_TAG), env={**podman.env, **env})
@@ -532,6 +555,21 @@ def assert_first_run(sc: Scenario, res: RunResult) -> None:
         f"no ::error annotation on docs/guide.md:{museum_line}",
         log[-3000:],
     )
+    fetched = subprocess.run(
+        [
+            "git",
+            "-c",
+            "safe.directory=*",
+            "-C",
+            str(sc.workspace),
+            "cat-file",
+            "-e",
+            f"{sc.base_sha}^{{commit}}",
+        ],
+        capture_output=True,
+        check=False,
+    )
+    expect(fetched.returncode == 0, "the Action did not fetch the PR's base commit into the depth-1 clone")
     expect(sc.sources.hits("/zoo.html") == 0, "a claim on an unchanged line was fetched (filter-mode added)")
     expect(len(sc.llm.calls) >= 1, "the judge server got no call")
     comments = sc.github.comments(REPO_NAME, PR_NUMBER)
