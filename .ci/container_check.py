@@ -1,22 +1,30 @@
 """Build the Action's image with podman and run the Action inside it as a GitHub runner would.
 
-Called by `.ci/container.sh` (as root, with podman, runc and debootstrap installed). Steps:
+Called by `.ci/container.sh` (as root, with podman, runc and debootstrap installed, in the
+project's venv). Steps:
 
-1. a Debian bookworm base made here with debootstrap from the mirror apt uses, imported into
-   podman (no registry is reachable from CI, so the official python image cannot be pulled);
-2. `podman build --build-arg BASE=<that base>` of the repository's Dockerfile, with the
-   machine's CA bundle and the host pip's index given to the build's pip (this network
-   reaches the package index through an intercepting proxy);
-3. `podman run` with what a runner gives a Docker action (`--workdir /github/workspace`
-   holding a real git repo with a base and a head commit, `/github/file_commands`,
-   `/github/workflow/event.json`, `/github/home`, `INPUT_*` as action.yml passes them) and
-   the loopback test servers of `tests/servers/` on the host network: a source server, an
-   OpenAI-protocol judge, the GitHub REST stand-in. Asserts the exit code, the outputs file,
-   the job summary, the annotations and the sticky comment; a second run must update the
+1. a Debian bookworm base made here with debootstrap (minbase + python3, python3-venv,
+   python3-pip) from the mirror apt uses, imported into podman: no registry is reachable from
+   CI, so the official python image cannot be pulled. The base's tarball is kept for a week
+   under /var/cache/citecheck-ci (`CITECHECK_CONTAINER_FRESH=1` makes a new one); git is not
+   in it, so the Dockerfile installs git as it must on the official image;
+2. `podman build --build-arg BASE=<that base>` of the repository's Dockerfile; the build's pip
+   gets the machine's CA bundle and the host pip's index (this network reaches the package
+   index through an intercepting proxy) through a read-only /root, leaving no trace in the image;
+3. the image is inspected (`citecheck demo` runs, git is there, `python` is the venv's, no
+   installer or build mount is left);
+4. `podman run` with what a runner gives a Docker action: `--workdir /github/workspace` holding
+   a depth-1 clone of the PR's test merge commit (actions/checkout's default, owned by the
+   runner user, not root), `/github/file_commands`, `/github/workflow/event.json`,
+   `/github/home`, `INPUT_*` as action.yml passes them, and the loopback test servers of
+   `tests/servers/` on the host network: a source server, an OpenAI-protocol judge, the GitHub
+   REST stand-in. Asserts the exit code, the outputs file, the report file, the job summary,
+   the annotation, that the Action fetched the base commit, that only changed lines were
+   checked, the masking of the key, and the sticky comment; a second run must update the
    comment, not add one.
 
-Podman's storage lives in a temporary folder removed at the end. Prints the image size and
-the time from `podman run` to the first output line.
+Podman's storage lives in a temporary folder removed at the end (`podman system reset`).
+Prints the image size (per layer) and the time from `podman run` to the first output line.
 
     python .ci/container_check.py           # the whole check (what CI runs)
     python .ci/container_check.py --host    # the same scenario with entrypoint.py run directly
