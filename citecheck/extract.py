@@ -8,29 +8,37 @@ every sentence start is mapped back to its exact line and column in the file.
 
 What a claim is
   A sentence is a claim when it carries a citation (kind `hyperlinked`) or a checkable fact:
-  - `statistic`: a number with a percent sign or word, a currency ("$2.1bn", "€5"), a scale
-    word ("14 million", "2k", "thousands of"), a multiplier ("3x", "twice as"), a ratio
-    ("one in four", "9 out of 10"), a fraction ("two-thirds"), or a count of things ("40
-    members", "48 hours", "1,200 projects");
+  - `statistic`: a number with a percent sign or word ("35%", "forty percent"), a currency
+    ("$2.1bn", "€5"), a scale word ("14 million", "2k", "a million"), a multiplier ("3x",
+    "three times as"), a ratio ("one in four", "9 out of 10"), a fraction ("two-thirds"), or a
+    count of things ("40 members", "48 hours", "1,200 projects"). Vague amounts ("thousands
+    of", "half of") are not statistics: there is no figure to look up, and every `statistic`
+    claim holds a figure that `citecheck.numbers` (the number check) recognises;
   - `quote`: a quotation of three or more words in straight or curly quotes with an
     attribution cue in the sentence ("said", "wrote", "according to", "— Name", ...), or a
     sentence of a block quote that carries an attribution (a last line or a following
     paragraph starting with "—", "--" or "~"; or an introducing paragraph that ends with a colon
-    and links the speaker);
+    and links the speaker), or of a kramdown pull quote (an HTML block marked `markdown="1"`
+    whose credit line starts with a dash — the Jekyll / GitHub Pages idiom);
   - `temporal`: a year ("in 2023", "the 1990s"), a date ("2024-03-01", "March 5", "May 2021"),
     a month with a preposition ("since March"), a relative time ("last year", "two years ago");
+    a number after a label is not a year ("RFC 1918", "ISO 8601", "version 2000");
   - `comparative`: "faster than", "more … than", "the largest", "the most popular", "doubled",
-    "grew by", "three times as".
+    "grew by", "twice as many". Evaluative superlatives ("the most important", "the best
+    way") and idioms ("more than just", "rather than", "better than") are not comparatives.
   A sentence with a fact kind and no citation is still a claim: it is reported as unsourced.
 
 What is skipped
   headings; code blocks and code spans (their text stays in the claim, but a URL or number in
-  code is never a citation or a fact); HTML blocks and HTML comments; front matter; images and
+  code is never a citation or a fact); HTML blocks (other than kramdown `markdown="1"` ones)
+  and HTML comments; YAML and TOML front matter; MDX import/export lines; images and
   image-only lines; questions (a sentence ending in "?", even with a link: a question asserts
-  nothing); imperatives ("Use …", "Don't …", "Try [X](…)") and advice or opinions ("you
-  should …", "I think …", "it's a good idea …", "in my experience …") — unless they carry a
-  citation, in which case they are kept as `hyperlinked` claims about the cited page;
-  link-only lines and navigation lists (fewer than three words outside the links); sentences
+  nothing); imperatives ("Use …", "Don't …", "Tip: Try [X](…)"), advice, requirements and
+  opinions ("you should …", "the key must be …", "I think …", "it's a good idea …", "in my
+  experience …") and copyright lines — unless they carry a citation, in which case they are
+  kept as `hyperlinked` claims about the cited page;
+  link-only lines, navigation lists and fragments (a sentence with no fact kind needs three
+  words outside its links); relative links, `mailto:` and anchors (not web sources); sentences
   whose only citations are marked `citecheck-ignore` and that state no fact; the reference
   list itself (a References / Sources / Bibliography / Notes section: it becomes
   `ExtractedDocument.references`); footnote bodies that cite a source (they are the citation
