@@ -5,8 +5,10 @@ brackets), then whitespace, then something that can open a sentence: an upper-ca
 digit, an opening quote or bracket, or `@`. A full stop does not end a sentence after a known
 abbreviation ("e.g.", "Dr.", "et al.", "Inc."), after dotted initialisms ("U.S.", "a.m."),
 or after a single capital initial ("J. Smith"). Decimals ("3.5%"), URLs and version numbers
-never contain whitespace after their dots, so they never split. Callers mask inline code
-(replace it with letters of the same length) before splitting, so code never splits either.
+never contain whitespace after their dots, so they never split. Nor does a boundary inside
+an open parenthesis or quotation ('(for example, "Reply within 7 days. Then ping.")'). Callers
+mask inline code (replace it with letters of the same length) before splitting, so code never
+splits either.
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ ABBREVIATIONS: frozenset[str] = frozenset(
 
 _CANDIDATE = re.compile(r"[.!?…]+[\"'”’)\]*_]*\s+")
 _INITIALISM = re.compile(r"(?:[A-Za-z]\.){2,}")
+_MAX_GLUED = 500
 _OPENERS = "\"'“‘([*_"
 
 
@@ -111,6 +114,20 @@ def _opens_sentence(text: str, pos: int) -> bool:
     return ch.isupper() or ch.isdigit() or ch == "@"
 
 
+def _inside_brackets_or_quotes(text: str, start: int, end: int) -> bool:
+    """True when a parenthesis or quotation opened in text[start:end] is still open at `end`:
+    a quoted example of several sentences stays one sentence with what frames it. A stray
+    mark (an inch sign, "1)") must not glue a whole paragraph together, so this holds only for
+    spans of a few lines."""
+    if end - start > _MAX_GLUED:
+        return False
+    if text.count("(", start, end) > text.count(")", start, end):
+        return True
+    if text.count("“", start, end) > text.count("”", start, end):
+        return True
+    return text.count('"', start, end) % 2 == 1
+
+
 def split_sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) spans of the sentences in `text`, without surrounding whitespace."""
     spans: list[tuple[int, int]] = []
@@ -127,6 +144,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         if single_dot and _is_abbreviation(text, m.start()):
             continue
         end = m.end()
+        if _inside_brackets_or_quotes(text, start, end):
+            continue
         spans.append((start, end))
         start = end
     spans.append((start, n))

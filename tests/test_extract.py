@@ -51,6 +51,11 @@ def at(md: str, needle: str) -> tuple[int, int]:
         ("Written by J. Smith. Done?", ["Written by J. Smith.", "Done?"]),
         ('He said "stop." Then left.', ['He said "stop."', "Then left."]),
         ("lower case. continues here", ["lower case. continues here"]),
+        (
+            'Say when (for example, "Expect a reply in 7 days. Then ping us.") to follow up. Next.',
+            ['Say when (for example, "Expect a reply in 7 days. Then ping us.") to follow up.', "Next."],
+        ),
+        ("He left (for good. Really) today. Then.", ["He left (for good. Really) today.", "Then."]),
     ],
 )
 def test_split_sentences(text: str, expected: list[str]) -> None:
