@@ -156,8 +156,9 @@ _STAT_DIGITS = re.compile(
             rf"{_NUM}\s?[x×](?!\w)",
             rf"{_NUM}\s+(?:in|out\s+of)\s+(?:every\s+)?{_SMALL}\b",
             rf"{_NUM}\s+(?:times|fold)\b",
-            rf"{_NUM}\s+(?:[a-z]+\s+)?{_COUNT_NOUNS}\b",
-            r"(?<![\w.,$/#-])(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?\s+(?:[a-z]+\s+)?[a-z]{3,}s\b",
+            # a count is a number before a lower-case noun: "24 Pull Requests" is a name
+            rf"{_NUM}\s+(?-i:(?:[a-z]+\s+)?{_COUNT_NOUNS})\b",
+            r"(?<![\w.,$/#-])(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?\s+(?-i:(?:[a-z]+\s+)?[a-z]{3,}s)\b",
         ]
     ),
     re.IGNORECASE,

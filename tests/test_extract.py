@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.extract import extract_file, extract_text, find_markdown_files, render_text
+from citecheck.extract import detect_kinds, extract_file, extract_text, find_markdown_files, render_text
 from citecheck.models import CitationKind, Claim, ClaimKind, ResolveStatus
 from citecheck.sentences import split_sentences
 
@@ -107,6 +107,11 @@ def test_statistic(sentence: str) -> None:
 )
 def test_temporal(sentence: str) -> None:
     assert K.temporal in one(sentence).kinds
+
+
+def test_a_number_in_a_name_is_not_a_statistic() -> None:
+    assert detect_kinds("Join 24 Pull Requests this winter") == []
+    assert detect_kinds("Join 24 pull requests this winter") == [K.statistic]
 
 
 def test_vague_amounts_are_not_statistics() -> None:
