@@ -159,9 +159,8 @@ class Podman:
             subprocess.run(["umount", "-l", point], capture_output=True, check=False)
 
 
-def apt_mirror() -> str:
+def apt_mirror(apt: Path = Path("/etc/apt")) -> str:
     """The Debian mirror apt is configured with (one-line or deb822 sources)."""
-    apt = Path("/etc/apt")
     files = [apt / "sources.list", *sorted((apt / "sources.list.d").glob("*.list"))]
     for f in files:
         for line in f.read_text(encoding="utf-8").splitlines() if f.is_file() else []:
@@ -176,7 +175,7 @@ def apt_mirror() -> str:
             )
             if "bookworm" in fields.get("suites", "").split() and fields.get("enabled", "yes") != "no":
                 return fields.get("uris", "").split()[0]
-    raise CheckFailed("no Debian bookworm mirror found in /etc/apt/sources.list{,.d}")
+    raise CheckFailed(f"no Debian bookworm mirror found in {apt}/sources.list{{,.d}}")
 
 
 def debootstrap(rootfs: Path, mirror: str, log: Path) -> None:
