@@ -65,7 +65,7 @@ import os
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -1017,7 +1017,8 @@ def _block_drafts(
                 items.append((fs, c))
         for mn in mentions:
             if s <= mn.start < nxt:
-                items.append((mn.start, mn))
+                # offsets inside the claim text, as for the other visible citations
+                items.append((mn.start, replace(mn, start=mn.start - s, end=min(mn.end, e) - s)))
         for off, key in block.footnotes:
             if s <= off < nxt or (off == len(text) and k == len(spans) - 1):
                 items.append((off, key))

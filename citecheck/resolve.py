@@ -292,7 +292,13 @@ def find_reference(mention: Mention, references: list[Reference]) -> Reference |
 def mention_citation(mention: Mention, references: list[Reference]) -> Citation:
     """Resolve a numbered / author-year mention against the document's reference list."""
     label = f"[{mention.identifier}]" if mention.kind == CitationKind.numbered else mention.raw
-    cit = Citation(raw=mention.raw, kind=mention.kind, identifier=mention.identifier)
+    cit = Citation(
+        raw=mention.raw,
+        kind=mention.kind,
+        identifier=mention.identifier,
+        start=mention.start,
+        end=mention.end,
+    )
     ref = find_reference(mention, references)
     if ref is None:
         cit.resolve_status = ResolveStatus.error
@@ -331,7 +337,14 @@ def footnote_citations(
     ]
     for m in body_mentions:
         if m.url and m.url not in body_urls:
-            out.append(m.model_copy(update={"raw": raw, "kind": CitationKind.footnote, "identifier": label}))
+            update = {
+                "raw": raw,
+                "kind": CitationKind.footnote,
+                "identifier": label,
+                "start": None,
+                "end": None,
+            }
+            out.append(m.model_copy(update=update))
     return out or [_error(raw, CitationKind.footnote, label, f"footnote {raw} cites no URL or DOI")]
 
 

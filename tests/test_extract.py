@@ -367,6 +367,7 @@ def test_numbered_and_author_year_references() -> None:
     assert [(c.kind, c.url) for c in c4.citations] == [
         (CitationKind.author_year, "https://doi.org/10.1145/356635.356640")
     ]
+    assert c3.text[c3.citations[0].start : c3.citations[0].end] == "(Kelley, 2021)"
     c5 = by_text["An old claim had 9 sources [7]."]
     assert c5.citations[0].resolve_status == ResolveStatus.error
     assert c5.citations[0].resolve_error == "reference [7] not found in the reference list"
@@ -646,3 +647,14 @@ def test_mdx_imports_and_exports_are_skipped() -> None:
     )
     assert [c.text for c in extract_text(md, "docs/page.mdx").claims] == ["It grew 50% in 2023."]
     assert len(extract_text(md, "docs/page.md").claims) == 2  # plain Markdown keeps them as text
+
+
+def test_footnote_body_citing_the_reference_list() -> None:
+    md = (
+        "Usage doubled in 2021.[^a]\n\n[^a]: As reported in [2].\n\n"
+        "## References\n\n1. A https://ex.com/1\n2. B https://ex.com/2\n"
+    )
+    cits = one(md).citations
+    assert [(c.kind, c.identifier, c.url, c.start) for c in cits] == [
+        (CitationKind.footnote, "a", "https://ex.com/2", None)
+    ]
