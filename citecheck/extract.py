@@ -916,6 +916,7 @@ def _link_citation(
 
 # --- sentences → claims ---------------------------------------------------------------------------
 
+_ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*", re.IGNORECASE)
 _UNDEFINED_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]")
 _UNDEFINED_REF = re.compile(r"\[([^\]]+)\]\[([^\]]*)\]")
 
@@ -984,6 +985,9 @@ def _block_drafts(
             )
             masked.append((m.start(), m.start() + len(raw)))
     mask = _apply_mask(text, masked)
+    alert = _ALERT.match(mask)
+    if alert:  # a GitHub alert's "[!NOTE]" label is not part of any sentence
+        mask = " " * alert.end() + mask[alert.end() :]
     spans = split_sentences(mask) if split else [(len(text) - len(text.lstrip()), len(text.rstrip()))]
     mentions = resolve.find_mentions(mask) if "[" in mask or "(" in mask else []
     undefined: list[tuple[int, int, Citation]] = []

@@ -658,3 +658,10 @@ def test_footnote_body_citing_the_reference_list() -> None:
     assert [(c.kind, c.identifier, c.url, c.start) for c in cits] == [
         (CitationKind.footnote, "a", "https://ex.com/2", None)
     ]
+
+
+def test_github_alert_label_is_not_claim_text() -> None:
+    md = "> [!NOTE]\n> Usage grew 50% in 2023.\n"
+    c = one(md)
+    assert c.text == "Usage grew 50% in 2023."
+    assert (c.line, c.column) == at(md, "Usage")
