@@ -1491,6 +1491,11 @@ def extract_file(
     if len(data) > max_bytes:
         doc.errors.append(FileError(file=name, message=f"file is over the {max_bytes:,}-byte limit; skipped"))
         return doc
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark, as some editors save
+        try:
+            return _with_errors(extract_text(data.decode("utf-16"), name), doc.errors)
+        except UnicodeDecodeError:
+            pass
     if b"\x00" in data:
         doc.errors.append(
             FileError(file=name, message="binary file (contains NUL bytes), not Markdown; skipped")
@@ -1509,9 +1514,12 @@ def extract_file(
                 fatal=False,
             )
         )
-    result = extract_text(text, name)
-    result.errors = doc.errors + result.errors
-    return result
+    return _with_errors(extract_text(text, name), doc.errors)
+
+
+def _with_errors(doc: ExtractedDocument, errors: list[FileError]) -> ExtractedDocument:
+    doc.errors = errors + doc.errors
+    return doc
 
 
 def find_markdown_files(paths: Sequence[Path]) -> tuple[list[Path], list[FileError]]:

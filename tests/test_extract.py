@@ -665,3 +665,25 @@ def test_github_alert_label_is_not_claim_text() -> None:
     c = one(md)
     assert c.text == "Usage grew 50% in 2023."
     assert (c.line, c.column) == at(md, "Usage")
+
+
+def test_utf16_file_with_bom(tmp_path: Path) -> None:
+    f = tmp_path / "u16.md"
+    f.write_bytes("Intro.\n\nIt grew 50% in 2023.\n".encode("utf-16"))
+    doc = extract_file(f)
+    assert doc.errors == [] and [(c.text, c.line) for c in doc.claims] == [("It grew 50% in 2023.", 3)]
+
+
+def test_reference_list_forms() -> None:
+    md = (
+        "Usage grew 50% [1] and 20% [5].\n\n### Sources\n\n- [1] Survey https://ex.com/1\n\n"
+        "#### Older\n\n5. Old report https://ex.com/5\n\n## Next section\n\nIt fell 10% [9].\n"
+    )
+    doc = extract_text(md, "doc.md")
+    assert [(r.label, r.urls) for r in doc.references] == [
+        ("1", ["https://ex.com/1"]),
+        ("5", ["https://ex.com/5"]),
+    ]
+    first, last = doc.claims
+    assert [c.url for c in first.citations] == ["https://ex.com/1", "https://ex.com/5"]
+    assert last.citations[0].resolve_error == "reference [9] not found in the reference list"
