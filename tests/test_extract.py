@@ -557,6 +557,17 @@ def test_find_markdown_files(tmp_path: Path) -> None:
     assert len(errors) == 1 and errors[0].file.endswith("nope.md")
 
 
+def test_find_markdown_files_skips_hidden_folders_and_virtualenvs(tmp_path: Path) -> None:
+    for name in ["docs/a.md", ".cache/b.md", "env/lib/site-packages/pkg/README.md", "env/pyvenv.cfg"]:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    files, _ = find_markdown_files([tmp_path])
+    assert [f.relative_to(tmp_path).as_posix() for f in files] == ["docs/a.md"]
+    # Named explicitly, a file in such a folder is still taken.
+    files, _ = find_markdown_files([tmp_path / ".cache" / "b.md"])
+    assert len(files) == 1
+
+
 def test_render_text_and_json_field_names() -> None:
     doc = extract_text(
         "Usage grew 50% [per the survey](https://ex.com/s).\n\nThe number of users fell [7].\n", "docs/a.md"
