@@ -16,6 +16,10 @@ What counts as the same number (the rules the number check documents):
   `1.5 billion` by `1.46 billion`), never by more than 5 % of its value, and never the other
   way (`14.3 million` is not supported by `14 million`). Trailing zeros of a figure of 1,000
   or more count as rounding (`2,000` is stated to the thousand).
+- A claimed range is supported by the same range, by both ends apart, or by a page figure
+  (or range) lying within it: `between 2 and 3` by `2.9`, `10–20%` by `12.4%`.
+- Only the page's quantities count: a date's day (`May 17`) or a name's number (`Copy 17`,
+  `COVID-19`, `No. 12`) never supports a claim's figure.
 - Hedges widen the match: `about`, `around`, `approximately`, `roughly`, `some`, `~`,
   `an estimated` accept ±10 %, and so do `one in four` and fractions in words; `more than`,
   `over`, `at least`, `above`, `>` accept page
@@ -167,7 +171,14 @@ _KNOWN_SUFFIX = re.compile(r"(?:st|nd|rd|th|s|k|m|b|bn|mn|mln|tn|trn|x|pp)\b", r
 _SEPARATORS = re.compile(r"[,\u2009\u202f\u00a0 ]")
 _OF = re.compile(r"\s+of\b")
 _GLUED_MARK = re.compile(r"[A-Za-z][.,;:!?)]$")
-_AFTER_LETTER = re.compile(r"[A-Za-z][-–]?$")
+# "COVID-19", also with the non-breaking hyphen U+2011 some sites write it with
+_AFTER_LETTER = re.compile(r"[A-Za-z][-–\u2010\u2011]?$")
+# ... but "under-20s", "top-10", "mid-1990s" are figures (or years), not names
+# Capitalised words of abstracts that a figure follows: "95% CI 9·8-15·4", "OR 1.5"
+_STAT_LABELS = ("CI", "HPDI", "IQR", "OR", "RR", "HR", "SD", "SE")
+_FIGURE_PREFIX = re.compile(
+    r"(?:^|[^A-Za-z])(?:under|over|top|mid|pre|post|early|late)[-–\u2010\u2011]$", re.I
+)
 _VERSION_AFTER = re.compile(r"[.:][0-9]")
 _VERSION_BEFORE = re.compile(r"[0-9][.:]$")
 _LINE_START = re.compile(r"(?:^|\n)[ \t]*$")
@@ -319,7 +330,7 @@ def _role(text: str, start: int, end: int, digits: bool, in_date: bool) -> str:
         # "claim,12" / "said:3" — a footnote marker glued to the text before it
         if _GLUED_MARK.search(before) and not after[:1].isdigit():
             return "citation"
-        if _AFTER_LETTER.search(before):
+        if _AFTER_LETTER.search(before) and not _FIGURE_PREFIX.search(before):
             return "identifier"
         if before.endswith(("/", "=", "_", "?", "&", "@", '="', "='")) or after[:1] in ("/", "_", "="):
             return "identifier"  # parts of URLs, paths and markup attributes
@@ -340,7 +351,7 @@ def _role(text: str, start: int, end: int, digits: bool, in_date: bool) -> str:
         and not _SENTENCE_START.search(before[: cap.start()])
         and cap.group(1).lower() not in _HEDGES
         and cap.group(1).lower() not in MONTHS
-        and cap.group(1) not in ("US", "USD", "EUR", "GBP", "A", "The")
+        and cap.group(1) not in ("US", "USD", "EUR", "GBP", "A", "The", *_STAT_LABELS)
     ):
         return "identifier"  # "Windows 10", "Apollo 11", "Super Bowl 50"
     return "statistic"
@@ -543,17 +554,29 @@ def supports(claim: NumberMention, page: NumberMention) -> bool:
         return False
     page_values = [page.value] if page.high is None else [page.value, page.high]
     if claim.high is not None:
-        return (
+        same_range = (
             page.high is not None
             and _close(claim.value, claim, page.value)
             and _close(claim.high, claim, page.high)
         )
+        # "R0 between 2 and 3" is what a page saying "2.9" states: a claimed range holds every
+        # page figure (or range) that lies within it.
+        return same_range or all(_within(claim, v) for v in page_values)
     return any(_close(claim.value, claim, v) for v in page_values)
+
+
+def _within(claim: NumberMention, value: float) -> bool:
+    assert claim.high is not None
+    ends = _close(claim.value, claim, value) or _close(claim.high, claim, value)
+    return ends or claim.value <= value <= claim.high
 
 
 def find_number(claim: NumberMention, page: list[NumberMention]) -> list[NumberMention]:
     """The page mentions that support `claim`; for a range, both ends found apart also count."""
-    hits = [p for p in page if p.role not in ("citation", "list") and supports(claim, p)]
+    # A date's day or a name's number is not a count: "17 hours" is not stated by "May 17" or
+    # "Copy 17", "eleven days" not by "June 11" (WiCE dev).
+    page = [p for p in page if p.role not in ("citation", "list", "date", "identifier")]
+    hits = [p for p in page if supports(claim, p)]
     if hits or claim.high is None:
         return hits
     low = NumberMention(claim.value, claim.start, claim.end, claim.text, claim.unit, claim.step, claim.hedge)

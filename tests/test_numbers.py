@@ -83,6 +83,7 @@ def test_hedges(text: str, hedge: str) -> None:
         "As shown before.[^4]",
         "the study.3 Next",
         "Released COVID-19 data",
+        "averted COVID\u201119 deaths",  # written with a non-breaking hyphen
         "The A380 and 4G networks",
         "Python 3.11.2 is out",
         "We met at 10:30",
@@ -133,6 +134,17 @@ def found(claim: str, page: str) -> bool:
         ("two thirds of voters", "67% of voters", True),
         ("thirty minutes", "in 30 min", True),
         ("3x faster", "three times faster", True),
+        # a claimed range holds a page figure within it (Check-COVID: "R0 between 2 and 3")
+        ("an R0 between 2 and 3", "The R0 was 2.90.", True),
+        ("10-20% of household members", "a secondary attack rate of 12·4%", True),
+        ("10-20% of household members", "a secondary attack rate of 25%", False),
+        ("10–20 patients", "12 to 18 patients", True),
+        # a date's day or a name's number is not the claim's count (WiCE dev)
+        ("funded with 17 hours left", "Fill 1 Copy 17\ngraph-bar icon", False),
+        ("eleven days later", "June 11, 2015 News Release", False),
+        # figures after a hyphenated word or a statistics label are still figures
+        ("people under 20 years", "susceptibility in under-20s is half", True),
+        ("between 9.8 and 15.4", "12·4% (95% CI 9·8-15·4)", True),
     ],
 )
 def test_matching(claim: str, page: str, expected: bool) -> None:
