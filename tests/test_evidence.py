@@ -176,10 +176,21 @@ def test_finer_date_left_to_the_judge_when_the_year_is_there() -> None:
     result = check_dates("The report came out on 7 March 2021.", PAGE)
     assert result is not None and result.passed
     assert "not the day itself" in result.detail
-    result = check_dates("It was published in April 2021.", PAGE)
+    result = check_dates("It was published in April 2021.", PAGE + "Work on it began in April.\n")
     assert result is not None and result.passed and "not the month itself" in result.detail
     result = check_dates("It was published on 20 July.", PAGE)
     assert result is not None and result.passed and "no year" in result.detail
+
+
+def test_month_named_nowhere_on_the_page_fails() -> None:
+    # WiCE dev: "In March 2006, Tom Bromley joined the band" against a page saying June 2006.
+    result = check_dates("It was published in April 2021.", PAGE)
+    assert result is not None and not result.passed
+    assert "never names the month" in result.detail
+    assert result.evidence == "The report was published on 5 March 2021."
+    # a day of a month the page names, undated, is still left to the judge
+    result = check_dates("The report came out on 7 March 2021.", PAGE)
+    assert result is not None and result.passed
 
 
 def test_year_and_month_year() -> None:
