@@ -21,12 +21,18 @@ import asyncio
 import codecs
 import io
 import json
+import pickle
 import re
+import struct
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import lxml.html
 from lxml import etree
+
+if TYPE_CHECKING:
+    from citecheck.evidence import PageIndex
 
 PDF_TIMEOUT_S = 30.0
 PDF_MAX_PAGES = 300
@@ -242,17 +248,26 @@ async def extract_pdf(
 
 
 async def extract_content(
-    body: bytes, content_type: str | None, *, url: str | None = None
+    body: bytes, content_type: str | None, *, url: str | None = None, worker: ExtractionWorker | None = None
 ) -> ExtractedContent:
     """Text of a fetched body, or `error` saying why it is not extractable.
 
-    HTML is extracted in a thread. (Worker processes were measured too: with two CPUs
-    they were slower, by their start-up and the copying of pages in and text out.)
+    HTML is extracted in a thread, or by `worker` (another process) when one is given.
     """
+    content, _page = await extract_indexed(body, content_type, url=url, worker=worker)
+    return content
+
+
+async def extract_indexed(
+    body: bytes, content_type: str | None, *, url: str | None = None, worker: ExtractionWorker | None = None
+) -> tuple[ExtractedContent, PageIndex | None]:
+    """`extract_content`, plus the page's `evidence.PageIndex` when `worker` built it."""
     kind = sniff_kind(body, content_type)
     if kind == "unknown":
         shown = media_type(content_type) or "unknown"
-        return ExtractedContent(error=f"content type {shown} has no extractable text", kind=kind)
+        return ExtractedContent(error=f"content type {shown} has no extractable text", kind=kind), None
+    if kind == "html" and worker is not None:
+        return await worker.extract(body, content_type, url)
     if kind == "pdf":
         result = await extract_pdf(body)
     elif kind == "html":
@@ -261,9 +276,150 @@ async def extract_content(
         result = await asyncio.to_thread(extract_html, html, url)
     else:
         result = ExtractedContent(text=decode_text(body, content_type), kind="text")
+    return _usable(result), None
+
+
+def _usable(result: ExtractedContent) -> ExtractedContent:
     if result.error is None and (why := unusable_reason(result.text)):
         return ExtractedContent(error=why, title=result.title, date=result.date, kind=result.kind)
     return result
+
+
+_Job = tuple[bytes, str | None, str | None]
+_Outcome = tuple[ExtractedContent, "PageIndex | None"] | BaseException
+_FRAME = struct.Struct(">Q")
+WORKER_FLAG = "--html-worker"
+
+
+def _html_job(
+    body: bytes, content_type: str | None, url: str | None
+) -> tuple[ExtractedContent, PageIndex | None]:
+    from citecheck.evidence import PageIndex
+
+    result = _usable(extract_html(decode_text(body, content_type, html=True), url))
+    return result, (PageIndex.build(result.text) if result.error is None else None)
+
+
+def _html_batch(jobs: list[_Job]) -> list[_Outcome]:
+    """Each page extracted and indexed; an exception is returned, not raised (one bad page
+    must not fail the others)."""
+    out: list[_Outcome] = []
+    for job in jobs:
+        try:
+            out.append(_html_job(*job))
+        except Exception as exc:
+            out.append(exc)
+    return out
+
+
+def _frame(obj: object) -> bytes:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    return _FRAME.pack(len(data)) + data
+
+
+def _worker_main() -> int:
+    """The worker process: read batches of pages on stdin, answer each on stdout, until EOF."""
+    # Imported before the first batch arrives: the imports overlap the first downloads.
+    import htmldate  # noqa: F401
+    import trafilatura  # noqa: F401
+
+    import citecheck.evidence  # noqa: F401
+
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    while len(head := stdin.read(_FRAME.size)) == _FRAME.size:
+        jobs = pickle.loads(stdin.read(_FRAME.unpack(head)[0]))
+        outcomes = _html_batch(jobs)
+        try:
+            data = _frame(outcomes)
+        except Exception:  # an exception that does not pickle: send its text
+            data = _frame(
+                [o if not isinstance(o, BaseException) else RuntimeError(repr(o)) for o in outcomes]
+            )
+        stdout.write(data)
+        stdout.flush()
+    return 0
+
+
+class ExtractionWorker:
+    """HTML extraction (trafilatura) and page indexing in one worker process.
+
+    Both are CPU-bound and hold the GIL, so in a thread they compete with the event loop
+    that drives the downloads; the worker (`python -m citecheck.content --html-worker`, a
+    plain child process: nothing of the caller's `__main__` is re-run) puts them on another
+    core. Pages go over a pipe in batches — whatever arrived while the worker was busy — so
+    handing them over costs little. If the worker dies, pages are extracted (and indexed) in
+    a thread from then on. Start with `await ExtractionWorker.start()`, end with `await w.aclose()`.
+    """
+
+    def __init__(self, proc: asyncio.subprocess.Process, max_batch: int = 64) -> None:
+        self.max_batch = max_batch
+        self._proc: asyncio.subprocess.Process | None = proc
+        self._queue: list[tuple[_Job, asyncio.Future[tuple[ExtractedContent, PageIndex | None]]]] = []
+        self._pump: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def start(cls) -> ExtractionWorker:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "citecheck.content", WORKER_FLAG,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        return cls(proc)
+
+    async def aclose(self) -> None:
+        if self._pump is not None:
+            await asyncio.gather(self._pump, return_exceptions=True)
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            if proc.stdin is not None:
+                proc.stdin.close()  # EOF: the worker exits
+            try:
+                async with asyncio.timeout(5):
+                    await proc.wait()
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+
+    async def extract(
+        self, body: bytes, content_type: str | None, url: str | None
+    ) -> tuple[ExtractedContent, PageIndex | None]:
+        future: asyncio.Future[tuple[ExtractedContent, PageIndex | None]] = (
+            asyncio.get_running_loop().create_future()
+        )
+        self._queue.append(((body, content_type, url), future))
+        if self._pump is None or self._pump.done():
+            self._pump = asyncio.create_task(self._run())
+        return await future
+
+    async def _in_worker(self, jobs: list[_Job]) -> list[_Outcome] | None:
+        proc = self._proc
+        if proc is None or proc.stdin is None or proc.stdout is None:
+            return None
+        try:
+            proc.stdin.write(_frame(jobs))
+            await proc.stdin.drain()
+            head = await proc.stdout.readexactly(_FRAME.size)
+            outcomes: list[_Outcome] = pickle.loads(await proc.stdout.readexactly(_FRAME.unpack(head)[0]))
+        except (OSError, asyncio.IncompleteReadError, pickle.UnpicklingError):
+            return None
+        return outcomes if len(outcomes) == len(jobs) else None
+
+    async def _run(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch :]
+            jobs = [job for job, _ in batch]
+            outcomes = await self._in_worker(jobs)
+            if outcomes is None:
+                if self._proc is not None and self._proc.returncode is None:
+                    self._proc.kill()
+                self._proc = None  # a dead worker: the thread from here on
+                outcomes = await asyncio.to_thread(_html_batch, jobs)
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
+                if future.done():
+                    continue
+                if isinstance(outcome, BaseException):
+                    future.set_exception(outcome)
+                else:
+                    future.set_result(outcome)
 
 
 def _pdf_main(argv: list[str]) -> int:
@@ -279,4 +435,10 @@ def _pdf_main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == [WORKER_FLAG]:
+        # Through the module's own name, so what it pickles is `citecheck.content.…`, which
+        # the parent can load (not `__main__.…`).
+        from citecheck import content
+
+        raise SystemExit(content._worker_main())
     raise SystemExit(_pdf_main(sys.argv[1:]))

@@ -20,12 +20,14 @@ allowlist or guard is never stored (it depends on the run's settings, not on the
 from __future__ import annotations
 
 import asyncio
+import os
 import ssl
 import time
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
+from typing import TYPE_CHECKING
 
 import httpx
 from pydantic import ValidationError
@@ -33,9 +35,12 @@ from pydantic import ValidationError
 from citecheck import USER_AGENT
 from citecheck.cache import DiskCache, digest
 from citecheck.config import Settings
-from citecheck.content import extract_content
+from citecheck.content import ExtractionWorker, extract_indexed
 from citecheck.guard import DOI_RESOLVERS, GuardedTransport, GuardError, check_url, normalize_host, parse_url
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
+
+if TYPE_CHECKING:
+    from citecheck.evidence import PageIndex
 
 CACHE_NAMESPACE = "sources"
 FAILURE_CACHE_S = 600.0
@@ -45,6 +50,9 @@ MAX_RETRY_WAIT_S = 60.0
 RETRY_STATUSES = frozenset({429, 503})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 _CHUNK = 64 * 1024
+# From this many URLs on, HTML is extracted (and indexed) in a worker process on another
+# core; fewer pages do not repay the worker's start-up (its own imports, ~0.5 s of CPU).
+WORKER_MIN_URLS = 50
 
 
 def fetch_key(url: str) -> str:
@@ -173,10 +181,18 @@ class Fetcher:
     """
 
     def __init__(
-        self, settings: Settings, cache: DiskCache | None = None, *, ssl_context: ssl.SSLContext | None = None
+        self,
+        settings: Settings,
+        cache: DiskCache | None = None,
+        *,
+        ssl_context: ssl.SSLContext | None = None,
+        worker: ExtractionWorker | None = None,
     ) -> None:
         self.settings = settings
         self.cache = cache
+        self.worker = worker
+        # The `PageIndex` of each page the worker extracted, by fetch key.
+        self.pages: dict[str, PageIndex] = {}
         self._global = asyncio.Semaphore(settings.concurrency)
         self._hosts: dict[str, _HostState] = {}
         # Loading the CA certificates is slow: once per run, shared by every host's pool.
@@ -342,7 +358,9 @@ class Fetcher:
             "last_modified": dl.headers.get("last-modified"),
             "fetched_at": time.time(),
         }
-        content = await extract_content(dl.body, content_type, url=dl.final_url)
+        content, page = await extract_indexed(dl.body, content_type, url=dl.final_url, worker=self.worker)
+        if page is not None:
+            self.pages[info.url] = page
         if content.error is not None:
             return FetchedSource(
                 outcome=FetchOutcome.not_extractable, error=content.error, title=content.title, **common
@@ -419,17 +437,31 @@ async def fetch_all(
     cache: DiskCache | None = None,
     *,
     ssl_context: ssl.SSLContext | None = None,
+    pages: dict[str, PageIndex] | None = None,
 ) -> dict[str, FetchedSource]:
     """Fetch every URL once (fragments ignored); keyed by each input URL as given.
 
     `ssl_context` replaces the default verification context (certifi's CA bundle), e.g. to
-    trust a test CA or an intranet CA; host names are verified either way.
+    trust a test CA or an intranet CA; host names are verified either way. With `pages`,
+    the `evidence.PageIndex` of each HTML page extracted in the worker process (many URLs,
+    more than one CPU) is stored there by input URL, so the caller need not build it again.
     """
     given = list(dict.fromkeys(urls))
     keys = list(dict.fromkeys(fetch_key(u) for u in given))
-    async with Fetcher(settings, cache, ssl_context=ssl_context) as fetcher:
-        sources = await asyncio.gather(*(fetcher.fetch(k) for k in keys))
+    worker = (
+        await ExtractionWorker.start()
+        if settings.fetch and len(keys) >= WORKER_MIN_URLS and (os.cpu_count() or 1) > 1
+        else None
+    )
+    try:
+        async with Fetcher(settings, cache, ssl_context=ssl_context, worker=worker) as fetcher:
+            sources = await asyncio.gather(*(fetcher.fetch(k) for k in keys))
+    finally:
+        if worker is not None:
+            await worker.aclose()
     by_key = dict(zip(keys, sources, strict=True))
+    if pages is not None:
+        pages.update({u: fetcher.pages[fetch_key(u)] for u in given if fetch_key(u) in fetcher.pages})
     return {u: by_key[fetch_key(u)] for u in given}
 
 

@@ -216,10 +216,16 @@ class _Run:
         if ignored:
             self.notes.append(f"{ignored} claim(s) skipped: every citation is marked citecheck-ignore")
 
-        sources = await self._fetch({c.url for i in to_check for c in claims[i].citations if _checkable(c)})
+        pages: dict[str, PageIndex] = {}
+        sources = await self._fetch(
+            {c.url for i in to_check for c in claims[i].citations if _checkable(c)}, pages
+        )
         per_claim: dict[int, list[ClaimResult]] = {i: [] for i in to_check}
-        # Each page is parsed once and shared by every claim that cites it.
-        pages = {url: PageIndex.build(s.text) for url, s in sources.items() if s.outcome == FetchOutcome.ok}
+        # Each page is parsed once and shared by every claim that cites it (the fetch
+        # stage's worker process has parsed most pages already).
+        for url, s in sources.items():
+            if s.outcome == FetchOutcome.ok and url not in pages:
+                pages[url] = PageIndex.build(s.text)
         pending: dict[str, list[tuple[int, Claim, list[CheckResult], Citation]]] = {}
         for i in to_check:
             for cit in claims[i].citations:
@@ -240,14 +246,14 @@ class _Run:
             out[i] = _pick(per_claim[i])
         return [out[i] for i in sorted(out)]
 
-    async def _fetch(self, urls: set[str | None]) -> dict[str, FetchedSource]:
+    async def _fetch(self, urls: set[str | None], pages: dict[str, PageIndex]) -> dict[str, FetchedSource]:
         wanted = sorted(u for u in urls if u)
         if not self.settings.fetch:
             return {
                 u: FetchedSource(info={"url": u}, outcome=FetchOutcome.skipped, error="fetching is disabled")
                 for u in wanted
             }
-        return await fetch_all(wanted, self.settings, cache=self.cache)
+        return await fetch_all(wanted, self.settings, cache=self.cache, pages=pages)
 
     async def _judge(
         self,

@@ -1,0 +1,101 @@
+"""HTML extraction in the worker process: same results as in a thread, pages indexed once."""
+
+from __future__ import annotations
+
+import asyncio
+
+from citecheck.config import Settings
+from citecheck.content import ExtractionWorker, extract_content, extract_indexed
+from citecheck.evidence import PageIndex
+from citecheck.fetch import WORKER_MIN_URLS, fetch_all
+from citecheck.models import FetchOutcome
+from tests.servers import source_server as servers
+from tests.servers.source_server import SourceServer
+
+source_server = servers.source_server  # the fixture, by its usual name
+
+
+def page(i: int) -> str:
+    return (
+        f"<!doctype html><html><head><title>District {i}</title>"
+        f'<meta property="article:published_time" content="2021-03-{1 + i % 28:02d}"></head>'
+        f"<body><nav>Home | About</nav><article><h1>District {i}</h1>"
+        f"<p>The 2020 census counted {10_000 + 37 * i:,} residents in district {i}, about 12% more "
+        f"than in 2010, according to the statistics bureau.</p></article></body></html>"
+    )
+
+
+WALL = "<html><body><p>Please sign in to continue.</p></body></html>"
+
+
+def test_many_urls_go_through_the_worker_with_the_thread_results(source_server: SourceServer) -> None:
+    n = WORKER_MIN_URLS + 10
+    urls = [source_server.add(f"/d{i}.html", page(i)) for i in range(n)]
+    wall = source_server.add("/wall.html", WALL)
+    image = source_server.add("/x.png", b"\x89PNG\r\n\x1a\n" + bytes(100), content_type="image/png")
+    pages: dict[str, PageIndex] = {}
+    got = asyncio.run(
+        fetch_all([*urls, wall, image], Settings(allow_private_hosts=["127.0.0.1"]), pages=pages)
+    )
+
+    for i, url in enumerate(urls):
+        src = got[url]
+        assert src.outcome is FetchOutcome.ok, src.error
+        expected = asyncio.run(extract_content(page(i).encode(), "text/html; charset=utf-8", url=url))
+        assert (src.text, src.title, src.date) == (expected.text, expected.title, expected.date)
+        assert f"{10_000 + 37 * i:,} residents" in src.text
+        assert pages[url] == PageIndex.build(src.text)  # built by the worker, same as here
+    assert got[wall].outcome is FetchOutcome.not_extractable
+    assert "login" in (got[wall].error or "")
+    assert got[image].outcome is FetchOutcome.not_extractable
+    assert wall not in pages and image not in pages
+
+
+def test_few_urls_are_extracted_in_a_thread(source_server: SourceServer) -> None:
+    # Below WORKER_MIN_URLS no worker starts: nothing is indexed ahead, the caller does it.
+    url = source_server.add("/d1.html", page(1))
+    pages: dict[str, PageIndex] = {}
+    got = asyncio.run(fetch_all([url], Settings(allow_private_hosts=["127.0.0.1"]), pages=pages))
+    assert got[url].outcome is FetchOutcome.ok
+    assert "10,037 residents" in got[url].text
+    assert pages == {}
+
+
+def test_worker_batches_and_keeps_order() -> None:
+    async def run() -> list[tuple[str, bool]]:
+        worker = await ExtractionWorker.start()
+        try:
+            done = await asyncio.gather(
+                *(worker.extract(page(i).encode(), "text/html", f"http://example.org/{i}") for i in range(40))
+            )
+        finally:
+            await worker.aclose()
+        return [(content.title or "", index is not None) for content, index in done]
+
+    assert asyncio.run(run()) == [(f"District {i}", True) for i in range(40)]
+
+
+def test_a_dead_worker_falls_back_to_a_thread() -> None:
+    async def run() -> tuple[str, str]:
+        worker = await ExtractionWorker.start()
+        try:
+            first, _ = await worker.extract(page(1).encode(), "text/html", None)
+            assert worker._proc is not None
+            worker._proc.kill()  # the worker process dies (OOM killer, a crash in lxml, …)
+            await worker._proc.wait()
+            second, index = await worker.extract(page(2).encode(), "text/html", None)
+            assert worker._proc is None  # given up: extracted (and indexed) in a thread
+            assert index == PageIndex.build(second.text)
+        finally:
+            await worker.aclose()
+        return first.text, second.text
+
+    first, second = asyncio.run(run())
+    assert "10,037 residents" in first
+    assert "10,074 residents" in second
+
+
+def test_extract_indexed_without_worker_indexes_nothing() -> None:
+    content, index = asyncio.run(extract_indexed(page(3).encode(), "text/html"))
+    assert index is None
+    assert content.title == "District 3"
