@@ -26,7 +26,8 @@ What counts as the same number (the rules the number check documents):
   values from the figure up to twice it; `less than`, `under`, `up to`, `fewer than`, `<`
   accept from half the figure up to it; `nearly`, `almost`, `close to`, `just under` accept
   from 90 % of the figure up to it.
-- Not statistics (never checked as numbers): years (`1998`, `1990s`) and dates (those go to
+- Not statistics (never checked as numbers): years (`1998`, `1990s`; but `1008 participants`
+  is a count) and dates (those go to
   the date check), ordinals (`3rd`), list markers (`1.` at a line start), citation and
   footnote markers (`[3]`, `[1, 2]`, `^3`, `study.3`), times and ratios (`10:30`), version
   numbers (`3.11.2`), numbers glued to letters (`COVID-19`, `A380`, `4G`), numbers after a
@@ -164,6 +165,24 @@ def _lower(text: str) -> str:
     odd = {c: c.lower()[0] for c in set(text) if len(c.lower()) != 1}
     pattern = re.compile("[" + "".join(re.escape(c) for c in odd) + "]")
     return pattern.sub(lambda m: odd[m.group(0)], text).lower()
+
+
+# A number in the years' range followed by a counted noun is a count, not a year: "1008
+# participants" (a Check-COVID refutation of "108 participants"), unless "in", "since", ...
+# precede it ("in 2020 cases rose").
+_COUNT_AFTER = re.compile(
+    r"[ \u00a0]+(?:people|persons|participants|patients|cases|deaths|employees|workers|students"
+    r"|members|residents|users|children|adults|subjects|respondents|individuals|troops|soldiers"
+    r"|households|samples|infections|votes|jobs|visitors|volunteers|customers|beds|hectares|acres"
+    r"|km|kilometres|kilometers|miles|metres|meters|feet|tons|tonnes|kg)\b",
+    re.IGNORECASE,
+)
+_YEAR_BEFORE = re.compile(r"\b(?:in|since|by|until|till|during|from|of the|the)[ \u00a0]+$", re.IGNORECASE)
+
+
+def _is_count(text: str, start: int, end: int) -> bool:
+    """Whether a number in the years' range at `start:end` counts things ("1008 participants")."""
+    return bool(_COUNT_AFTER.match(text, end)) and not _YEAR_BEFORE.search(text[max(0, start - 12) : start])
 
 
 _YEAR = re.compile(r"(?<![0-9.,$€£])\b(?P<y>1[0-9]{3}|20[0-9]{2})(?P<s>s)?\b(?![.,][0-9])")
@@ -307,7 +326,7 @@ def dates_in(text: str) -> list[DateMention]:
             found.append(DateMention(m.start(), m.end(), text[m.start() : m.end()], year, month, day))
             covered[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
     for m in _YEAR.finditer(text):
-        if covered[m.start()]:
+        if covered[m.start()] or _is_count(text, m.start(), m.end()):
             continue
         found.append(
             DateMention(m.start(), m.end(), m.group(0), int(m.group("y")), decade=bool(m.group("s")))
@@ -484,6 +503,7 @@ def numbers_in(text: str) -> list[NumberMention]:
             and scale == 1.0
             and unit in ("",)
             and high is None
+            and not _is_count(text, a.start, a.end)
         ):
             role = "year"
         if (

@@ -169,3 +169,12 @@ def test_dates() -> None:
 
 def test_may_the_verb_is_not_a_date() -> None:
     assert dates_in("It may rain.") == []
+
+
+def test_a_count_in_the_years_range_is_a_figure() -> None:
+    # Check-COVID refutes "108 participants" with "1008 participants": a count, not a year.
+    assert [m.value for m in statistics_in("The trial included 1008 participants.")] == [1008]
+    assert dates_in("The trial included 1008 participants.") == []
+    # ... but after "in", "since", "the" it is still a year
+    assert statistics_in("In 2020 cases rose; since 1998 people left.") == []
+    assert [d.year for d in dates_in("In 2020 cases rose; since 1998 people left.")] == [2020, 1998]
