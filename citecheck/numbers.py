@@ -10,7 +10,8 @@ What counts as the same number (the rules the number check documents):
   `100 000` (space-separated thousands), `1·7` (middle-dot decimals).
 - Units must agree: a percent matches only a percent; a currency amount matches the same
   currency or a bare number (pages often drop the sign); a bare number matches a bare
-  number, an amount or a multiplier.
+  number, an amount or a multiplier. Lengths (`ft`, `m`, `km`, `mi`, `cm`) are converted
+  and then accept ±10 % (a converter rounds: `6 feet` for `2 m`); `six feet` is a figure.
 - Rounding follows the claim's stated precision: a claim may round the page's figure to its
   own last digit (`14 million` is supported by `14.3 million`, not by `14.6 million`;
   `1.5 billion` by `1.46 billion`), never by more than 5 % of its value, and never the other
@@ -39,7 +40,7 @@ What counts as the same number (the rules the number check documents):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 MONTHS: dict[str, int] = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
@@ -124,6 +125,18 @@ _CURRENCY_AFTER = re.compile(
 )
 _CURRENCY_BEFORE = re.compile(
     r"(?P<cur>us\$|a\$|c\$|\$|€|£|¥|₹|usd|eur|gbp|jpy|inr|chf)[ \u00a0]?$", re.IGNORECASE
+)
+# Lengths, so that "13 feet" can be looked up as "4 m" (Check-COVID); metres per unit.
+_LENGTH_UNITS = {
+    "ft": "ft", "feet": "ft", "foot": "ft", "m": "m", "metre": "m", "metres": "m", "meter": "m",
+    "meters": "m", "km": "km", "kilometre": "km", "kilometres": "km", "kilometer": "km",
+    "kilometers": "km", "mi": "mi", "mile": "mi", "miles": "mi", "cm": "cm", "centimetres": "cm",
+    "centimeters": "cm",
+}  # fmt: skip
+_METRES = {"ft": 0.3048, "m": 1.0, "km": 1000.0, "mi": 1609.344, "cm": 0.01}
+_LENGTH_AFTER = re.compile(
+    r"[ \u00a0-]?(?P<len>" + "|".join(sorted(_LENGTH_UNITS, key=len, reverse=True)) + r")\b(?![²2])",
+    re.IGNORECASE,
 )
 _HEDGE_BEFORE = re.compile(
     r"(?:^|[^a-z])(?P<hedge>"
@@ -488,6 +501,8 @@ def numbers_in(text: str) -> list[NumberMention]:
                 unit, end = "x", mult.end()
             elif cur_after and not unit:
                 unit, end = _CURRENCIES[cur_after.group("cur").lower()], cur_after.end()
+            elif (length := _LENGTH_AFTER.match(text, end)) and not unit:
+                unit, end = _LENGTH_UNITS[length.group("len").lower()], length.end()
                 if scale == 1.0:
                     # "5 million US dollars" had its scale read already; "5 USD" has none
                     pass
@@ -570,6 +585,8 @@ def _close(claim_value: float, claim: NumberMention, page_value: float) -> bool:
 
 def supports(claim: NumberMention, page: NumberMention) -> bool:
     """Whether the page mention states the claim's figure (see the module docstring)."""
+    if claim.unit in _METRES and page.unit in _METRES and claim.unit != page.unit:
+        return _converted_supports(claim, page)
     if not _units_agree(claim, page):
         return False
     page_values = [page.value] if page.high is None else [page.value, page.high]
@@ -583,6 +600,16 @@ def supports(claim: NumberMention, page: NumberMention) -> bool:
         # page figure (or range) that lies within it.
         return same_range or all(_within(claim, v) for v in page_values)
     return any(_close(claim.value, claim, v) for v in page_values)
+
+
+def _converted_supports(claim: NumberMention, page: NumberMention) -> bool:
+    """A length stated in another unit: converted figures are rounded ("2 m (6 feet)"), so
+    ±10 % unless the claim's hedge allows more."""
+    factor = _METRES[page.unit] / _METRES[claim.unit]
+    high = None if page.high is None else page.high * factor
+    converted = replace(page, value=page.value * factor, high=high, unit=claim.unit)
+    hedge = claim.hedge or "approx"
+    return supports(replace(claim, hedge=hedge), converted)
 
 
 def _within(claim: NumberMention, value: float) -> bool:

@@ -145,6 +145,12 @@ def found(claim: str, page: str) -> bool:
         # figures after a hyphenated word or a statistics label are still figures
         ("people under 20 years", "susceptibility in under-20s is half", True),
         ("between 9.8 and 15.4", "12·4% (95% CI 9·8-15·4)", True),
+        # lengths in another unit are converted, with ±10 % for the converter's rounding
+        ("up to 13 feet away", "detected in air ≈4 m from patients", True),
+        ("up to 16 feet away", "isolated from air samples 2 to 4.8 m away", True),
+        ("stay six feet apart", "stay 2 metres apart", True),
+        ("stay six feet apart", "stay 3 metres apart", False),
+        ("a 13 feet mast", "a 13 m mast", False),
     ],
 )
 def test_matching(claim: str, page: str, expected: bool) -> None:
