@@ -431,6 +431,11 @@ def _client(settings: Settings, ssl_context: ssl.SSLContext) -> httpx.AsyncClien
     )
 
 
+def use_worker(settings: Settings, n_urls: int) -> bool:
+    """Whether a run fetching `n_urls` URLs should extract HTML in an `ExtractionWorker`."""
+    return settings.fetch and n_urls >= WORKER_MIN_URLS and (os.cpu_count() or 1) > 1
+
+
 async def fetch_all(
     urls: Iterable[str],
     settings: Settings,
@@ -438,6 +443,7 @@ async def fetch_all(
     *,
     ssl_context: ssl.SSLContext | None = None,
     pages: dict[str, PageIndex] | None = None,
+    worker: ExtractionWorker | None = None,
 ) -> dict[str, FetchedSource]:
     """Fetch every URL once (fragments ignored); keyed by each input URL as given.
 
@@ -445,19 +451,19 @@ async def fetch_all(
     trust a test CA or an intranet CA; host names are verified either way. With `pages`,
     the `evidence.PageIndex` of each HTML page extracted in the worker process (many URLs,
     more than one CPU) is stored there by input URL, so the caller need not build it again.
+    A `worker` given (see `use_worker`) is used and left open; otherwise one is started and
+    closed here when there are enough URLs.
     """
     given = list(dict.fromkeys(urls))
     keys = list(dict.fromkeys(fetch_key(u) for u in given))
-    worker = (
-        await ExtractionWorker.start()
-        if settings.fetch and len(keys) >= WORKER_MIN_URLS and (os.cpu_count() or 1) > 1
-        else None
-    )
+    own = worker is None and use_worker(settings, len(keys))
+    if own:
+        worker = await ExtractionWorker.start()
     try:
         async with Fetcher(settings, cache, ssl_context=ssl_context, worker=worker) as fetcher:
             sources = await asyncio.gather(*(fetcher.fetch(k) for k in keys))
     finally:
-        if worker is not None:
+        if own and worker is not None:
             await worker.aclose()
     by_key = dict(zip(keys, sources, strict=True))
     if pages is not None:

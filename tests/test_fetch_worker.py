@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from pathlib import Path
 
+import pytest
+
+from citecheck.cli import main
 from citecheck.config import Settings
 from citecheck.content import ExtractionWorker, extract_content, extract_indexed
 from citecheck.evidence import PageIndex
@@ -99,3 +104,23 @@ def test_extract_indexed_without_worker_indexes_nothing() -> None:
     content, index = asyncio.run(extract_indexed(page(3).encode(), "text/html"))
     assert index is None
     assert content.title == "District 3"
+
+
+def test_check_with_many_links_uses_the_worker_and_reports_as_without(
+    tmp_path: Path, source_server: SourceServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    n = WORKER_MIN_URLS + 5
+    lines = []
+    for i in range(n):
+        url = source_server.add(f"/d{i}.html", page(i))
+        # every third figure is wrong: the page says 10,000 + 37 i
+        figure = 10_000 + 37 * i + (500 if i % 3 == 0 else 0)
+        lines += [f"District {i} had {figure:,} residents in 2020 ([census]({url})).", ""]
+    doc = tmp_path / "districts.md"
+    doc.write_text("\n".join(lines), encoding="utf-8")
+    args = ["check", str(doc), "--judge", "none", "--allow-private-host", "127.0.0.1", "--format", "json"]
+    main([*args, "--max-claims", str(n)])
+    report = json.loads(capsys.readouterr().out)
+    verdicts = [c["verdict"] for c in report["claims"]]
+    assert verdicts == ["fail" if i % 3 == 0 else "pass" for i in range(n)]
+    assert all(c["decided_by"] == "number" for c in report["claims"])
