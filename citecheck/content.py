@@ -285,23 +285,23 @@ def _usable(result: ExtractedContent) -> ExtractedContent:
     return result
 
 
-_Job = tuple[bytes, str | None, str | None]
+_Job = tuple[bytes, str | None, str | None, bool]  # body, content type, URL, build the index
 _Outcome = tuple[ExtractedContent, "PageIndex | None"] | BaseException
 _FRAME = struct.Struct(">Q")
 WORKER_FLAG = "--html-worker"
 
 
 def _html_job(
-    body: bytes, content_type: str | None, url: str | None
+    body: bytes, content_type: str | None, url: str | None, index: bool
 ) -> tuple[ExtractedContent, PageIndex | None]:
     from citecheck.evidence import PageIndex
 
     result = _usable(extract_html(decode_text(body, content_type, html=True), url))
-    return result, (PageIndex.build(result.text) if result.error is None else None)
+    return result, (PageIndex.build(result.text) if index and result.error is None else None)
 
 
 def _html_batch(jobs: list[_Job]) -> list[_Outcome]:
-    """Each page extracted and indexed; an exception is returned, not raised (one bad page
+    """Each page extracted (and indexed if asked); an exception is returned, not raised (one bad page
     must not fail the others)."""
     out: list[_Outcome] = []
     for job in jobs:
@@ -351,19 +351,20 @@ class ExtractionWorker:
     a thread from then on. Start with `await ExtractionWorker.start()`, end with `await w.aclose()`.
     """
 
-    def __init__(self, proc: asyncio.subprocess.Process, max_batch: int = 64) -> None:
+    def __init__(self, proc: asyncio.subprocess.Process, *, index: bool = True, max_batch: int = 64) -> None:
+        self.index = index  # also build each page's `evidence.PageIndex`
         self.max_batch = max_batch
         self._proc: asyncio.subprocess.Process | None = proc
         self._queue: list[tuple[_Job, asyncio.Future[tuple[ExtractedContent, PageIndex | None]]]] = []
         self._pump: asyncio.Task[None] | None = None
 
     @classmethod
-    async def start(cls) -> ExtractionWorker:
+    async def start(cls, *, index: bool = True) -> ExtractionWorker:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "citecheck.content", WORKER_FLAG,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         )  # fmt: skip
-        return cls(proc)
+        return cls(proc, index=index)
 
     async def aclose(self) -> None:
         if self._pump is not None:
@@ -385,7 +386,7 @@ class ExtractionWorker:
         future: asyncio.Future[tuple[ExtractedContent, PageIndex | None]] = (
             asyncio.get_running_loop().create_future()
         )
-        self._queue.append(((body, content_type, url), future))
+        self._queue.append(((body, content_type, url, self.index), future))
         if self._pump is None or self._pump.done():
             self._pump = asyncio.create_task(self._run())
         return await future
@@ -413,13 +414,19 @@ class ExtractionWorker:
                     self._proc.kill()
                 self._proc = None  # a dead worker: the thread from here on
                 outcomes = await asyncio.to_thread(_html_batch, jobs)
-            for (_, future), outcome in zip(batch, outcomes, strict=True):
-                if future.done():
-                    continue
-                if isinstance(outcome, BaseException):
-                    future.set_exception(outcome)
-                else:
-                    future.set_result(outcome)
+            self._settle([future for _, future in batch], outcomes)
+
+    @staticmethod
+    def _settle(
+        futures: list[asyncio.Future[tuple[ExtractedContent, PageIndex | None]]], outcomes: list[_Outcome]
+    ) -> None:
+        for future, outcome in zip(futures, outcomes, strict=True):
+            if future.done():
+                continue
+            if isinstance(outcome, BaseException):
+                future.set_exception(outcome)
+            else:
+                future.set_result(outcome)
 
 
 def _pdf_main(argv: list[str]) -> int:

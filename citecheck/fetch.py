@@ -458,7 +458,8 @@ async def fetch_all(
     keys = list(dict.fromkeys(fetch_key(u) for u in given))
     own = worker is None and use_worker(settings, len(keys))
     if own:
-        worker = await ExtractionWorker.start()
+        # Indexing pages costs as much as extracting them: only when the caller wants it.
+        worker = await ExtractionWorker.start(index=pages is not None)
     try:
         async with Fetcher(settings, cache, ssl_context=ssl_context, worker=worker) as fetcher:
             sources = await asyncio.gather(*(fetcher.fetch(k) for k in keys))

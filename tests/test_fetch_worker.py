@@ -124,3 +124,15 @@ def test_check_with_many_links_uses_the_worker_and_reports_as_without(
     verdicts = [c["verdict"] for c in report["claims"]]
     assert verdicts == ["fail" if i % 3 == 0 else "pass" for i in range(n)]
     assert all(c["decided_by"] == "number" for c in report["claims"])
+
+
+def test_worker_without_index_only_extracts() -> None:
+    async def run() -> tuple[str | None, object]:
+        worker = await ExtractionWorker.start(index=False)
+        try:
+            content, index = await worker.extract(page(4).encode(), "text/html", None)
+        finally:
+            await worker.aclose()
+        return content.title, index
+
+    assert asyncio.run(run()) == ("District 4", None)
