@@ -178,7 +178,7 @@ def test_finer_date_left_to_the_judge_when_the_year_is_there() -> None:
     assert "not the day itself" in result.detail
     result = check_dates("It was published in April 2021.", PAGE + "Work on it began in April.\n")
     assert result is not None and result.passed and "not the month itself" in result.detail
-    result = check_dates("It was published on 20 July.", PAGE)
+    result = check_dates("It was published on 20 July.", PAGE + "It was reprinted in July.\n")
     assert result is not None and result.passed and "no year" in result.detail
 
 
@@ -191,6 +191,11 @@ def test_month_named_nowhere_on_the_page_fails() -> None:
     # a day of a month the page names, undated, is still left to the judge
     result = check_dates("The report came out on 7 March 2021.", PAGE)
     assert result is not None and result.passed
+    # a month-day without a year: the same, when the page never names the month
+    result = check_dates("It was published on 20 July.", PAGE)
+    assert result is not None and not result.passed and "20 July" in result.detail
+    result = check_dates("It was published on 20 March.", PAGE)
+    assert result is not None and result.passed and "no year" in result.detail
 
 
 def test_year_and_month_year() -> None:
