@@ -3,11 +3,13 @@
 - WiCE dev (`claims_dev.jsonl`), claims labelled `supported` that state a figure: how often
   the number check fails them (false failures; target ≤ 2 %). The same for the date check
   on supported claims that carry a date.
-- WiCE `non_supported_tokens_dev.jsonl`: sub-claims whose unsupported words include a figure
-  (resp. a date): how often the number (resp. date) check fails them (catch rate; target
-  ≥ 80 %), beside the share whose flagged figure is absent from the page at all (what a
-  lookup can catch at best); and the false failures on sub-claims whose figures are all
-  supported.
+- WiCE `non_supported_tokens_dev.jsonl`: sub-claims whose unsupported tokens (matched to the
+  claim by position) cover a figure (resp. a date): how often the number (resp. date) check
+  fails them (catch rate; target ≥ 80 %), beside the share whose flagged figure is absent
+  from the page at all (what a lookup can catch at best); and the false failures on
+  sub-claims whose figures are all supported. Flagged numbers that the number check leaves
+  out on purpose (small counts in words, ordinals) are counted apart; `-v` lists them, the
+  misses, and the false failures.
 - Check-COVID (`Check-COVID_all.json`, sources = the abstracts of `corpus.json`): false
   failures of the number check on `SUPPORT` claims with a figure, and its catch rate on
   `REFUTE` claims with a figure (for information: many refutations change a word, not a figure).
