@@ -25,6 +25,7 @@ import pickle
 import re
 import struct
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -259,15 +260,23 @@ async def extract_content(
 
 
 async def extract_indexed(
-    body: bytes, content_type: str | None, *, url: str | None = None, worker: ExtractionWorker | None = None
+    body: bytes,
+    content_type: str | None,
+    *,
+    url: str | None = None,
+    worker: ExtractionWorker | None = None,
+    idle: Callable[[], bool] | None = None,
 ) -> tuple[ExtractedContent, PageIndex | None]:
-    """`extract_content`, plus the page's `evidence.PageIndex` when `worker` built it."""
+    """`extract_content`, plus the page's `evidence.PageIndex` when `worker` built it.
+
+    `idle` tells the worker when this process has nothing else to do (see `ExtractionWorker`).
+    """
     kind = sniff_kind(body, content_type)
     if kind == "unknown":
         shown = media_type(content_type) or "unknown"
         return ExtractedContent(error=f"content type {shown} has no extractable text", kind=kind), None
     if kind == "html" and worker is not None:
-        return await worker.extract(body, content_type, url)
+        return await worker.extract(body, content_type, url, idle=idle)
     if kind == "pdf":
         result = await extract_pdf(body)
     elif kind == "html":
@@ -289,6 +298,8 @@ _Job = tuple[bytes, str | None, str | None, bool]  # body, content type, URL, bu
 _Outcome = tuple[ExtractedContent, "PageIndex | None"] | BaseException
 _FRAME = struct.Struct(">Q")
 WORKER_FLAG = "--html-worker"
+# How often a waiting pump asks whether this process is idle enough to help the worker.
+_IDLE_POLL_S = 0.02
 
 
 def _html_job(
@@ -347,7 +358,9 @@ class ExtractionWorker:
     that drives the downloads; the worker (`python -m citecheck.content --html-worker`, a
     plain child process: nothing of the caller's `__main__` is re-run) puts them on another
     core. Pages go over a pipe in batches — whatever arrived while the worker was busy — so
-    handing them over costs little. If the worker dies, pages are extracted (and indexed) in
+    handing them over costs little. When the worker falls behind and the caller says it is
+    idle (`idle()`: e.g. all downloads done), this process takes pages from the back of the
+    queue too, in a thread. If the worker dies, pages are extracted (and indexed) in
     a thread from then on. Start with `await ExtractionWorker.start()`, end with `await w.aclose()`.
     """
 
@@ -357,6 +370,7 @@ class ExtractionWorker:
         self._proc: asyncio.subprocess.Process | None = proc
         self._queue: list[tuple[_Job, asyncio.Future[tuple[ExtractedContent, PageIndex | None]]]] = []
         self._pump: asyncio.Task[None] | None = None
+        self._idle: Callable[[], bool] | None = None
 
     @classmethod
     async def start(cls, *, index: bool = True) -> ExtractionWorker:
@@ -381,8 +395,15 @@ class ExtractionWorker:
                 await proc.wait()
 
     async def extract(
-        self, body: bytes, content_type: str | None, url: str | None
+        self,
+        body: bytes,
+        content_type: str | None,
+        url: str | None,
+        *,
+        idle: Callable[[], bool] | None = None,
     ) -> tuple[ExtractedContent, PageIndex | None]:
+        if idle is not None:
+            self._idle = idle
         future: asyncio.Future[tuple[ExtractedContent, PageIndex | None]] = (
             asyncio.get_running_loop().create_future()
         )
@@ -408,7 +429,14 @@ class ExtractionWorker:
         while self._queue:
             batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch :]
             jobs = [job for job, _ in batch]
-            outcomes = await self._in_worker(jobs)
+            reply = asyncio.ensure_future(self._in_worker(jobs))
+            while not reply.done():
+                if self._queue and self._idle is not None and self._idle():
+                    job, future = self._queue.pop()
+                    self._settle([future], await asyncio.to_thread(_html_batch, [job]))
+                else:
+                    await asyncio.wait({reply}, timeout=_IDLE_POLL_S)
+            outcomes = reply.result()
             if outcomes is None:
                 if self._proc is not None and self._proc.returncode is None:
                     self._proc.kill()

@@ -193,6 +193,9 @@ class Fetcher:
         self.worker = worker
         # The `PageIndex` of each page the worker extracted, by fetch key.
         self.pages: dict[str, PageIndex] = {}
+        # Fetches not (yet) waiting on text extraction: at 0, this process is idle and
+        # may help the extraction worker.
+        self._downloading = 0
         self._global = asyncio.Semaphore(settings.concurrency)
         self._hosts: dict[str, _HostState] = {}
         # Loading the CA certificates is slow: once per run, shared by every host's pool.
@@ -280,7 +283,18 @@ class Fetcher:
             except GuardError as exc:
                 raise GuardError(f"redirected to {location}: {exc.reason}") from None
 
+    def downloads_done(self) -> bool:
+        """No fetch of this run is downloading (they wait on extraction, or are done)."""
+        return self._downloading == 0
+
     async def fetch(self, url: str) -> FetchedSource:
+        self._downloading += 1
+        try:
+            return await self._fetch(url)
+        finally:
+            self._downloading -= 1
+
+    async def _fetch(self, url: str) -> FetchedSource:
         key = fetch_key(url)
         info = SourceInfo(url=key)
         try:
@@ -358,7 +372,13 @@ class Fetcher:
             "last_modified": dl.headers.get("last-modified"),
             "fetched_at": time.time(),
         }
-        content, page = await extract_indexed(dl.body, content_type, url=dl.final_url, worker=self.worker)
+        self._downloading -= 1
+        try:
+            content, page = await extract_indexed(
+                dl.body, content_type, url=dl.final_url, worker=self.worker, idle=self.downloads_done
+            )
+        finally:
+            self._downloading += 1
         if page is not None:
             self.pages[info.url] = page
         if content.error is not None:

@@ -136,3 +136,18 @@ def test_worker_without_index_only_extracts() -> None:
         return content.title, index
 
     assert asyncio.run(run()) == ("District 4", None)
+
+
+def test_an_idle_caller_helps_and_results_stay_the_same() -> None:
+    async def run() -> list[tuple[str, str, bool]]:
+        worker = await ExtractionWorker.start()
+        try:
+            done = await asyncio.gather(
+                *(worker.extract(page(i).encode(), "text/html", None, idle=lambda: True) for i in range(80))
+            )
+        finally:
+            await worker.aclose()
+        return [(c.title or "", c.text, i == PageIndex.build(c.text)) for c, i in done]
+
+    expected = [asyncio.run(extract_content(page(i).encode(), "text/html")) for i in range(80)]
+    assert asyncio.run(run()) == [(f"District {i}", expected[i].text, True) for i in range(80)]
