@@ -510,6 +510,10 @@ def numbers_in(text: str) -> list[NumberMention]:
         if hedge_m and not hedge:
             hedge = _HEDGES[hedge_m.group("hedge").lower()]
         role = "citation" if cited[a.start] else _role(text, a.start, a.end, a.digits, bool(dated[a.start]))
+        if role == "identifier" and (unit in ("%", *_CURRENCIES.values()) or scale != 1.0):
+            # names carry no percent, currency or "million": "In the UK 35% of adults",
+            # "Gartner 45%" state figures (and a page's identifiers support no claim figure)
+            role = "statistic"
         plain_integer = a.digits and a.plain.isdigit()
         if (
             role == "statistic"

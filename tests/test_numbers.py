@@ -26,6 +26,7 @@ def one(text: str):
         ("35% of adults", 35, "%"),
         ("35 percent of adults", 35, "%"),
         ("35 per cent of adults", 35, "%"),
+        ("According to Gartner 45% of firms", 45, "%"),  # a percent after a name is a figure
         ("raised $5m", 5_000_000, "$"),
         ("raised US$5 million", 5_000_000, "$"),
         ("raised 5 million US dollars", 5_000_000, "$"),
@@ -151,6 +152,7 @@ def found(claim: str, page: str) -> bool:
         ("stay six feet apart", "stay 2 metres apart", True),
         ("stay six feet apart", "stay 3 metres apart", False),
         ("a 13 feet mast", "a 13 m mast", False),
+        ("35% of UK adults", "In the UK 35% of adults use it.", True),
     ],
 )
 def test_matching(claim: str, page: str, expected: bool) -> None:
