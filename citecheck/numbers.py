@@ -208,6 +208,7 @@ _AFTER_LETTER = re.compile(r"[A-Za-z][-–\u2010\u2011]?$")
 # ... but "under-20s", "top-10", "mid-1990s" are figures (or years), not names
 # Capitalised words of abstracts that a figure follows: "95% CI 9·8-15·4", "OR 1.5"
 _STAT_LABELS = ("CI", "HPDI", "IQR", "OR", "RR", "HR", "SD", "SE")
+_WEEKDAYS = wordset("monday tuesday wednesday thursday friday saturday sunday")
 _FIGURE_PREFIX = re.compile(
     r"(?:^|[^A-Za-z])(?:under|over|top|mid|pre|post|early|late)[-–\u2010\u2011]$", re.I
 )
@@ -311,7 +312,13 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> bytearray:
 
 
 def _date_spans(low: str) -> list[tuple[int, int]]:
-    return [m.span() for pattern in _DATE_PATTERNS for m in pattern.finditer(low)]
+    # "Since March 40 people died": no day 40, so "40" is no date's day
+    return [
+        m.span()
+        for pattern in _DATE_PATTERNS
+        for m in pattern.finditer(low)
+        if not m.groupdict().get("d") or 1 <= int(m.group("d")) <= 31
+    ]
 
 
 def dates_in(text: str) -> list[DateMention]:
@@ -383,6 +390,7 @@ def _role(text: str, start: int, end: int, digits: bool, in_date: bool) -> str:
         and not _SENTENCE_START.search(before[: cap.start()])
         and cap.group(1).lower() not in _HEDGES
         and cap.group(1).lower() not in MONTHS
+        and cap.group(1).lower() not in _WEEKDAYS  # "By Friday 300 homes were lost"
         and cap.group(1) not in ("US", "USD", "EUR", "GBP", "A", "The", *_STAT_LABELS)
     ):
         return "identifier"  # "Windows 10", "Apollo 11", "Super Bowl 50"

@@ -153,6 +153,8 @@ def found(claim: str, page: str) -> bool:
         ("stay six feet apart", "stay 3 metres apart", False),
         ("a 13 feet mast", "a 13 m mast", False),
         ("35% of UK adults", "In the UK 35% of adults use it.", True),
+        ("300 homes were lost", "By Friday 300 homes were lost.", True),
+        ("40 people died", "Since March 40 people died.", True),
     ],
 )
 def test_matching(claim: str, page: str, expected: bool) -> None:
