@@ -18,7 +18,9 @@ combines what the stages found into one `ClaimResult` per claim:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+import gc
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 from citecheck import __version__
@@ -48,6 +50,7 @@ from citecheck.report import build_report
 
 JUDGE_OFF_REASON = "needs the LLM judge, which is off (judge: none)"
 CLAIM_LIMIT_REASON = "claim limit reached (max-claims)"
+GC_THRESHOLD = 10_000  # allocations between two passes of the cycle collector during a run
 
 # Which failure to report when no source supports a claim: lower is more telling.
 _FAILURE_RANK = {
@@ -344,5 +347,22 @@ async def _check(run: _Run, settings: Settings, files: list[SelectedFile]) -> Re
     ).model_copy(update={"version": __version__})
 
 
+@contextmanager
+def _fewer_gc_passes() -> Iterator[None]:
+    """Python's cycle collector, for one run: what exists before it (modules, settings) is
+    never scanned again, and a collection comes every 10,000 allocations, not 700. A run
+    allocates many small objects (models, mentions, coroutines) and few cycles; the
+    default passes took a tenth of the CPU of checking 1,000 cited pages."""
+    threshold = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(GC_THRESHOLD, *threshold[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
+
+
 def check(settings: Settings, files: list[SelectedFile], *, environ: Mapping[str, str]) -> Report:
-    return asyncio.run(check_async(settings, files, environ=environ))
+    with _fewer_gc_passes():
+        return asyncio.run(check_async(settings, files, environ=environ))
