@@ -378,11 +378,15 @@ class ExtractionWorker:
         self._idle: Callable[[], bool] | None = None
 
     @classmethod
-    async def start(cls, *, index: bool = True) -> ExtractionWorker:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "citecheck.content", WORKER_FLAG,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        )  # fmt: skip
+    async def start(cls, *, index: bool = True) -> ExtractionWorker | None:
+        """A running worker, or None when no process can be started (then use a thread)."""
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "citecheck.content", WORKER_FLAG,
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            )  # fmt: skip
+        except (OSError, ValueError):  # no interpreter path (embedded Python), no processes left
+            return None
         return cls(proc, index=index)
 
     async def aclose(self) -> None:

@@ -69,6 +69,7 @@ def test_few_urls_are_extracted_in_a_thread(source_server: SourceServer) -> None
 def test_worker_batches_and_keeps_order() -> None:
     async def run() -> list[tuple[str, bool]]:
         worker = await ExtractionWorker.start()
+        assert worker is not None
         try:
             done = await asyncio.gather(
                 *(worker.extract(page(i).encode(), "text/html", f"http://example.org/{i}") for i in range(40))
@@ -83,6 +84,7 @@ def test_worker_batches_and_keeps_order() -> None:
 def test_a_dead_worker_falls_back_to_a_thread() -> None:
     async def run() -> tuple[str, str]:
         worker = await ExtractionWorker.start()
+        assert worker is not None
         try:
             first, _ = await worker.extract(page(1).encode(), "text/html", None)
             assert worker._proc is not None
@@ -129,6 +131,7 @@ def test_check_with_many_links_uses_the_worker_and_reports_as_without(
 def test_worker_without_index_only_extracts() -> None:
     async def run() -> tuple[str | None, object]:
         worker = await ExtractionWorker.start(index=False)
+        assert worker is not None
         try:
             content, index = await worker.extract(page(4).encode(), "text/html", None)
         finally:
@@ -141,6 +144,7 @@ def test_worker_without_index_only_extracts() -> None:
 def test_an_idle_caller_helps_and_results_stay_the_same() -> None:
     async def run() -> list[tuple[str, str, bool]]:
         worker = await ExtractionWorker.start()
+        assert worker is not None
         try:
             done = await asyncio.gather(
                 *(worker.extract(page(i).encode(), "text/html", None, idle=lambda: True) for i in range(80))
