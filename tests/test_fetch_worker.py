@@ -10,7 +10,7 @@ import pytest
 
 from citecheck.cli import main
 from citecheck.config import Settings
-from citecheck.content import ExtractionWorker, extract_content, extract_indexed
+from citecheck.content import ExtractedContent, ExtractionWorker, extract_content, extract_indexed
 from citecheck.evidence import PageIndex
 from citecheck.fetch import WORKER_MIN_URLS, fetch_all
 from citecheck.models import FetchOutcome
@@ -66,19 +66,32 @@ def test_few_urls_are_extracted_in_a_thread(source_server: SourceServer) -> None
     assert pages == {}
 
 
-def test_worker_batches_and_keeps_order() -> None:
-    async def run() -> list[tuple[str, bool]]:
+def extract_in_worker(n: int, *, idle: bool = False) -> list[tuple[ExtractedContent, PageIndex | None]]:
+    """Pages 0 … n-1 through one worker, all handed over at once."""
+
+    async def run() -> list[tuple[ExtractedContent, PageIndex | None]]:
         worker = await ExtractionWorker.start()
         assert worker is not None
         try:
-            done = await asyncio.gather(
-                *(worker.extract(page(i).encode(), "text/html", f"http://example.org/{i}") for i in range(40))
+            return await asyncio.gather(
+                *(
+                    worker.extract(
+                        page(i).encode(), "text/html", f"http://example.org/{i}", idle=lambda: idle
+                    )
+                    for i in range(n)
+                )
             )
         finally:
             await worker.aclose()
-        return [(content.title or "", index is not None) for content, index in done]
 
-    assert asyncio.run(run()) == [(f"District {i}", True) for i in range(40)]
+    return asyncio.run(run())
+
+
+def test_worker_batches_and_keeps_order() -> None:
+    done = extract_in_worker(40)
+    assert [(content.title, index is not None) for content, index in done] == [
+        (f"District {i}", True) for i in range(40)
+    ]
 
 
 def test_a_dead_worker_falls_back_to_a_thread() -> None:
@@ -142,16 +155,7 @@ def test_worker_without_index_only_extracts() -> None:
 
 
 def test_an_idle_caller_helps_and_results_stay_the_same() -> None:
-    async def run() -> list[tuple[str, str, bool]]:
-        worker = await ExtractionWorker.start()
-        assert worker is not None
-        try:
-            done = await asyncio.gather(
-                *(worker.extract(page(i).encode(), "text/html", None, idle=lambda: True) for i in range(80))
-            )
-        finally:
-            await worker.aclose()
-        return [(c.title or "", c.text, i == PageIndex.build(c.text)) for c, i in done]
-
+    done = extract_in_worker(80, idle=True)
     expected = [asyncio.run(extract_content(page(i).encode(), "text/html")) for i in range(80)]
-    assert asyncio.run(run()) == [(f"District {i}", expected[i].text, True) for i in range(80)]
+    assert [(c.title, c.text) for c, _ in done] == [(f"District {i}", expected[i].text) for i in range(80)]
+    assert all(index == PageIndex.build(c.text) for c, index in done)
