@@ -1,7 +1,9 @@
 """Bytes + content type → text, title and date, or a reason the content is not extractable.
 
 - HTML: trafilatura's main text (plus title and date); when it finds no main text, or far
-  less than the page shows, the page's whole visible text instead.
+  less than the page shows, the page's whole visible text instead. Extracted in a thread,
+  or — for runs of many pages — in an `ExtractionWorker` process on another core, which
+  also builds each page's `evidence.PageIndex`; the text is the same either way.
 - PDF: pypdf in a separate process (`python -m citecheck.content`), killed after
   `PDF_TIMEOUT_S` and reading at most `PDF_MAX_PAGES` pages, so a hostile PDF cannot hang or
   exhaust the run.
