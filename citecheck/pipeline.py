@@ -26,10 +26,9 @@ from pathlib import Path
 from citecheck import __version__
 from citecheck.cache import DiskCache
 from citecheck.config import ConfigError, JudgeProvider, Settings
-from citecheck.content import ExtractionWorker
 from citecheck.evidence import PageIndex, find_fragment, run_checks, select_evidence
 from citecheck.extract import extract_file
-from citecheck.fetch import fetch_all, use_worker
+from citecheck.fetch import fetch_all
 from citecheck.judge import Judge, resolve_judge
 from citecheck.models import (
     CheckResult,
@@ -161,18 +160,6 @@ def _pre_judge(
     return None, checks
 
 
-def _link_count(files: list[SelectedFile], max_bytes: int) -> int:
-    """Roughly how many links the files hold ("://" occurrences), read before extraction."""
-    count = 0
-    for f in files:
-        try:
-            with open(f.path, "rb") as fh:
-                count += fh.read(max_bytes).count(b"://")
-        except OSError:
-            pass  # extraction reports the unreadable file
-    return count
-
-
 def _pick(results: list[ClaimResult]) -> ClaimResult:
     passing = next((r for r in results if r.verdict == Verdict.pass_), None)
     if passing is not None:
@@ -190,9 +177,6 @@ class _Run:
         self.cache = DiskCache(settings.cache_dir) if settings.cache_dir else None
         self.errors: list[FileError] = []
         self.notes: list[str] = []
-        # Started before claim extraction when the files hold many links, so the worker's
-        # start-up overlaps the extraction; the fetch stage then finds it ready.
-        self.worker: ExtractionWorker | None = None
 
     def extract(self, files: list[SelectedFile]) -> list[Claim]:
         claims: list[Claim] = []
@@ -272,7 +256,8 @@ class _Run:
                 u: FetchedSource(info={"url": u}, outcome=FetchOutcome.skipped, error="fetching is disabled")
                 for u in wanted
             }
-        return await fetch_all(wanted, self.settings, cache=self.cache, pages=pages, worker=self.worker)
+        # fetch_all starts (and stops) its extraction worker itself when the run is large enough.
+        return await fetch_all(wanted, self.settings, cache=self.cache, pages=pages)
 
     async def _judge(
         self,
@@ -315,16 +300,6 @@ class _Run:
 
 async def check_async(settings: Settings, files: list[SelectedFile], *, environ: Mapping[str, str]) -> Report:
     run = _Run(settings, environ)
-    if use_worker(settings, _link_count(files, settings.max_file_bytes)):
-        run.worker = await ExtractionWorker.start()
-    try:
-        return await _check(run, settings, files)
-    finally:
-        if run.worker is not None:
-            await run.worker.aclose()
-
-
-async def _check(run: _Run, settings: Settings, files: list[SelectedFile]) -> Report:
     claims = run.extract(files)
     if files and not claims and len({e.file for e in run.errors if e.fatal}) == len(files):
         raise ConfigError(
