@@ -9,8 +9,10 @@ Policy (DESIGN §3, §4):
 - Secrets are masked before anything else is printed.
 - The workflow inputs are the ceiling; `.citecheck.toml` (the `config` input) may only narrow
   them. In PR mode (`pull_request`, `pull_request_target`, `workflow_run`) it is read from the
-  base commit, never the PR head, so a PR cannot switch its own check off; when no git
-  history can be had, the inputs alone apply (the ceiling) and a note says so.
+  base commit through the contents API, never from the PR head, so a PR cannot switch its own
+  check off; when it cannot be read, the inputs alone apply (the ceiling) and a note says so.
+- PR mode takes the changed files and lines from the PR files API (`select.select_pr`), so
+  it needs no git history and the image carries no git; an audit walks the workspace.
 - `judge: auto` with no key (a fork PR gets no secrets): the deterministic checks run, the
   summary says the judge was skipped, and claims that need a judge do not fail the check
   (`limit` and `not-verified` leave the effective fail-on). `judge` named explicitly with no
@@ -22,10 +24,8 @@ Policy (DESIGN §3, §4):
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import traceback
@@ -36,7 +36,7 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
-from citecheck.config import ConfigError, JudgeProvider, Settings, load_config_file, narrow
+from citecheck.config import ConfigError, FilterMode, JudgeProvider, Settings, load_config_file, narrow
 from citecheck.models import FileError, Report, SelectedFile, Verdict
 from citecheck.publish import (
     ActionLog,
@@ -49,7 +49,7 @@ from citecheck.publish import (
     summary_markdown,
     write_outputs,
 )
-from citecheck.select import Git, GitError, Selection, select_audit, select_pr
+from citecheck.select import Selection, select_audit, select_pr
 
 PR_EVENTS = ("pull_request", "pull_request_target")
 DEFAULT_CONFIG = ".citecheck.toml"
@@ -229,29 +229,35 @@ def load_event(environ: Mapping[str, str], workspace: Path | None = None) -> Eve
 
 
 def _config_text(
-    path_input: str, workspace: Path, event: Event, git: Git, notes: list[str]
+    path_input: str, workspace: Path, event: Event, client: PullRequestClient | None, notes: list[str]
 ) -> tuple[str | None, str]:
     """The config file's text (None: absent) and how to name it; in PR mode from the base
     commit, so the PR cannot loosen its own check."""
     rel = PurePosixPath(path_input.removeprefix("./")).as_posix()
     if event.reads_config_from_base and event.base_sha:
         where = f"{rel} at base {event.base_sha[:12]}"
-        try:
-            git.ensure_commit(event.base_sha)
-        except GitError as exc:
-            # Without the config, the workflow inputs (the ceiling) apply as they are.
-            notes.append(f"{where} could not be read ({exc}); the workflow inputs alone apply")
+        # Without the config, the workflow inputs (the ceiling) apply as they are.
+        if client is None:
+            notes.append(f"{where} could not be read (no github-token); the workflow inputs alone apply")
             return None, where
-        proc = git.run("show", f"{event.base_sha}:{rel}", check=False)
-        return (proc.stdout if proc.returncode == 0 else None), where
+        try:
+            return client.file_at(rel, event.base_sha), where
+        except Exception as exc:
+            notes.append(f"{where} could not be read ({_short_error(exc)}); the workflow inputs alone apply")
+            return None, where
     path = workspace / rel
     return (path.read_text(encoding="utf-8") if path.is_file() else None), rel
 
 
 def apply_config(
-    settings: Settings, path_input: str, workspace: Path, event: Event, git: Git, notes: list[str]
+    settings: Settings,
+    path_input: str,
+    workspace: Path,
+    event: Event,
+    client: PullRequestClient | None,
+    notes: list[str],
 ) -> Settings:
-    text, where = _config_text(path_input or DEFAULT_CONFIG, workspace, event, git, notes)
+    text, where = _config_text(path_input or DEFAULT_CONFIG, workspace, event, client, notes)
     if text is None:
         if path_input and path_input != DEFAULT_CONFIG and not notes:
             raise ConfigError(f"config file {where} not found", "fix the `config` input or add the file")
@@ -326,22 +332,12 @@ class Run:
         values += [self.environ.get(v, "") for v in (*KEY_ENV.values(), "GITHUB_TOKEN")]
         return [v for v in values if v]
 
-    def mark_safe_directory(self) -> None:
-        # The container runs as root over a workspace the runner user owns; git refuses such a
-        # repository unless it is declared safe. (Select also passes it on each git call.)
-        with contextlib.suppress(OSError):  # no git: select falls back to the PR files API
-            subprocess.run(
-                ["git", "config", "--global", "--add", "safe.directory", str(self.workspace)],
-                capture_output=True,
-                check=False,
-            )
-
     # ---- stages
 
     def settings(self) -> Settings:
         settings = settings_from_inputs(self.environ, self.workspace)
         config = read_input(self.environ, "config")
-        settings = apply_config(settings, config, self.workspace, self.event, self.git(), self.notes)
+        settings = apply_config(settings, config, self.workspace, self.event, self.pr_client(), self.notes)
         env = self.pipeline_environ()
         has_key = any(env.get(v) for v in KEY_ENV.values())
         if settings.judge == JudgeProvider.auto and not has_key:
@@ -349,9 +345,6 @@ class Run:
             fail_on = [c for c in settings.fail_on if c not in ("limit", "not-verified")]
             settings = settings.model_copy(update={"judge": JudgeProvider.none, "fail_on": fail_on})
         return settings
-
-    def git(self) -> Git:
-        return Git(self.workspace, safe_directory=str(self.workspace))
 
     def verify_pr(self) -> None:
         """An uploaded event file names its PR; make sure GitHub's PR of that number has the
@@ -373,18 +366,26 @@ class Run:
             )
 
     def select(self, settings: Settings) -> Selection:
-        if not self.event.is_pr:
-            return Selection(files=select_audit(self.workspace, settings, git=self.git()), source="workspace")
+        if not self.event.is_pr or settings.filter_mode == FilterMode.nofilter:
+            # nofilter checks every file matching `paths`, changed or not: no PR listing needed.
+            # The walk sees untracked files too; our own report of an earlier run is not a doc.
+            files = select_audit(self.workspace, settings)
+            ours = [f for f in files if not f.display.startswith(REPORT_DIR + "/")]
+            return Selection(files=ours, source="workspace")
         client = self.pr_client()
-        assert self.event.base_sha is not None  # load_event checked it
-        return select_pr(
-            self.workspace,
-            settings,
-            base_sha=self.event.base_sha,
-            head_sha=self.event.head_sha,
-            api_files=client.pr_files if client else None,
-            safe_directory=str(self.workspace),
-        )
+        if client is None:
+            raise ConfigError(
+                "PR mode needs github-token to list the PR's changed files",
+                "keep the default `github-token: ${{ github.token }}` with `pull-requests: read`",
+            )
+        try:
+            listing = client.pr_files()
+        except Exception as exc:
+            raise ConfigError(
+                f"cannot list the changed files of PR #{self.event.number}: {_short_error(exc)}",
+                "the token needs `pull-requests: read` (and `contents: read`)",
+            ) from None
+        return select_pr(self.workspace, settings, listing)
 
     def check(self, settings: Settings, files: list[SelectedFile]) -> Report:
         from citecheck.pipeline import check  # the lead's orchestration of the stages
@@ -511,7 +512,6 @@ def run_action(environ: Mapping[str, str], stream: TextIO) -> int:
         stream.write(line + "\n")  # first of all, before any other output
     try:
         run.event = load_event(environ, run.workspace)
-        run.mark_safe_directory()
         run.verify_pr()
         settings = run.settings()
         mode = f"PR #{run.event.number}" if run.event.is_pr else f"audit ({run.event.name or 'local'})"

@@ -1522,27 +1522,31 @@ def _with_errors(doc: ExtractedDocument, errors: list[FileError]) -> ExtractedDo
     return doc
 
 
+def walk_files(top: Path) -> list[Path]:
+    """Every file under `top`, skipping hidden folders (`.git`, `.venv`, caches), node_modules
+    and Python virtual environments, whose Markdown is someone else's."""
+    files: list[Path] = []
+    for root, dirs, names in os.walk(top):
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if d not in _SKIP_DIRS and not d.startswith(".") and not Path(root, d, "pyvenv.cfg").exists()
+        )
+        files.extend(Path(root, n) for n in names)
+    return files
+
+
 def find_markdown_files(paths: Sequence[Path]) -> tuple[list[Path], list[FileError]]:
     """The Markdown files named by `paths`; a directory means every *.md / *.mdx / *.markdown
-    under it, sorted. Walking a directory skips hidden folders (`.git`, `.venv`, caches),
-    node_modules and Python virtual environments, whose Markdown is someone else's; a file
-    named explicitly is always taken. A missing path is an error."""
+    under it (as `walk_files` finds them), sorted; a file named explicitly is always taken.
+    A missing path is an error."""
     files: list[Path] = []
     errors: list[FileError] = []
     seen: set[Path] = set()
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            found: list[Path] = []
-            for root, dirs, names in os.walk(p):
-                dirs[:] = sorted(
-                    d
-                    for d in dirs
-                    if d not in _SKIP_DIRS
-                    and not d.startswith(".")
-                    and not Path(root, d, "pyvenv.cfg").exists()
-                )
-                found.extend(Path(root, n) for n in names if n.lower().endswith(MARKDOWN_SUFFIXES))
+            found = [f for f in walk_files(p) if f.name.lower().endswith(MARKDOWN_SUFFIXES)]
             for f in sorted(found):
                 if f not in seen:
                     seen.add(f)

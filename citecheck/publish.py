@@ -26,7 +26,7 @@ from citecheck.report import (
     render_markdown,
     shorten,
 )
-from citecheck.select import PRFile
+from citecheck.select import PRFile, PRFileList
 
 COMMENT_MARKER = "<!-- citecheck-report -->"  # finds our sticky comment among the PR's comments
 ANNOTATION_LIMIT = 10  # GitHub shows at most 10 error annotations per step
@@ -204,7 +204,7 @@ class PullRequestClient:
     number: int
     timeout_s: int = 30
 
-    def _github(self, *, lazy: bool = True):  # type: ignore[no-untyped-def]
+    def _github(self):  # type: ignore[no-untyped-def]
         from github import Auth, Github, GithubRetry
 
         return Github(
@@ -212,20 +212,35 @@ class PullRequestClient:
             base_url=self.api_url.rstrip("/"),
             timeout=self.timeout_s,
             retry=GithubRetry(total=3),
-            lazy=lazy,  # lazy: no request for the repository / issue objects themselves
+            per_page=100,  # the most GitHub gives: a 3,000-file PR is 30 requests, not 100
+            lazy=True,  # no request for an object until one of its fields is read
         )
 
-    def pr_files(self) -> list[PRFile]:
+    def pr_files(self) -> PRFileList:
+        """The PR's changed files with their patches, and GitHub's count of them."""
         pull = self._github().get_repo(self.repository).get_pull(self.number)
-        return [
+        files = [
             PRFile(filename=f.filename, status=f.status, patch=f.patch, previous_filename=f.previous_filename)
             for f in pull.get_files()
         ]
+        return PRFileList(files=files, changed_files=pull.changed_files)  # lazy: fetches the PR
+
+    def file_at(self, path: str, ref: str) -> str | None:
+        """A file's text at commit `ref` (the contents API); None when it has no such file."""
+        from github import UnknownObjectException
+
+        try:
+            content = self._github().get_repo(self.repository).get_contents(path, ref=ref)
+        except UnknownObjectException:
+            return None
+        if isinstance(content, list):
+            raise ValueError(f"{path} is a folder at {ref[:12]}")
+        return content.decoded_content.decode("utf-8")
 
     def head_sha(self) -> str:
         """The PR's head commit as GitHub has it now."""
-        pull = self._github(lazy=False).get_repo(self.repository, lazy=True).get_pull(self.number)
-        return str(pull.head.sha)
+        pull = self._github().get_repo(self.repository).get_pull(self.number)
+        return str(pull.head.sha)  # lazy: reading it fetches the PR
 
     def upsert_comment(self, body: str, *, create: bool = True, marker: str = COMMENT_MARKER) -> str | None:
         """Update our marked comment, or create one; returns "updated", "created" or None.

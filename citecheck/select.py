@@ -2,9 +2,10 @@
 
 Three ways in:
 
-- **PR mode** (`select_pr`): the changed files and changed line ranges between the PR's base
-  and the checked-out commit, from `git diff --unified=0` (fetching the commits a shallow
-  clone lacks), else from the PR files API's `patch` field.
+- **PR mode** (`select_pr`): the changed files and line ranges from the PR files API (the
+  `patch` of each file, as GitHub's "Files changed" tab shows it), moved onto the checked-out
+  file by content, so a test-merge checkout whose base changed the same file still lines up.
+  The Action's image carries no git: the API needs no history, whatever the checkout depth.
 - **Audit mode** (`select_audit`): every file of the workspace matching `paths`.
 - **Local mode** (`select_local`): paths from the command line, or the files changed since
   `--diff REF`.
@@ -22,11 +23,13 @@ leading `!` excludes what an earlier pattern included.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
 import subprocess
-from collections.abc import Callable, Iterable, Sequence
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
@@ -162,6 +165,7 @@ class FileDiff:
     old_path: str | None = None
     status: str = "modified"  # added | modified | renamed | deleted
     added: list[int] = field(default_factory=list)
+    new_side: list[tuple[int, str]] = field(default_factory=list)  # (line, text) shown: added, context
     removed_at: list[int] = field(default_factory=list)  # new-side line just after a removal
     has_patch: bool = True  # False: the API gave no patch (too large), lines unknown
 
@@ -182,8 +186,10 @@ def parse_hunks(patch: str, diff: FileDiff) -> None:
         tag = line[0]
         if tag == "+":
             diff.added.append(new_line)
+            diff.new_side.append((new_line, line[1:]))
             new_line += 1
         elif tag == " ":
+            diff.new_side.append((new_line, line[1:]))
             new_line += 1
         elif tag == "-":
             diff.removed_at.append(new_line)
@@ -265,17 +271,12 @@ def line_ranges(diff: FileDiff, mode: FilterMode) -> LineRanges | None:
 
 @dataclass(frozen=True)
 class Git:
-    """Runs git in one repository; `safe.directory` passed on each call so a workspace owned by
-    another user (the Action's container runs as root) is still readable."""
+    """Runs git in one repository, for the CLI's `--diff REF` and tracked-file listing."""
 
     cwd: Path
-    safe_directory: str | None = None
 
     def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        cmd = ["git"]
-        if self.safe_directory:
-            cmd += ["-c", f"safe.directory={self.safe_directory}"]
-        cmd += ["-c", "core.quotePath=false", *args]
+        cmd = ["git", "-c", "core.quotePath=false", *args]
         env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
         try:
             proc = subprocess.run(
@@ -295,19 +296,6 @@ class Git:
 
     def toplevel(self) -> Path:
         return Path(self.out("rev-parse", "--show-toplevel").strip())
-
-    def has_commit(self, sha: str) -> bool:
-        return self.ok("cat-file", "-e", f"{sha}^{{commit}}")
-
-    def ensure_commit(self, sha: str) -> None:
-        """Fetch one commit a shallow clone lacks (credentials come from the checkout)."""
-        if not self.has_commit(sha):
-            self.out("fetch", "--no-tags", "--no-recurse-submodules", "--depth=1", "origin", sha)
-
-    def raw_parents(self, rev: str) -> list[str]:
-        # Read from the commit object itself: a shallow clone hides parents from rev-parse.
-        header = self.out("cat-file", "commit", rev).split("\n\n", 1)[0]
-        return [ln.split()[1] for ln in header.splitlines() if ln.startswith("parent ")]
 
     def diff(self, *revs: str, paths: Sequence[str] = ()) -> list[FileDiff]:
         text = self.out(
@@ -355,16 +343,17 @@ def files_from_diffs(
 
 
 def list_workspace(root: Path, settings: Settings, *, git: Git | None = None) -> list[SelectedFile]:
-    """Every file under `root` matching `paths` (tracked files when `root` is a git repo)."""
-    names: list[str]
-    try:
-        names = (git or Git(root)).ls_files()
-    except GitError:
-        names = []
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = sorted(d for d in dirnames if d != ".git")
-            for name in filenames:
-                names.append(_posix_rel(Path(dirpath) / name, root))
+    """Every file under `root` matching `paths`: the tracked ones when `git` is given and
+    `root` is a repository, else a walk that skips hidden folders, node_modules and
+    virtualenvs (`extract.walk_files`)."""
+    names: list[str] | None = None
+    if git is not None:
+        with contextlib.suppress(GitError):  # not a repository: walk it
+            names = git.ls_files()
+    if names is None:
+        from citecheck.extract import walk_files  # the extract stage owns folder walking
+
+        names = [_posix_rel(p, root) for p in walk_files(root)]
     out = [
         SelectedFile(path=str(root / n), display=n)
         for n in sorted(set(names))
@@ -388,6 +377,15 @@ class PRFile:
     previous_filename: str | None = None
 
 
+@dataclass
+class PRFileList:
+    """The PR files API's answer, and how many files GitHub says the PR changes: the API lists
+    at most 3,000, so fewer listed than changed means some are missing."""
+
+    files: list[PRFile]
+    changed_files: int
+
+
 def diffs_from_api(files: Iterable[PRFile]) -> list[FileDiff]:
     diffs: list[FileDiff] = []
     for f in files:
@@ -405,70 +403,77 @@ def diffs_from_api(files: Iterable[PRFile]) -> list[FileDiff]:
     return diffs
 
 
+def relocate(diff: FileDiff, lines: Sequence[str]) -> None:
+    """Move a patch's line numbers (the PR head's) onto the checked-out file's `lines`.
+
+    actions/checkout's default for pull_request is a test merge of the PR into the base
+    branch's tip; when the base changed the same file since the PR branched, everything below
+    that change is shifted. Each line the patch shows (added or context) is looked up by its
+    text, nearest to where the offset so far puts it; blank lines, which match anywhere, keep
+    the offset. A changed line then moves by the offset of the last shown line at or before it.
+    """
+    where: dict[str, list[int]] = {}
+    for number, text in enumerate(lines, 1):
+        if text.strip():
+            where.setdefault(text.rstrip(), []).append(number)
+    offset = 0
+    heads: list[int] = []
+    offsets: list[int] = []
+    for number, text in diff.new_side:
+        hits = where.get(text.rstrip()) if text.strip() else None
+        if hits:
+            target = number + offset
+            offset = min(hits, key=lambda h: abs(h - target)) - number
+        heads.append(number)
+        offsets.append(offset)
+    if not heads:
+        return
+
+    def moved(n: int) -> int:
+        return n + offsets[max(0, bisect_right(heads, n) - 1)]
+
+    diff.added = [moved(n) for n in diff.added]
+    diff.removed_at = [moved(n) for n in diff.removed_at]
+
+
 @dataclass
 class Selection:
     files: list[SelectedFile]
     errors: list[FileError] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    source: str = "git"  # git | api | workspace
+    source: str = "api"  # api | workspace
 
 
-def _git_pr_diffs(git: Git, base_sha: str, head_sha: str | None, notes: list[str]) -> list[FileDiff]:
-    """Changed files between the PR base and the checked-out commit, line numbers of the latter."""
-    current = git.out("rev-parse", "HEAD").strip()
-    parents = git.raw_parents("HEAD")
-    if head_sha and current != head_sha and head_sha in parents and len(parents) == 2:
-        # actions/checkout's default for pull_request: the test merge commit. Its other parent
-        # is the base tip it was merged into, so this diff is exactly what the PR adds.
-        base = next(p for p in parents if p != head_sha)
-        git.ensure_commit(base)
-        return git.diff(base, "HEAD")
-    if head_sha and current != head_sha:
-        notes.append(
-            f"the workspace is at {current[:12]}, not the PR head {head_sha[:12]}; "
-            "check out the head (actions/checkout `ref: ${{ github.event.pull_request.head.sha }}`)"
-        )
-    git.ensure_commit(base_sha)
-    if git.ok("merge-base", base_sha, "HEAD"):
-        return git.diff(f"{base_sha}...HEAD")
-    # A shallow clone has no common ancestor; the two trees still give the PR's lines.
-    return git.diff(base_sha, "HEAD")
-
-
-def select_pr(
-    root: Path,
-    settings: Settings,
-    *,
-    base_sha: str,
-    head_sha: str | None,
-    api_files: Callable[[], list[PRFile]] | None = None,
-    safe_directory: str | None = None,
-) -> Selection:
-    """PR mode: changed files matching `paths` and their line ranges per `filter-mode`.
-
-    Git first (the history the checkout has, fetching what a shallow clone lacks); if git
-    cannot tell (no repository, fetch refused), the PR files API through `api_files`.
-    """
-    if settings.filter_mode == FilterMode.nofilter:
-        files = select_audit(root, settings, git=Git(root, safe_directory))
-        return Selection(files=files, source="workspace")
-    notes: list[str] = []
-    git = Git(root, safe_directory)
+def _read_lines(path: Path) -> list[str] | None:
     try:
-        diffs = _git_pr_diffs(git, base_sha, head_sha, notes)
-        source = "git"
-    except GitError as exc:
-        if api_files is None:
-            raise
-        notes.append(f"git could not give the PR diff ({exc}); used the PR files API")
-        diffs = diffs_from_api(api_files())
-        source = "api"
-        unknown = [d.path for d in diffs if not d.has_patch and is_wanted(d.path, settings)]
-        if unknown:
-            notes.append(f"no patch from the API for {', '.join(unknown)}: whole files checked")
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+
+
+def select_pr(root: Path, settings: Settings, listing: PRFileList) -> Selection:
+    """PR mode: the changed files matching `paths` and their line ranges per `filter-mode`,
+    from the PR files API's listing (`nofilter`: every file matching `paths`). A file changed
+    in the PR but missing from the workspace is an error, never a silent pass."""
+    if settings.filter_mode == FilterMode.nofilter:
+        return Selection(files=select_audit(root, settings), source="workspace")
+    notes: list[str] = []
+    if len(listing.files) < listing.changed_files:
+        notes.append(
+            f"the PR changes {listing.changed_files} files but the PR files API lists only "
+            f"{len(listing.files)}: every file matching `paths` was checked whole"
+        )
+        return Selection(files=select_audit(root, settings), notes=notes, source="workspace")
+    diffs = diffs_from_api(listing.files)
+    for d in diffs:
+        lines = _read_lines(root / d.path) if d.added else None
+        if lines is not None:
+            relocate(d, lines)
+    unknown = [d.path for d in diffs if not d.has_patch and is_wanted(d.path, settings)]
+    if unknown:
+        notes.append(f"no patch from the API for {', '.join(unknown)}: whole files checked")
     changed = files_from_diffs(diffs, root, settings)
     files = [f for f in changed if Path(f.path).is_file()]
-    # A changed file missing from the workspace would otherwise pass unchecked.
     errors = [
         FileError(
             file=f.display,
@@ -477,9 +482,7 @@ def select_pr(
         for f in changed
         if not Path(f.path).is_file()
     ]
-    return Selection(
-        files=apply_shard(files, settings.shard_tuple), errors=errors, notes=notes, source=source
-    )
+    return Selection(files=apply_shard(files, settings.shard_tuple), errors=errors, notes=notes)
 
 
 def _under(display: str, prefixes: Sequence[str]) -> bool:
@@ -524,7 +527,8 @@ def select_local(
             d.path = _posix_rel(root / d.path, base)  # report paths relative to where we run
         wanted = [_posix_rel(base / p, base) for p in paths]
         if settings.filter_mode == FilterMode.nofilter:
-            files = [f for f in list_workspace(base, settings) if not paths or _under(f.display, wanted)]
+            tracked = list_workspace(base, settings, git=git)
+            files = [f for f in tracked if not paths or _under(f.display, wanted)]
         else:
             if paths:
                 diffs = [d for d in diffs if _under(d.path, wanted)]

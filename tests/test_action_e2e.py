@@ -76,6 +76,7 @@ def _page(text: str) -> str:
 def make_scenario(
     tmp_path: Path,
     sources: SourceServer,
+    gh: GitHubServer,
     *,
     sales_in_source: str = "10%",
     base_files: dict[str, str | None] | None = None,
@@ -89,6 +90,9 @@ def make_scenario(
     doc = BASE_DOC.format(**urls)
     base = origin.commit({"docs/guide.md": doc, "README.md": "# Docs\n", **(base_files or {})}, "base")
     head = origin.commit({"docs/guide.md": doc + HEAD_ADDITIONS.format(**urls)}, "head")
+    # GitHub's side of PR #7: its files and the base's contents come from this repository.
+    gh.serve_repo(REPO, origin.root)
+    gh.set_pull(REPO, PR, head_sha=head, base_sha=base)
     return Scenario(origin, base, head, urls)
 
 
@@ -212,7 +216,7 @@ def report_json(result: Result) -> dict[str, object]:
 def test_pr_run_comments_annotates_outputs_then_updates(
     tmp_path: Path, sources: SourceServer, judge: LLMServer, gh: GitHubServer
 ) -> None:
-    s = make_scenario(tmp_path, sources)
+    s = make_scenario(tmp_path, sources, gh)
     ws = s.origin.root  # a full clone: the workspace has all the history
     r = run_action(tmp_path, ws, gh, inputs=judged_inputs(sources, judge), payload=pr_payload(s))
     assert r.code == 1, r.stdout + r.stderr  # the sales figure is not in its source
@@ -264,14 +268,14 @@ def test_pr_run_comments_annotates_outputs_then_updates(
     assert "PR comment updated" in r2.stdout
 
 
-def test_shallow_clone_fetches_the_base(
+def test_shallow_clone_needs_no_history(
     tmp_path: Path, sources: SourceServer, judge: LLMServer, gh: GitHubServer
 ) -> None:
-    s = make_scenario(tmp_path, sources, sales_in_source="25%")
+    s = make_scenario(tmp_path, sources, gh, sales_in_source="25%")
     ws = s.origin.shallow_clone(tmp_path / "workspace")
     r = run_action(tmp_path, ws, gh, inputs=judged_inputs(sources, judge), payload=pr_payload(s))
     assert r.code == 0, r.stdout + r.stderr
-    assert "from git" in r.stdout
+    assert "from api" in r.stdout
     assert sorted(c["line"] for c in report_json(r)["claims"]) == [ATLAS_LINE, SALES_LINE, UNSOURCED_LINE]  # type: ignore[index]
     assert r.outputs["passed"] == "true" and r.outputs["verified"] == "2"
     assert sources.hits("/survey") == 0
@@ -281,7 +285,7 @@ def test_comment_forbidden_is_a_warning_and_claims_decide_exit(
     tmp_path: Path, sources: SourceServer, judge: LLMServer, gh: GitHubServer
 ) -> None:
     gh.state.forbid_writes = True
-    s = make_scenario(tmp_path, sources)
+    s = make_scenario(tmp_path, sources, gh)
     r = run_action(tmp_path, s.origin.root, gh, inputs=judged_inputs(sources, judge), payload=pr_payload(s))
     assert r.code == 1, r.stdout + r.stderr  # decided by the failing claim, not by the 403
     assert re.search(r"^::warning::citecheck could not post the PR comment .*403", r.stdout, re.M)
@@ -298,7 +302,7 @@ def test_comment_forbidden_is_a_warning_and_claims_decide_exit(
 def test_fork_pr_without_key_runs_deterministic_checks_only(
     tmp_path: Path, sources: SourceServer, judge: LLMServer, gh: GitHubServer
 ) -> None:
-    s = make_scenario(tmp_path, sources, sales_in_source="25%")
+    s = make_scenario(tmp_path, sources, gh, sales_in_source="25%")
     gh.state.forbid_writes = True  # a fork PR's token is read-only
     r = run_action(
         tmp_path, s.origin.root, gh, inputs={"allow-private-hosts": sources.host}, payload=pr_payload(s)
@@ -327,12 +331,17 @@ def test_pr_config_is_read_from_the_base_commit(
     tmp_path: Path, sources: SourceServer, gh: GitHubServer, event_name: str
 ) -> None:
     s = make_scenario(
-        tmp_path, sources, sales_in_source="25%", base_files={".citecheck.toml": 'fail_on = ["unsourced"]\n'}
+        tmp_path,
+        sources,
+        gh,
+        sales_in_source="25%",
+        base_files={".citecheck.toml": 'fail_on = ["unsourced"]\n'},
     )
     # The PR tries to switch its own check off through the config file.
     evil_head = s.origin.commit({".citecheck.toml": 'ignore = ["**/*.md"]\n'}, "ignore everything")
     payload = pr_payload(s)
     payload["pull_request"]["head"]["sha"] = evil_head  # type: ignore[index]
+    gh.set_pull(REPO, PR, head_sha=evil_head, base_sha=s.base)
     inputs = {"allow-private-hosts": sources.host, "judge": "none", "comment": "false"}
     r = run_action(tmp_path, s.origin.root, gh, inputs=inputs, payload=payload, event_name=event_name)
     # The base's config counts: the claims are checked, and its extra fail-on (unsourced) fails.
@@ -343,7 +352,7 @@ def test_pr_config_is_read_from_the_base_commit(
 
 
 def test_config_file_cannot_widen_inputs(tmp_path: Path, sources: SourceServer, gh: GitHubServer) -> None:
-    s = make_scenario(tmp_path, sources)
+    s = make_scenario(tmp_path, sources, gh)
     s.origin.commit({".citecheck.toml": 'allowed_domains = ["evil.example"]\n'}, "widen")
     inputs = {"allowed-domains": "example.org", "judge": "none", "comment": "false"}
     r = run_action(tmp_path, s.origin.root, gh, inputs=inputs, payload={}, event_name="workflow_dispatch")
@@ -384,7 +393,7 @@ def test_audit_mode_with_shards_merges_to_the_unsharded_totals(
 
 
 def test_bad_input_exits_2_with_clear_error(tmp_path: Path, sources: SourceServer, gh: GitHubServer) -> None:
-    s = make_scenario(tmp_path, sources)
+    s = make_scenario(tmp_path, sources, gh)
     r = run_action(tmp_path, s.origin.root, gh, inputs={"max-claims": "lots"}, payload=pr_payload(s))
     assert r.code == 2
     assert re.search(r"^::error::citecheck: input max-claims: ", r.stdout, re.M)
@@ -396,7 +405,7 @@ def test_fork_safe_workflow_run_judges_and_comments(
     tmp_path: Path, sources: SourceServer, judge: LLMServer, gh: GitHubServer
 ) -> None:
     """Part 2 of the fork-safe pattern: a workflow_run job with the analysing run's event file."""
-    s = make_scenario(tmp_path, sources)
+    s = make_scenario(tmp_path, sources, gh)
     ws = s.origin.shallow_clone(tmp_path / "workspace")
     (ws / "citecheck-pr").mkdir()
     (ws / "citecheck-pr/event.json").write_text(json.dumps(pr_payload(s)))
@@ -426,32 +435,31 @@ def test_fork_safe_workflow_run_judges_and_comments(
     assert len(judge.calls) == calls and gh.comments(REPO, 99) == []
 
 
-def test_without_git_history_the_pr_files_api_gives_the_lines(
+def test_workspace_without_repository_and_without_token(
     tmp_path: Path, sources: SourceServer, gh: GitHubServer
 ) -> None:
-    s = make_scenario(tmp_path, sources, sales_in_source="25%")
+    s = make_scenario(tmp_path, sources, gh, sales_in_source="25%")
     # A workspace with the PR's files but no repository (e.g. a tarball checkout).
     ws = tmp_path / "plain"
     (ws / "docs").mkdir(parents=True)
     (ws / "docs/guide.md").write_text((s.origin.root / "docs/guide.md").read_text())
-    patch = subprocess.run(
-        ["git", "diff", "--unified=3", s.base, s.head, "--", "docs/guide.md"],
-        cwd=s.origin.root,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    gh.add_pr_files(
-        REPO, PR, [{"filename": "docs/guide.md", "status": "modified", "patch": patch[patch.index("@@") :]}]
-    )
     inputs = {"allow-private-hosts": sources.host, "judge": "none"}
     r = run_action(tmp_path, ws, gh, inputs=inputs, payload=pr_payload(s))
     assert r.code == 0, r.stdout + r.stderr
-    assert "from api" in r.stdout and "used the PR files API" in r.stdout
+    assert "from api" in r.stdout
     assert sorted(c["line"] for c in report_json(r)["claims"]) == [ATLAS_LINE, SALES_LINE, UNSOURCED_LINE]  # type: ignore[index]
 
-    # Without the files either (no actions/checkout), it is an error, never a silent pass.
+    # Without the files (no actions/checkout), it is an error, never a silent pass.
     (tmp_path / "nothing-here").mkdir()
     r = run_action(tmp_path, tmp_path / "nothing-here", gh, inputs=inputs, payload=pr_payload(s))
     assert r.code == 2
     assert "::error::citecheck: docs/guide.md: changed in the PR but not in the workspace" in r.stdout
+
+    # Without a token, the PR's files cannot be listed: a clear error, no guess.
+    r = run_action(tmp_path, ws, gh, inputs={**inputs, "github-token": ""}, payload=pr_payload(s))
+    assert r.code == 2
+    assert "::error::citecheck: PR mode needs github-token to list the PR's changed files" in r.stdout
+    # And a token the API refuses says so.
+    r = run_action(tmp_path, ws, gh, inputs={**inputs, "github-token": "wrong"}, payload=pr_payload(s))
+    assert r.code == 2
+    assert re.search(r"^::error::citecheck: cannot list the changed files of PR #7: HTTP 401", r.stdout, re.M)

@@ -26,6 +26,7 @@ from citecheck.publish import (
 )
 from citecheck.report import GITHUB_COMMENT_LIMIT, STEP_SUMMARY_LIMIT_BYTES
 from tests.servers.github_server import GitHubServer
+from tests.servers.gitrepo import Repo
 
 REPO = "octo/docs"
 
@@ -184,7 +185,7 @@ def test_sticky_comment_created_then_updated(gh: GitHubServer) -> None:
 
 def test_sticky_comment_found_across_pages_and_prefers_bot(gh: GitHubServer) -> None:
     gh.add_comment(REPO, 7, f"quoting {COMMENT_MARKER}", user={"login": "mallory", "id": 2, "type": "User"})
-    for i in range(45):
+    for i in range(145):  # two pages of 100
         gh.add_comment(REPO, 7, f"chatter {i}", user={"login": "bob", "id": 3, "type": "User"})
     ours = gh.add_comment(REPO, 7, COMMENT_MARKER + "\nold")
     assert _client(gh).upsert_comment(COMMENT_MARKER + "\nnew") == "updated"
@@ -214,14 +215,35 @@ def test_pr_files_from_api(gh: GitHubServer) -> None:
         7,
         [
             {"filename": f"docs/{i}.md", "status": "modified", "patch": "@@ -1 +1 @@\n-a\n+b"}
-            for i in range(35)
+            for i in range(135)  # two pages of 100
         ]
         + [{"filename": "new.md", "status": "renamed", "previous_filename": "old.md"}],
     )
-    files = _client(gh).pr_files()
-    assert len(files) == 36
-    assert files[0].filename == "docs/0.md" and files[0].patch.startswith("@@")
-    assert files[-1].previous_filename == "old.md" and files[-1].patch is None
+    listing = _client(gh).pr_files()
+    assert len(listing.files) == 136 and listing.changed_files == 136
+    assert listing.files[0].filename == "docs/0.md" and listing.files[0].patch.startswith("@@")
+    assert listing.files[-1].previous_filename == "old.md" and listing.files[-1].patch is None
+    # GitHub lists at most 3,000 files; the pull object still counts them all.
+    gh.state.files_cap = 120
+    listing = _client(gh).pr_files()
+    assert len(listing.files) == 120 and listing.changed_files == 136
+
+
+def test_pr_files_and_contents_from_a_real_repository(gh: GitHubServer, tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "origin")
+    base = repo.commit({"docs/a.md": "one\ntwo\n", ".citecheck.toml": 'fail_on = ["unsourced"]\n'})
+    head = repo.commit({"docs/a.md": "one\n2\n", "docs/new.md": "new\n", ".citecheck.toml": None})
+    gh.serve_repo(REPO, repo.root)
+    gh.set_pull(REPO, 7, head_sha=head, base_sha=base)
+    client = _client(gh)
+    listing = client.pr_files()
+    got = {f.filename: (f.status, f.patch) for f in listing.files}
+    assert got["docs/a.md"] == ("modified", "@@ -1,2 +1,2 @@\n one\n-two\n+2")
+    assert got["docs/new.md"][0] == "added" and got[".citecheck.toml"][0] == "removed"
+    assert client.file_at(".citecheck.toml", base) == 'fail_on = ["unsourced"]\n'
+    assert client.file_at(".citecheck.toml", head) is None  # 404: no such file there
+    with pytest.raises(ValueError, match="docs is a folder"):
+        client.file_at("docs", base)
 
 
 def test_commands_off_block_covers_library_output_and_errors() -> None:

@@ -1,4 +1,5 @@
-"""Select stage on real git repositories: PR diffs, filter modes, renames, shallow clones, shards."""
+"""Select stage on real git repositories: PR files as the API lists them, filter modes, renames,
+test-merge checkouts, audits, local diffs, shards."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import pytest
 from citecheck.config import Settings
 from citecheck.models import SelectedFile
 from citecheck.select import (
-    GitError,
+    Git,
     PRFile,
+    PRFileList,
     apply_shard,
     glob_match,
     matches_patterns,
@@ -20,6 +22,7 @@ from citecheck.select import (
     select_pr,
     unquote_git_path,
 )
+from tests.servers.github_server import pr_files_from_git
 from tests.servers.gitrepo import Repo, git
 
 BASE_DOC = "".join(f"Line {i}.\n" for i in range(1, 21))
@@ -63,6 +66,12 @@ def _by_display(files: list[SelectedFile]) -> dict[str, list[tuple[int, int]] | 
     return {f.display: f.line_ranges for f in files}
 
 
+def _listing(root: Path, base: str, head: str) -> PRFileList:
+    """What the PR files API answers for base...head of the real repository at `root`."""
+    files = [PRFile(**entry) for entry in pr_files_from_git(root, base, head)]
+    return PRFileList(files=files, changed_files=len(files))
+
+
 def test_glob_semantics() -> None:
     assert glob_match("README.md", "**/*.md")
     assert glob_match("a/b/c.md", "**/*.md")
@@ -77,26 +86,26 @@ def test_glob_semantics() -> None:
 
 def test_pr_added_lines_renames_and_deletes(pr_repo: tuple[Repo, str, str]) -> None:
     repo, base, head = pr_repo
-    sel = select_pr(repo.root, Settings(), base_sha=base, head_sha=head)
+    sel = select_pr(repo.root, Settings(), _listing(repo.root, base, head))
     got = _by_display(sel.files)
     # Only Markdown matching `paths`; the deleted file and the untouched file are not there.
     assert got == {"docs/a.md": [(3, 3), (10, 10)], "docs/b.mdx": [(1, 2)], "guide/new.md": [(5, 5)]}
-    assert sel.source == "git" and sel.notes == []
+    assert sel.source == "api" and sel.notes == []
     assert all(Path(f.path).is_file() for f in sel.files)
 
 
 def test_pr_filter_modes(pr_repo: tuple[Repo, str, str]) -> None:
     repo, base, head = pr_repo
     ctx = _by_display(
-        select_pr(repo.root, Settings(filter_mode="diff_context"), base_sha=base, head_sha=head).files
+        select_pr(repo.root, Settings(filter_mode="diff_context"), _listing(repo.root, base, head)).files
     )
     assert ctx["docs/a.md"] == [(1, 6), (7, 13)] or ctx["docs/a.md"] == [(1, 13)]
     whole = _by_display(
-        select_pr(repo.root, Settings(filter_mode="file"), base_sha=base, head_sha=head).files
+        select_pr(repo.root, Settings(filter_mode="file"), _listing(repo.root, base, head)).files
     )
     assert whole == {"docs/a.md": None, "docs/b.mdx": None, "guide/new.md": None}
     everything = _by_display(
-        select_pr(repo.root, Settings(filter_mode="nofilter"), base_sha=base, head_sha=head).files
+        select_pr(repo.root, Settings(filter_mode="nofilter"), _listing(repo.root, base, head)).files
     )
     assert everything == {"docs/a.md": None, "docs/b.mdx": None, "guide/new.md": None, "untouched.md": None}
 
@@ -106,19 +115,19 @@ def test_pr_removal_only_counts_under_diff_context(tmp_path: Path) -> None:
     base = repo.commit({"a.md": BASE_DOC})
     lines = BASE_DOC.splitlines(keepends=True)
     head = repo.commit({"a.md": "".join(lines[:9] + lines[11:])})  # drop lines 10-11
-    assert select_pr(repo.root, Settings(), base_sha=base, head_sha=head).files == []
-    ctx = select_pr(repo.root, Settings(filter_mode="diff_context"), base_sha=base, head_sha=head).files
+    assert select_pr(repo.root, Settings(), _listing(repo.root, base, head)).files == []
+    ctx = select_pr(repo.root, Settings(filter_mode="diff_context"), _listing(repo.root, base, head)).files
     assert ctx[0].line_ranges == [(7, 12)]
 
 
-def test_pr_shallow_clone_fetches_base(pr_repo: tuple[Repo, str, str], tmp_path: Path) -> None:
+def test_pr_needs_no_history(pr_repo: tuple[Repo, str, str], tmp_path: Path) -> None:
+    """A depth-1 clone, as actions/checkout makes by default: the API listing needs no base."""
     repo, base, head = pr_repo
     clone = repo.shallow_clone(tmp_path / "clone")
     assert git(clone, "rev-parse", "--is-shallow-repository") == "true"
-    assert git(clone, "cat-file", "-t", head) == "commit"
     with pytest.raises(AssertionError):
-        git(clone, "cat-file", "-t", base)  # not there before select runs
-    sel = select_pr(clone, Settings(), base_sha=base, head_sha=head)
+        git(clone, "cat-file", "-t", base)
+    sel = select_pr(clone, Settings(), _listing(repo.root, base, head))
     assert _by_display(sel.files) == {
         "docs/a.md": [(3, 3), (10, 10)],
         "docs/b.mdx": [(1, 2)],
@@ -126,23 +135,34 @@ def test_pr_shallow_clone_fetches_base(pr_repo: tuple[Repo, str, str], tmp_path:
     }
 
 
-def test_pr_merge_commit_checkout(tmp_path: Path) -> None:
-    """actions/checkout's default for pull_request: a merge of head into a newer base tip."""
+def test_pr_merge_commit_checkout_moves_lines_by_content(tmp_path: Path) -> None:
+    """actions/checkout's default for pull_request: a merge of head into a newer base tip. When
+    the base added lines above the PR's change in the same file, the API's head line numbers
+    are moved onto the checked-out file."""
     repo = Repo(tmp_path / "r")
     first = repo.commit({"a.md": BASE_DOC, "b.md": BASE_DOC})
     git(repo.root, "checkout", "-q", "-b", "feature")
-    head = repo.commit({"a.md": _changed(BASE_DOC, 4, "PR line.")})
+    lines = BASE_DOC.splitlines(keepends=True)
+    pr_doc = "".join([*lines[:3], "PR line.\n", *lines[3:11], *lines[13:]])  # add after 3, drop 12-13
+    head = repo.commit({"a.md": pr_doc})
     git(repo.root, "checkout", "-q", "main")
-    base_tip = repo.commit({"b.md": _changed(BASE_DOC, 1, "Base moved on.")})
+    repo.commit({"a.md": "# Title\n\nIntro added on main.\n\n" + BASE_DOC})
     git(repo.root, "merge", "-q", "--no-ff", "-m", "merge", "feature")
-    sel = select_pr(repo.root, Settings(), base_sha=base_tip, head_sha=head)
-    assert _by_display(sel.files) == {"a.md": [(4, 4)]}
-    # Even with a stale base SHA in the payload, the merge's other parent gives the PR's lines.
-    sel = select_pr(repo.root, Settings(), base_sha=first, head_sha=head)
-    assert _by_display(sel.files) == {"a.md": [(4, 4)]}
+    merged = (repo.root / "a.md").read_text().splitlines()
+    assert merged[7] == "PR line."  # line 8 of the checkout; line 4 of the PR head
+    listing = _listing(repo.root, first, head)
+    assert _by_display(select_pr(repo.root, Settings(), listing).files) == {"a.md": [(8, 8)]}
+    ctx = select_pr(repo.root, Settings(filter_mode="diff_context"), listing).files
+    # ±3 around the added line 8, and the lines around the removal (after line 16, "Line 11.").
+    assert merged[15] == "Line 11." and ctx[0].line_ranges == [(5, 11), (14, 19)]
+    # Without a merge (the head checked out), the numbers stay as the API gives them.
+    git(repo.root, "checkout", "-q", head)
+    assert _by_display(select_pr(repo.root, Settings(), listing).files) == {"a.md": [(4, 4)]}
+    ctx = select_pr(repo.root, Settings(filter_mode="diff_context"), listing).files
+    assert ctx[0].line_ranges == [(1, 7), (10, 15)]
 
 
-def test_pr_api_fallback_when_no_git(tmp_path: Path) -> None:
+def test_pr_api_patch_missing_and_checkout_missing(tmp_path: Path) -> None:
     root = tmp_path / "plain"
     (root / "docs").mkdir(parents=True)
     (root / "docs/a.md").write_text(BASE_DOC)
@@ -153,36 +173,57 @@ def test_pr_api_fallback_when_no_git(tmp_path: Path) -> None:
         PRFile("docs/big.md", "modified", None),
         PRFile("docs/old.md", "removed", "@@ -1 +0,0 @@\n-x\n"),
     ]
-    sel = select_pr(root, Settings(), base_sha="0" * 40, head_sha="1" * 40, api_files=lambda: api)
+    sel = select_pr(root, Settings(), PRFileList(api, 3))
     assert sel.source == "api"
+    # The workspace does not have the patch's lines: the numbers stay as the API gives them.
     assert _by_display(sel.files) == {"docs/a.md": [(3, 4)], "docs/big.md": None}
-    assert any("PR files API" in n for n in sel.notes)
+    assert sel.notes == ["no patch from the API for docs/big.md: whole files checked"]
     # Without the checkout, the changed files are errors, never a silent pass.
-    missing = select_pr(
-        tmp_path / "empty", Settings(), base_sha="0" * 40, head_sha=None, api_files=lambda: api
-    )
+    missing = select_pr(tmp_path / "empty", Settings(), PRFileList(api, 3))
     assert missing.files == [] and [e.file for e in missing.errors] == ["docs/a.md", "docs/big.md"]
     assert all(e.fatal and "actions/checkout" in e.message for e in missing.errors)
-    with pytest.raises(GitError):
-        select_pr(root, Settings(), base_sha="0" * 40, head_sha=None)
+
+
+def test_pr_listing_cut_short_checks_every_matching_file(pr_repo: tuple[Repo, str, str]) -> None:
+    """The API lists at most 3,000 files: with fewer listed than changed, nothing is left out."""
+    repo, base, head = pr_repo
+    listing = _listing(repo.root, base, head)
+    short = PRFileList(files=listing.files[:1], changed_files=len(listing.files))
+    sel = select_pr(repo.root, Settings(), short)
+    assert _by_display(sel.files) == {
+        "docs/a.md": None,
+        "docs/b.mdx": None,
+        "guide/new.md": None,
+        "untouched.md": None,
+    }
+    assert sel.source == "workspace" and "lists only 1" in sel.notes[0]
 
 
 def test_paths_ignore_and_config_narrowing(pr_repo: tuple[Repo, str, str]) -> None:
     repo, base, head = pr_repo
     s = Settings(paths="docs/**/*.md", ignore=["docs/b*"])
-    assert _by_display(select_pr(repo.root, s, base_sha=base, head_sha=head).files) == {
+    assert _by_display(select_pr(repo.root, s, _listing(repo.root, base, head)).files) == {
         "docs/a.md": [(3, 3), (10, 10)]
     }
     s = Settings(also_paths=["guide/**"])
-    assert list(_by_display(select_pr(repo.root, s, base_sha=base, head_sha=head).files)) == ["guide/new.md"]
+    assert list(_by_display(select_pr(repo.root, s, _listing(repo.root, base, head)).files)) == [
+        "guide/new.md"
+    ]
 
 
-def test_audit_lists_tracked_matching_files(pr_repo: tuple[Repo, str, str]) -> None:
+def test_audit_lists_tracked_or_walked_matching_files(pr_repo: tuple[Repo, str, str]) -> None:
     repo, _, _ = pr_repo
     (repo.root / "untracked.md").write_text("x\n")
-    files = select_audit(repo.root, Settings())
+    for skipped in ("node_modules/pkg", ".cache", "venv"):
+        (repo.root / skipped).mkdir(parents=True)
+        (repo.root / skipped / "README.md").write_text("x\n")
+    (repo.root / "venv/pyvenv.cfg").write_text("home = /usr\n")
+    files = select_audit(repo.root, Settings(), git=Git(repo.root))
     assert [f.display for f in files] == ["docs/a.md", "docs/b.mdx", "guide/new.md", "untouched.md"]
     assert all(f.line_ranges is None for f in files)
+    # The Action's image has no git: the walk skips hidden folders, node_modules and venvs.
+    walked = [f.display for f in select_audit(repo.root, Settings())]
+    assert walked == ["docs/a.md", "docs/b.mdx", "guide/new.md", "untouched.md", "untracked.md"]
 
 
 def test_shards_are_stable_disjoint_and_complete() -> None:
@@ -251,18 +292,3 @@ def test_parse_quoted_and_renamed_paths() -> None:
         ("y.md", "renamed", []),
         ("t\tb.md", "modified", [3, 4]),
     ]
-
-
-def test_pr_shallow_merge_commit_checkout(tmp_path: Path) -> None:
-    """The GitHub default exactly: a depth-1 clone of the PR's test merge commit."""
-    repo = Repo(tmp_path / "origin")
-    repo.commit({"a.md": BASE_DOC, "b.md": BASE_DOC})
-    git(repo.root, "checkout", "-q", "-b", "feature")
-    head = repo.commit({"a.md": _changed(BASE_DOC, 4, "PR line.")})
-    git(repo.root, "checkout", "-q", "main")
-    base_tip = repo.commit({"b.md": _changed(BASE_DOC, 1, "Base moved on.")})
-    git(repo.root, "merge", "-q", "--no-ff", "-m", "merge", "feature")
-    clone = repo.shallow_clone(tmp_path / "clone")
-    assert git(clone, "rev-parse", "--is-shallow-repository") == "true"
-    sel = select_pr(clone, Settings(), base_sha=base_tip, head_sha=head)
-    assert _by_display(sel.files) == {"a.md": [(4, 4)]} and sel.source == "git"

@@ -1,27 +1,36 @@
 """A GitHub REST API stand-in on 127.0.0.1 that PyGithub talks to through `base_url`.
 
 It speaks the parts of the real API the Action uses: issue comments (list with Link-header
-pagination, create, update), PR files (with `patch`), and the repository / issue / pull
-objects. Authorization is checked like GitHub does (`401 Bad credentials`); `forbid_writes`
-answers writes with GitHub's `403 Resource not accessible by integration`, as a fork PR's
-read-only token gets. Every request is logged for the tests to assert on.
+pagination, create, update), PR files (with `patch`, at most `files_cap` of them, as GitHub
+lists at most 3,000), file contents at a commit, and the repository / issue / pull objects
+(the pull with `changed_files`). A repository can be backed by a real git repo
+(`serve_repo`): its PR files are then `git diff base...head` and its contents `git show`,
+the way GitHub computes them. Authorization is checked like GitHub does (`401 Bad
+credentials`); `forbid_writes` answers writes with GitHub's `403 Resource not accessible by
+integration`, as a fork PR's read-only token gets. Every request is logged for the tests to assert on.
 
     with GitHubServer(token="t0k") as gh:
         gh.add_pr_files("o/r", 7, [{"filename": "a.md", "status": "modified", "patch": "@@ ..."}])
+        gh.serve_repo("o/r", Path("/tmp/repo")); gh.set_pull("o/r", 8, head_sha=h, base_sha=b)
         Github(auth=Auth.Token("t0k"), base_url=gh.url)...
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
+
+from tests.servers.gitrepo import git
 
 BOT = {"login": "github-actions[bot]", "id": 41898282, "type": "Bot"}
 _TIME = "2026-11-29T00:00:00Z"
@@ -42,6 +51,8 @@ class GitHubState:
     comments: dict[tuple[str, int], list[dict[str, Any]]] = field(default_factory=dict)
     pr_files: dict[tuple[str, int], list[dict[str, Any]]] = field(default_factory=dict)
     pulls: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)  # extra PR fields
+    repos: dict[str, Path] = field(default_factory=dict)  # git repos backing files and contents
+    files_cap: int = 3000
     requests: list[LoggedRequest] = field(default_factory=list)
     forbid_writes: bool = False
     next_id: int = 1000
@@ -104,6 +115,8 @@ class _Handler(BaseHTTPRequestHandler):
             obj = {"number": number, "url": f"{base}/repos/{repo}/{kind}/{number}", "state": "open"}
             with state.lock:
                 extra = state.pulls.get((repo, number), {}) if kind == "pulls" else {}
+            if kind == "pulls":
+                extra = {**extra, "changed_files": len(self.server.pr_files(repo, number))}
             self._send(200, {**obj, **extra})
         elif len(rest) == 3 and rest[0] == "issues" and rest[1].isdigit() and rest[2] == "comments":
             key = (repo, int(rest[1]))
@@ -141,9 +154,15 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 self._send(200, found)
         elif method == "GET" and len(rest) == 3 and rest[0] == "pulls" and rest[2] == "files":
-            with state.lock:
-                items = list(state.pr_files.get((repo, int(rest[1])), []))
+            items = self.server.pr_files(repo, int(rest[1]))[: state.files_cap]
             self._page(items, query, f"{base}{parts.path}")
+        elif method == "GET" and len(rest) >= 2 and rest[0] == "contents":
+            path = unquote("/".join(rest[1:]))
+            found = self.server.contents(repo, path, query.get("ref", ["HEAD"])[0])
+            if found is None:
+                self._error(404, "Not Found")
+            else:
+                self._send(200, found)
         else:
             self._error(404, "Not Found")
 
@@ -177,6 +196,47 @@ class _Server(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.state = state
         self.base_url = f"http://127.0.0.1:{self.server_address[1]}"
+
+    def pr_files(self, repo: str, number: int) -> list[dict[str, Any]]:
+        with self.state.lock:
+            listed = list(self.state.pr_files.get((repo, number), []))
+            root = self.state.repos.get(repo)
+            pull = self.state.pulls.get((repo, number), {})
+        if listed or root is None or "base" not in pull:
+            return listed
+        try:
+            return pr_files_from_git(root, pull["base"]["sha"], pull["head"]["sha"])
+        except AssertionError:  # a PR whose commits the repository does not have
+            return []
+
+    def contents(self, repo: str, path: str, ref: str) -> dict[str, Any] | list[dict[str, Any]] | None:
+        with self.state.lock:
+            root = self.state.repos.get(repo)
+        if root is None:
+            return None
+        try:
+            kind = git(root, "cat-file", "-t", f"{ref}:{path}")
+        except AssertionError:
+            return None
+        if kind == "tree":  # a folder: GitHub lists its entries
+            entries = []
+            for line in git(root, "ls-tree", f"{ref}:{path}").splitlines():
+                meta, name = line.split("\t", 1)
+                entries.append(self._content(repo, f"{path}/{name}", ref, b"", meta.split()[1]))
+            return entries
+        return self._content(repo, path, ref, git(root, "show", f"{ref}:{path}").encode() + b"\n", "blob")
+
+    def _content(self, repo: str, path: str, ref: str, data: bytes, kind: str) -> dict[str, Any]:
+        return {
+            "type": "file" if kind == "blob" else "dir",
+            "encoding": "base64",
+            "content": base64.encodebytes(data).decode(),
+            "name": path.rsplit("/", 1)[-1],
+            "path": path,
+            "size": len(data),
+            "sha": hashlib.sha1(data).hexdigest(),
+            "url": f"{self.base_url}/repos/{repo}/contents/{path}?ref={ref}",
+        }
 
     def new_comment(self, repo: str, number: int, body: str, user: dict[str, Any]) -> dict[str, Any]:
         with self.state.lock:
@@ -236,6 +296,11 @@ class GitHubServer:
         with self.state.lock:
             self.state.pr_files.setdefault((repo, number), []).extend(files)
 
+    def serve_repo(self, repo: str, root: Path) -> None:
+        """Answer `repo`'s PR files and contents from the git repository at `root`."""
+        with self.state.lock:
+            self.state.repos[repo] = root
+
     def set_pull(self, repo: str, number: int, *, head_sha: str, base_sha: str) -> None:
         """What `GET /repos/{repo}/pulls/{number}` says about the PR's commits."""
         with self.state.lock:
@@ -250,3 +315,21 @@ class GitHubServer:
 def github_server() -> Iterator[GitHubServer]:
     with GitHubServer() as gh:
         yield gh
+
+
+def pr_files_from_git(root: Path, base: str, head: str) -> list[dict[str, Any]]:
+    """The PR files API's entries for `base...head` in a real repository, as GitHub makes them:
+    the three-dot diff (from the merge base), renames detected, `patch` from the first hunk."""
+    entries: list[dict[str, Any]] = []
+    quiet = ("-c", "core.quotePath=false")
+    for line in git(root, *quiet, "diff", "--name-status", "-M", f"{base}...{head}").splitlines():
+        code, *names = line.split("\t")
+        status = {"A": "added", "D": "removed", "M": "modified", "R": "renamed"}[code[0]]
+        entry: dict[str, Any] = {"filename": names[-1], "status": status}
+        if status == "renamed":
+            entry["previous_filename"] = names[0]
+        text = git(root, *quiet, "diff", "-M", f"{base}...{head}", "--", *names)
+        if "\n@@" in text:
+            entry["patch"] = text[text.index("\n@@") + 1 :]
+        entries.append(entry)
+    return entries
