@@ -6,20 +6,21 @@ project's venv). Steps:
 1. a Debian bookworm base made here with debootstrap (minbase + python3, python3-venv,
    python3-pip) from the mirror apt uses, imported into podman: no registry is reachable from
    CI, so the official python image cannot be pulled. The base's tarball is kept for a week
-   under /var/cache/citecheck-ci (`CITECHECK_CONTAINER_FRESH=1` makes a new one); git is not
-   in it, so the Dockerfile installs git as it must on the official image;
+   under /var/cache/citecheck-ci (`CITECHECK_CONTAINER_FRESH=1` makes a new one);
 2. `podman build --build-arg BASE=<that base>` of the repository's Dockerfile; the build's pip
    gets the machine's CA bundle and the host pip's index (this network reaches the package
    index through an intercepting proxy) through a read-only /root, leaving no trace in the image;
-3. the image is inspected (`citecheck demo` runs, git is there, `python` is the venv's, no
+3. the image is inspected (`citecheck demo` runs, `python` is the venv's, no git, no
    installer or build mount is left);
 4. `podman run` with what a runner gives a Docker action: `--workdir /github/workspace` holding
    a depth-1 clone of the PR's test merge commit (actions/checkout's default, owned by the
-   runner user, not root), `/github/file_commands`, `/github/workflow/event.json`,
+   runner user, not root; the base branch moved on and changed the same file above the PR's
+   lines), `/github/file_commands`, `/github/workflow/event.json`,
    `/github/home`, `INPUT_*` as action.yml passes them, and the loopback test servers of
    `tests/servers/` on the host network: a source server, an OpenAI-protocol judge, the GitHub
    REST stand-in. Asserts the exit code, the outputs file, the report file, the job summary,
-   the annotation, that the Action fetched the base commit, that only changed lines were
+   the annotation (on the merged file's line), that the PR's files came from the PR files API
+   and the config from the base through the contents API, that only changed lines were
    checked, the masking of the key, and the sticky comment; a second run must update the
    comment, not add one.
 
@@ -77,7 +78,7 @@ cgroup_manager = "cgroupfs"
 events_logger = "file"
 """
 # The official slim images keep no docs, man pages or locales; the local base does the same
-# so that the layers the Dockerfile adds (git from apt) weigh what they weigh there.
+# so that the layers the Dockerfile adds weigh what they weigh there.
 DPKG_SLIM = """\
 path-exclude /usr/share/doc/*
 path-include /usr/share/doc/*/copyright
@@ -85,7 +86,7 @@ path-exclude /usr/share/man/*
 path-exclude /usr/share/info/*
 path-exclude /usr/share/locale/*
 """
-BASE_PACKAGES = "python3,python3-venv,python3-pip"  # git comes from the Dockerfile, as on GitHub
+BASE_PACKAGES = "python3,python3-venv,python3-pip"
 BASE_CACHE = Path(os.environ.get("CITECHECK_CONTAINER_CACHE", "/var/cache/citecheck-ci"))
 BASE_MAX_AGE_S = 7 * 24 * 3600
 # The build's pip gets the machine's CA bundle and index through a read-only /root (HOME) holding
@@ -286,20 +287,22 @@ def image_sizes(podman: Podman) -> dict[str, float]:
 
 
 def inspect_image(podman: Podman) -> None:
-    """The image runs the CLI (its demo) and git, and carries nothing of the build (installers, CI mounts)."""
+    """The image runs the CLI (its demo) and carries nothing of the build (installers, CI mounts)
+    nor git (the Action reads the PR through the API)."""
     # The demo needs the console script and the bundled example (package data in the wheel).
     proc = podman("run", "--rm", "--network", "host", "--entrypoint", "citecheck", IMAGE_TAG, "demo")
     expect("## Verification Report" in proc.stdout, "`citecheck demo` in the image", proc.stdout[-2000:])
     script = (
-        "git --version; command -v python;"
+        "command -v git || echo NO_GIT; command -v python;"
         " for f in " + HOST_CA + " /root/.config/pip /opt/venv/bin/pip /tmp/citecheck-build;"
         " do [ -e $f ] && echo LEFTOVER $f; done; ls -A /app"
     )
     out = podman("run", "--rm", "--entrypoint", "sh", IMAGE_TAG, "-c", script).stdout.split()
     expect("/opt/venv/bin/python" in out, "`python` in the image is not the venv's", " ".join(out))
     expect("LEFTOVER" not in out, "the image keeps build leftovers", " ".join(out))
+    expect("NO_GIT" in out, "the image carries git", " ".join(out))
     expect(out[-1] == "entrypoint.py" and out.count("entrypoint.py") == 1, "/app holds more than the shim")
-    say(f"image: citecheck demo ok, {' '.join(out[:3])}, python = venv, no installers or build mounts left")
+    say("image: citecheck demo ok, python = venv, no git, no installers or build mounts left")
 
 
 # ------------------------------------------------------------------------- the scenario
@@ -325,6 +328,8 @@ The museum had [40,000 visitors in 2023]({src}/museum.html).
 
 Over 60% of residents used a public service last year.
 """
+BASE_MOVED_ON = "<!-- Reviewed by the docs team. -->\n\n"  # on main after the PR branched
+CONFIG = 'ignore = ["docs/archive/**"]\n'  # read from the base through the contents API
 
 
 @dataclass
@@ -353,15 +358,24 @@ class Scenario:
         src = self.sources.base_url
         for path, html in SOURCES.items():
             self.sources.add(path, html)
-        # The PR lives in an "origin" repository; the workspace is what actions/checkout makes
-        # by default: a depth-1 clone of the PR's test merge commit, so the Action has to fetch
-        # the base and head commits itself (from origin, mounted at the same path).
+        # The PR lives in an "origin" repository that the GitHub stand-in answers for (PR files,
+        # contents). The workspace is what actions/checkout makes by default: a depth-1 clone of
+        # the PR's test merge commit, into a base branch that has since changed the same file.
         repo = Repo(self.origin)
-        self.base_sha = repo.commit({"docs/guide.md": BASE_DOC.format(src=src)}, "docs: guide")
+        first = repo.commit(
+            {"docs/guide.md": BASE_DOC.format(src=src), ".citecheck.toml": CONFIG}, "docs: guide"
+        )
         git(self.origin, "checkout", "-q", "-b", "feature")
         self.head_sha = repo.commit(
             {"docs/guide.md": BASE_DOC.format(src=src) + HEAD_ADDED.format(src=src)}, "docs: figures"
         )
+        git(self.origin, "checkout", "-q", "main")
+        self.base_sha = repo.commit(
+            {"docs/guide.md": BASE_MOVED_ON + BASE_DOC.format(src=src)}, "docs: intro"
+        )
+        assert first != self.base_sha
+        self.github.serve_repo(REPO_NAME, self.origin)
+        self.github.set_pull(REPO_NAME, PR_NUMBER, head_sha=self.head_sha, base_sha=self.base_sha)
         git(self.origin, "checkout", "-q", "-b", "pull-merge", self.base_sha)
         git(
             self.origin,
@@ -554,29 +568,23 @@ def assert_first_run(sc: Scenario, res: RunResult) -> None:
     summary = sc.files["summary"].read_text(encoding="utf-8")
     for needle in ("## Verification Report", "### Failed Claims", "40,000 visitors", "1.2 million books"):
         expect(needle in summary, f"job summary lacks {needle!r}", summary[:3000])
-    museum_line = 1 + (BASE_DOC + HEAD_ADDED).splitlines().index(
-        next(ln for ln in HEAD_ADDED.splitlines() if "40,000" in ln)
-    )
+    merged = (sc.workspace / "docs/guide.md").read_text(encoding="utf-8").splitlines()
+    museum_line = 1 + next(i for i, ln in enumerate(merged) if "40,000" in ln)
+    expect(merged[0] == BASE_MOVED_ON.strip(), "the workspace is not the test merge of a moved-on base")
     expect(
         f"::error file=docs/guide.md,line={museum_line}" in log,
         f"no ::error annotation on docs/guide.md:{museum_line}",
         log[-3000:],
     )
-    fetched = subprocess.run(
-        [
-            "git",
-            "-c",
-            "safe.directory=*",
-            "-C",
-            str(sc.workspace),
-            "cat-file",
-            "-e",
-            f"{sc.base_sha}^{{commit}}",
-        ],
-        capture_output=True,
-        check=False,
+    asked = [r.path for r in sc.github.requests("GET")]
+    expect(
+        f"/repos/{REPO_NAME}/pulls/{PR_NUMBER}/files" in asked, "the PR files API was not asked", str(asked)
     )
-    expect(fetched.returncode == 0, "the Action did not fetch the PR's base commit into the depth-1 clone")
+    expect(
+        f"/repos/{REPO_NAME}/contents/.citecheck.toml" in asked,
+        "the base's config was not read through the contents API",
+        str(asked),
+    )
     expect(sc.sources.hits("/zoo.html") == 0, "a claim on an unchanged line was fetched (filter-mode added)")
     expect(len(sc.llm.calls) >= 1, "the judge server got no call")
     comments = sc.github.comments(REPO_NAME, PR_NUMBER)

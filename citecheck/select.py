@@ -412,18 +412,21 @@ def relocate(diff: FileDiff, lines: Sequence[str]) -> None:
     text, nearest to where the offset so far puts it; blank lines, which match anywhere, keep
     the offset. A changed line then moves by the offset of the last shown line at or before it.
     """
-    where: dict[str, list[int]] = {}
-    for number, text in enumerate(lines, 1):
-        if text.strip():
-            where.setdefault(text.rstrip(), []).append(number)
+    where: dict[str, list[int]] | None = None  # text → line numbers, built on the first miss
     offset = 0
     heads: list[int] = []
     offsets: list[int] = []
     for number, text in diff.new_side:
-        hits = where.get(text.rstrip()) if text.strip() else None
-        if hits:
-            target = number + offset
-            offset = min(hits, key=lambda h: abs(h - target)) - number
+        key = text.rstrip()
+        at = number + offset
+        if key.strip() and not (0 < at <= len(lines) and lines[at - 1].rstrip() == key):
+            if where is None:
+                where = {}
+                for n, line in enumerate(lines, 1):
+                    where.setdefault(line.rstrip(), []).append(n)
+            hits = where.get(key)
+            if hits:
+                offset = min(hits, key=lambda h: abs(h - at)) - number
         heads.append(number)
         offsets.append(offset)
     if not heads:
