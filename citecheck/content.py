@@ -28,7 +28,7 @@ import pickle
 import re
 import struct
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -37,6 +37,7 @@ from lxml import etree
 
 if TYPE_CHECKING:
     from citecheck.evidence import PageIndex
+    from citecheck.models import Claim
 
 PDF_TIMEOUT_S = 30.0
 PDF_MAX_PAGES = 300
@@ -269,17 +270,19 @@ async def extract_indexed(
     url: str | None = None,
     worker: ExtractionWorker | None = None,
     idle: Callable[[], bool] | None = None,
+    claims: Sequence[Claim] = (),
 ) -> tuple[ExtractedContent, PageIndex | None]:
     """`extract_content`, plus the page's `evidence.PageIndex` when `worker` built it.
 
-    `idle` tells the worker when this process has nothing else to do (see `ExtractionWorker`).
+    `idle` tells the worker when this process has nothing else to do (see `ExtractionWorker`);
+    `claims` (those citing the page) are checked there, their results kept in the index.
     """
     kind = sniff_kind(body, content_type)
     if kind == "unknown":
         shown = media_type(content_type) or "unknown"
         return ExtractedContent(error=f"content type {shown} has no extractable text", kind=kind), None
     if kind == "html" and worker is not None:
-        return await worker.extract(body, content_type, url, idle=idle)
+        return await worker.extract(body, content_type, url, idle=idle, claims=claims)
     if kind == "pdf":
         result = await extract_pdf(body)
     elif kind == "html":
@@ -297,7 +300,8 @@ def _usable(result: ExtractedContent) -> ExtractedContent:
     return result
 
 
-_Job = tuple[bytes, str | None, str | None, bool]  # body, content type, URL, build the index
+# body, content type, URL, return the index, the claims citing the page (checked against it)
+_Job = tuple[bytes, str | None, str | None, bool, "Sequence[Claim]"]
 _Outcome = tuple[ExtractedContent, "PageIndex | None"] | BaseException
 _FRAME = struct.Struct(">Q")
 WORKER_FLAG = "--html-worker"
@@ -306,17 +310,23 @@ _IDLE_POLL_S = 0.02
 
 
 def _html_job(
-    body: bytes, content_type: str | None, url: str | None, index: bool
+    body: bytes, content_type: str | None, url: str | None, index: bool, claims: Sequence[Claim]
 ) -> tuple[ExtractedContent, PageIndex | None]:
-    from citecheck.evidence import PageIndex
+    from citecheck.evidence import PageIndex, run_checks
 
     result = _usable(extract_html(decode_text(body, content_type, html=True), url))
-    return result, (PageIndex.build(result.text) if index and result.error is None else None)
+    if result.error is not None or not (index or claims):
+        return result, None
+    page = PageIndex.build(result.text)
+    for claim in claims:
+        # As the pipeline would call it: the results stay in `page.checked` for it to use.
+        run_checks(claim, result.text, page=page, source_date=result.date)
+    return result, page
 
 
 def _html_batch(jobs: list[_Job]) -> list[_Outcome]:
-    """Each page extracted (and indexed if asked); an exception is returned, not raised (one bad page
-    must not fail the others)."""
+    """Each page extracted (indexed and checked if asked); an exception is returned, not raised
+    (one bad page must not fail the others)."""
     out: list[_Outcome] = []
     for job in jobs:
         try:
@@ -409,13 +419,14 @@ class ExtractionWorker:
         url: str | None,
         *,
         idle: Callable[[], bool] | None = None,
+        claims: Sequence[Claim] = (),
     ) -> tuple[ExtractedContent, PageIndex | None]:
         if idle is not None:
             self._idle = idle
         future: asyncio.Future[tuple[ExtractedContent, PageIndex | None]] = (
             asyncio.get_running_loop().create_future()
         )
-        self._queue.append(((body, content_type, url, self.index), future))
+        self._queue.append(((body, content_type, url, self.index, claims), future))
         if self._pump is None or self._pump.done():
             self._pump = asyncio.create_task(self._run())
         return await future

@@ -40,7 +40,8 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 from rapidfuzz import fuzz
 
@@ -219,48 +220,67 @@ class _ClaimCues:
         return cls(statistics_in(claim_text), quotes_in(claim_text), names, dates_in(claim_text))
 
 
-@dataclass
-class PageIndex:
-    """One source text prepared once for every claim that cites it."""
+# What a claim's checks depend on: its text without citation markers, the check kinds that
+# apply, and the page's own date.
+_CheckKey = tuple[str, tuple[ClaimKind, ...], str | None]
 
-    text: str
-    sentences: list[tuple[int, int]] = field(default_factory=list)
-    numbers: list[NumberMention] = field(default_factory=list)
-    dates: list[DateMention] = field(default_factory=list)
-    _bm25: _BM25 | None = None
-    _folded: list[str] = field(default_factory=list)
-    _tokens: list[set[str]] = field(default_factory=list)
-    _sentence_tokens: list[list[str]] = field(default_factory=list)
+
+class PageIndex:
+    """One source text prepared once for every claim that cites it.
+
+    Its sentences, figures, dates and word statistics are each computed when first needed (a
+    page whose claims state only figures never has its dates read), and `run_checks` keeps
+    its results here per claim (`checked`), so the process that extracted a page can check
+    it and hand the results on with it (see `content.ExtractionWorker`). Two indexes are
+    equal when their texts are.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.checked: dict[_CheckKey, list[CheckResult]] = {}
 
     @classmethod
     def build(cls, text: str) -> PageIndex:
-        sentences = _sentence_spans(text)
-        return cls(text=text, sentences=sentences, numbers=numbers_in(text), dates=dates_in(text))
+        return cls(text)
 
-    @property
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PageIndex) and other.text == self.text
+
+    def __getstate__(self) -> dict[str, object]:
+        # Sent between processes without what is derived from the text: unpickling a page's
+        # figures (frozen dataclasses) costs a third of finding them again.
+        return {"text": self.text, "checked": self.checked}
+
+    __hash__ = None  # type: ignore[assignment]  # mutable (the memo), so unhashable
+
+    @cached_property
+    def sentences(self) -> list[tuple[int, int]]:
+        return _sentence_spans(self.text)
+
+    @cached_property
+    def numbers(self) -> list[NumberMention]:
+        return numbers_in(self.text)
+
+    @cached_property
+    def dates(self) -> list[DateMention]:
+        return dates_in(self.text)
+
+    @cached_property
     def folded(self) -> list[str]:
-        if not self._folded:
-            self._folded = [_normalise_quote(self.text[s:e]) for s, e in self.sentences]
-        return self._folded
+        return [_normalise_quote(self.text[s:e]) for s, e in self.sentences]
 
-    @property
+    @cached_property
     def sentence_tokens(self) -> list[list[str]]:
-        if not self._sentence_tokens:
-            stems: dict[str, str] = {}
-            self._sentence_tokens = [tokens(self.text[s:e], stems) for s, e in self.sentences]
-        return self._sentence_tokens
+        stems: dict[str, str] = {}
+        return [tokens(self.text[s:e], stems) for s, e in self.sentences]
 
-    @property
+    @cached_property
     def token_sets(self) -> list[set[str]]:
-        if not self._tokens:
-            self._tokens = [set(t) for t in self.sentence_tokens]
-        return self._tokens
+        return [set(t) for t in self.sentence_tokens]
 
-    @property
+    @cached_property
     def bm25(self) -> _BM25:
-        if self._bm25 is None:
-            self._bm25 = _BM25(self.sentence_tokens)
-        return self._bm25
+        return _BM25(self.sentence_tokens)
 
     def near_words(self, text: str, share: float = 0.3) -> list[int]:
         """Sentences holding at least `share` of the words of `text` (candidates for a quote)."""
@@ -766,6 +786,13 @@ def claim_text_without_citations(claim: Claim) -> str:
     return text
 
 
+_CHECKS = (
+    (ClaimKind.statistic, check_numbers),
+    (ClaimKind.quote, check_quotes),
+    (ClaimKind.temporal, check_dates),
+)
+
+
 def run_checks(
     claim: Claim, source_text: str, *, page: PageIndex | None = None, source_date: str | None = None
 ) -> list[CheckResult]:
@@ -773,25 +800,26 @@ def run_checks(
 
     Pass `page` (a `PageIndex.build(source_text)`) to share the page's parsing between the
     claims citing one source, and `source_date` (`FetchedSource.date`) so that the page's
-    own date counts for the date check.
+    own date counts for the date check. The results are kept in `page.checked`: the same
+    claim against the same page is checked once, wherever that happened first.
     """
-    index: PageIndex | None = page
-    results: list[CheckResult] = []
+    kinds = tuple(kind for kind, _ in _CHECKS if kind in claim.kinds)
+    if not kinds:
+        return []
+    index = page or PageIndex.build(source_text)
     text = claim_text_without_citations(claim)
-    checks = (
-        (ClaimKind.statistic, check_numbers),
-        (ClaimKind.quote, check_quotes),
-        (ClaimKind.temporal, check_dates),
-    )
-    for kind, check in checks:
-        if kind not in claim.kinds:
-            continue
-        if index is None:
-            index = PageIndex.build(source_text)
-        if check is check_dates:
-            result = check_dates(text, source_text, page=index, source_date=source_date)
-        else:
-            result = check(text, source_text, page=index)
-        if result is not None:
-            results.append(result)
-    return results
+    key = (text, kinds, source_date)
+    results = index.checked.get(key)
+    if results is None:
+        results = []
+        for kind, check in _CHECKS:
+            if kind not in kinds:
+                continue
+            if check is check_dates:
+                result = check_dates(text, source_text, page=index, source_date=source_date)
+            else:
+                result = check(text, source_text, page=index)
+            if result is not None:
+                results.append(result)
+        index.checked[key] = results
+    return list(results)

@@ -29,7 +29,7 @@ import os
 import ssl
 import time
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING
@@ -46,6 +46,7 @@ from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
 
 if TYPE_CHECKING:
     from citecheck.evidence import PageIndex
+    from citecheck.models import Claim
 
 CACHE_NAMESPACE = "sources"
 FAILURE_CACHE_S = 600.0
@@ -192,10 +193,13 @@ class Fetcher:
         *,
         ssl_context: ssl.SSLContext | None = None,
         worker: ExtractionWorker | None = None,
+        claims: Mapping[str, Sequence[Claim]] | None = None,
     ) -> None:
         self.settings = settings
         self.cache = cache
         self.worker = worker
+        # The claims citing each page, by fetch key: the worker checks them as it extracts.
+        self.claims = claims or {}
         # The `PageIndex` of each page the worker extracted, by fetch key.
         self.pages: dict[str, PageIndex] = {}
         # Fetches not (yet) waiting on text extraction: at 0, this process is idle and
@@ -380,7 +384,12 @@ class Fetcher:
         self._downloading -= 1
         try:
             content, page = await extract_indexed(
-                dl.body, content_type, url=dl.final_url, worker=self.worker, idle=self.downloads_done
+                dl.body,
+                content_type,
+                url=dl.final_url,
+                worker=self.worker,
+                idle=self.downloads_done,
+                claims=self.claims.get(info.url, ()),
             )
         finally:
             self._downloading += 1
@@ -436,13 +445,26 @@ class _Unreachable(Exception):
     """A response that ends the fetch as unreachable (bad redirect, too many redirects)."""
 
 
+class _Cookies(httpx.Cookies):
+    """httpx's cookie jar, which looks at a response only when it sets a cookie.
+
+    httpx hands every response to the jar, and the jar first builds urllib stand-ins for the
+    request and response (an email `Message` of all headers, a parsed URL) only to find no
+    `Set-Cookie`: about a tenth of each fetch's CPU. Cookies that are set are kept as before.
+    """
+
+    def extract_cookies(self, response: httpx.Response) -> None:
+        if "set-cookie" in response.headers or "set-cookie2" in response.headers:
+            super().extract_cookies(response)
+
+
 def _client(settings: Settings, ssl_context: ssl.SSLContext) -> httpx.AsyncClient:
     n = settings.per_host_concurrency
     limits = httpx.Limits(max_connections=n, max_keepalive_connections=n)
     transport = GuardedTransport(
         allow_private_hosts=settings.allow_private_hosts, limits=limits, ssl_context=ssl_context
     )
-    return httpx.AsyncClient(
+    client = httpx.AsyncClient(
         transport=transport,
         follow_redirects=False,
         timeout=httpx.Timeout(settings.timeout_s),
@@ -454,6 +476,9 @@ def _client(settings: Settings, ssl_context: ssl.SSLContext) -> httpx.AsyncClien
         },
         trust_env=False,
     )
+    # httpx has no parameter for the jar's class; its `cookies` setter would copy into a plain one.
+    client._cookies = _Cookies()
+    return client
 
 
 def use_worker(settings: Settings, n_urls: int) -> bool:
@@ -468,6 +493,7 @@ async def fetch_all(
     *,
     ssl_context: ssl.SSLContext | None = None,
     pages: dict[str, PageIndex] | None = None,
+    claims: Mapping[str, Sequence[Claim]] | None = None,
     worker: ExtractionWorker | None = None,
 ) -> dict[str, FetchedSource]:
     """Fetch every URL once (fragments ignored); keyed by each input URL as given.
@@ -475,26 +501,32 @@ async def fetch_all(
     `ssl_context` replaces the default verification context (certifi's CA bundle), e.g. to
     trust a test CA or an intranet CA; host names are verified either way. With `pages`,
     the `evidence.PageIndex` of each HTML page extracted in the worker process (many URLs,
-    more than one CPU) is stored there by input URL, so the caller need not build it again.
+    more than one CPU) is stored there by input URL. With `claims` too (the claims citing
+    each URL), the worker runs their deterministic checks (`evidence.run_checks`) as each
+    page arrives, overlapping the downloads still under way; the results travel in the
+    page's index, where `run_checks` finds them, so the caller's own call costs nothing.
     A `worker` given (see `use_worker`) is used and left open; otherwise one is started and
     closed here when there are enough URLs.
     """
     given = list(dict.fromkeys(urls))
     keys = list(dict.fromkeys(fetch_key(u) for u in given))
+    by_key: dict[str, list[Claim]] = {}
+    if pages is not None:
+        for url, cited in (claims or {}).items():
+            by_key.setdefault(fetch_key(url), []).extend(cited)
     own = worker is None and use_worker(settings, len(keys))
     if own:
-        # Indexing pages costs as much as extracting them: only when the caller wants it.
         worker = await ExtractionWorker.start(index=pages is not None)
     try:
-        async with Fetcher(settings, cache, ssl_context=ssl_context, worker=worker) as fetcher:
+        async with Fetcher(settings, cache, ssl_context=ssl_context, worker=worker, claims=by_key) as fetcher:
             sources = await asyncio.gather(*(fetcher.fetch(k) for k in keys))
     finally:
         if own and worker is not None:
             await worker.aclose()
-    by_key = dict(zip(keys, sources, strict=True))
+    fetched = dict(zip(keys, sources, strict=True))
     if pages is not None:
         pages.update({u: fetcher.pages[fetch_key(u)] for u in given if fetch_key(u) in fetcher.pages})
-    return {u: by_key[fetch_key(u)] for u in given}
+    return {u: fetched[fetch_key(u)] for u in given}
 
 
 def fetch_all_sync(

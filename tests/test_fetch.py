@@ -74,6 +74,18 @@ def test_redirect_chain_followed(source_server: SourceServer) -> None:
     assert source_server.hits() == 4
 
 
+def test_a_cookie_set_on_a_redirect_is_sent_on_the_next_hop(source_server: SourceServer) -> None:
+    # Consent redirects set a cookie and send the reader back: the jar keeps what is set
+    # (and only then parses anything, see fetch._Cookies).
+    source_server.add("/census.html", ARTICLE)
+    source_server.add("/consent", b"", None, 302, {"Location": "/census.html", "Set-Cookie": "ok=1; Path=/"})
+    src = fetch_all_sync([source_server.url("/consent")], settings())[source_server.url("/consent")]
+    assert src.outcome is FetchOutcome.ok
+    first, second = source_server.requests
+    assert "cookie" not in first.headers
+    assert (second.path, second.headers.get("cookie")) == ("/census.html", "ok=1")
+
+
 def test_too_many_redirects(source_server: SourceServer) -> None:
     for i in range(5):
         source_server.add_redirect(f"/r{i}", f"/r{i + 1}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import pickle
 from pathlib import Path
 
 import pytest
@@ -11,9 +12,10 @@ import pytest
 from citecheck.cli import main
 from citecheck.config import Settings
 from citecheck.content import ExtractedContent, ExtractionWorker, extract_content, extract_indexed
-from citecheck.evidence import PageIndex
+from citecheck.evidence import PageIndex, run_checks
+from citecheck.extract import extract_text
 from citecheck.fetch import WORKER_MIN_URLS, fetch_all
-from citecheck.models import FetchOutcome
+from citecheck.models import Claim, FetchOutcome
 from tests.servers import source_server as servers
 from tests.servers.source_server import SourceServer
 
@@ -159,3 +161,49 @@ def test_an_idle_caller_helps_and_results_stay_the_same() -> None:
     expected = [asyncio.run(extract_content(page(i).encode(), "text/html")) for i in range(80)]
     assert [(c.title, c.text) for c, _ in done] == [(f"District {i}", expected[i].text) for i in range(80)]
     assert all(index == PageIndex.build(c.text) for c, index in done)
+
+
+def claims_about(i: int, url: str) -> list[Claim]:
+    """Claims citing page `i`: a right and a wrong figure, dates, a quote found and one not."""
+    doc = extract_text(
+        f"District {i} had {10_000 + 37 * i:,} residents in 2020 ([census]({url})).\n\n"
+        f"District {i} had {20_000 + i:,} residents in March 2019 ([census]({url})).\n\n"
+        f'The bureau said "the 2020 census counted {10_000 + 37 * i:,} residents" ([census]({url})).\n\n'
+        f'The bureau said "every district lost people since the last census" ([census]({url})).\n',
+        "d.md",
+    )
+    assert len(doc.claims) == 4
+    return doc.claims
+
+
+def test_the_worker_checks_the_claims_as_this_process_would(source_server: SourceServer) -> None:
+    n = WORKER_MIN_URLS + 5
+    urls = [source_server.add(f"/d{i}.html", page(i)) for i in range(n)]
+    citing = {url: claims_about(i, url) for i, url in enumerate(urls)}
+    pages: dict[str, PageIndex] = {}
+    got = asyncio.run(
+        fetch_all(urls, Settings(allow_private_hosts=["127.0.0.1"]), pages=pages, claims=citing)
+    )
+    for url in urls:
+        src = got[url]
+        # Every claim was checked in the worker: its results came back with the page ...
+        assert len(pages[url].checked) == 4
+        for claim in citing[url]:
+            here = run_checks(claim, src.text, source_date=src.date)  # checked anew, here
+            assert here  # each of these claims has something to check
+            # ... and are what this process finds (`run_checks` hands them out unchanged).
+            assert run_checks(claim, src.text, page=pages[url], source_date=src.date) == here
+    verdicts = [[all(c.passed for c in r) for r in pages[urls[0]].checked.values()]]
+    assert verdicts == [[True, False, True, False]]
+
+
+def test_a_page_index_travels_with_its_checks_and_without_derived_data() -> None:
+    text = asyncio.run(extract_content(page(5).encode(), "text/html")).text
+    index = PageIndex.build(text)
+    claims = claims_about(5, "http://example.org/5")
+    checks = [run_checks(c, text, page=index) for c in claims]
+    assert index.numbers and index.dates  # computed by the checks
+    back = pickle.loads(pickle.dumps(index))
+    assert set(vars(back)) == {"text", "checked"}  # figures and dates are found again on demand
+    assert back.numbers == index.numbers and back.dates == index.dates
+    assert [run_checks(c, text, page=back) for c in claims] == checks
