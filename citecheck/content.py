@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import copy
+import functools
 import gc
 import io
 import json
@@ -36,6 +38,8 @@ import lxml.html
 from lxml import etree
 
 if TYPE_CHECKING:
+    from trafilatura.settings import Extractor
+
     from citecheck.evidence import PageIndex
     from citecheck.models import Claim
 
@@ -167,6 +171,16 @@ def _title(tree: lxml.html.HtmlElement) -> str | None:
     return None
 
 
+@functools.cache
+def _trafilatura_options() -> Extractor:
+    """trafilatura's options for our extraction; built once, since building them (reading its
+    config file's values) cost a sixth of extracting a short page. trafilatura copies them
+    before any change of its own, so one object serves every page."""
+    from trafilatura.settings import Extractor
+
+    return Extractor(output_format="python", fast=True, comments=False, tables=True)
+
+
 def extract_html(html: str, url: str | None = None) -> ExtractedContent:
     # Imported here: trafilatura is slow to import and only HTML needs it.
     from htmldate import find_date
@@ -182,7 +196,9 @@ def extract_html(html: str, url: str | None = None) -> ExtractedContent:
         date = find_date(tree, extensive_search=False, original_date=True, url=url)
     except ValueError:
         date = None
-    doc = bare_extraction(html, url=url, fast=True, include_comments=False, include_tables=True)
+    options = copy.copy(_trafilatura_options())
+    options.url = options.source = url  # what bare_extraction(url=…) would set
+    doc = bare_extraction(html, options=options)
     main = (getattr(doc, "text", None) or "").strip() if doc is not None else ""
     visible = _visible(tree)
     # trafilatura sometimes keeps only a teaser of a page with unusual markup; a claim's

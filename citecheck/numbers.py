@@ -39,6 +39,7 @@ What counts as the same number (the rules the number check documents):
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, replace
 
@@ -311,40 +312,44 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> bytearray:
     return mask
 
 
-def _date_spans(low: str) -> list[tuple[int, int]]:
+@functools.lru_cache(maxsize=2)
+def _read(text: str) -> tuple[str, list[re.Match[str]]]:
+    """`_lower(text)` and every match of the date patterns in it, pattern by pattern.
+
+    `numbers_in` and `dates_in` both need them, and a page (or claim) is read by both in
+    turn, so the last texts' are kept (two: the page's and a claim's, however long).
+    """
+    low = _lower(text)
+    return low, [m for pattern in _DATE_PATTERNS for m in pattern.finditer(low)]
+
+
+def _date_spans(matches: list[re.Match[str]]) -> list[tuple[int, int]]:
     # "Since March 40 people died": no day 40, so "40" is no date's day
-    return [
-        m.span()
-        for pattern in _DATE_PATTERNS
-        for m in pattern.finditer(low)
-        if not m.groupdict().get("d") or 1 <= int(m.group("d")) <= 31
-    ]
+    return [m.span() for m in matches if not m.groupdict().get("d") or 1 <= int(m.group("d")) <= 31]
 
 
 def dates_in(text: str) -> list[DateMention]:
     """Every date-like mention: full dates, month-year, month-day, years and decades."""
     found: list[DateMention] = []
     covered = bytearray(len(text))
-    low = _lower(text)
-    for pattern in _DATE_PATTERNS:
-        for m in pattern.finditer(low):
-            if covered[m.start()]:
-                continue
-            groups = m.groupdict()
-            month = MONTHS.get((groups.get("m") or "").lower().rstrip(".")) or (
-                int(groups["mn"]) if groups.get("mn") else None
-            )
-            if not month:
-                continue
-            day = int(groups["d"]) if groups.get("d") else None
-            if day is not None and not 1 <= day <= 31:
-                continue
-            year_s = groups.get("y") or groups.get("y2")
-            year = int(year_s) if year_s else None
-            if groups.get("m") and groups["m"].lower() in ("may", "mar") and day is None and year is None:
-                continue  # "may" the verb, "mar" the verb
-            found.append(DateMention(m.start(), m.end(), text[m.start() : m.end()], year, month, day))
-            covered[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+    for m in _read(text)[1]:
+        if covered[m.start()]:
+            continue
+        groups = m.groupdict()
+        month = MONTHS.get((groups.get("m") or "").lower().rstrip(".")) or (
+            int(groups["mn"]) if groups.get("mn") else None
+        )
+        if not month:
+            continue
+        day = int(groups["d"]) if groups.get("d") else None
+        if day is not None and not 1 <= day <= 31:
+            continue
+        year_s = groups.get("y") or groups.get("y2")
+        year = int(year_s) if year_s else None
+        if groups.get("m") and groups["m"].lower() in ("may", "mar") and day is None and year is None:
+            continue  # "may" the verb, "mar" the verb
+        found.append(DateMention(m.start(), m.end(), text[m.start() : m.end()], year, month, day))
+        covered[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
     for m in _YEAR.finditer(text):
         if covered[m.start()] or _is_count(text, m.start(), m.end()):
             continue
@@ -407,9 +412,9 @@ class _Atom:
     plain: str
 
 
-def _atoms(text: str) -> list[_Atom]:
+def _atoms(text: str, low: str) -> list[_Atom]:
     atoms: list[_Atom] = []
-    for m in _ATOM.finditer(_lower(text)):
+    for m in _ATOM.finditer(low):
         if m.group("digits"):
             d = m.group("digits")
             if text[m.end() : m.end() + 1].isalpha() and not _KNOWN_SUFFIX.match(text, m.end()):
@@ -439,9 +444,10 @@ def _scale(text: str, pos: int, has_currency: bool) -> tuple[float, int]:
 
 def numbers_in(text: str) -> list[NumberMention]:
     """Every number mention in `text`, each with a `role`; statistics have role "statistic"."""
-    dated = _mask(text, _date_spans(_lower(text)))
+    low, date_matches = _read(text)
+    dated = _mask(text, _date_spans(date_matches))
     cited = _mask(text, [m.span() for m in _CITATION_BRACKET.finditer(text)])
-    atoms = _atoms(text)
+    atoms = _atoms(text, low)
     out: list[NumberMention] = []
     i = 0
     while i < len(atoms):
