@@ -173,9 +173,9 @@ def _title(tree: lxml.html.HtmlElement) -> str | None:
 
 @functools.cache
 def _trafilatura_options() -> Extractor:
-    """trafilatura's options for our extraction; built once, since building them (reading its
-    config file's values) cost a sixth of extracting a short page. trafilatura copies them
-    before any change of its own, so one object serves every page."""
+    """trafilatura's options for our extraction, built once: building them (reading its config
+    values) took 0.17 ms of the 1.1 ms a short page takes. trafilatura copies them before any
+    change of its own, so one object serves every page (each call sets its URL on a copy)."""
     from trafilatura.settings import Extractor
 
     return Extractor(output_format="python", fast=True, comments=False, tables=True)
