@@ -217,9 +217,7 @@ _VERSION_AFTER = re.compile(r"[.:][0-9]")
 _VERSION_BEFORE = re.compile(r"[0-9][.:]$")
 _LINE_START = re.compile(r"(?:^|\n)[ \t]*$")
 _LIST_MARK = re.compile(r"[.)][ \t]")
-_PREV_WORD = re.compile(r"([A-Za-z#.]+)[ \u00a0]+$")
 _BETWEEN = re.compile(r"between[ \u00a0]+$", re.IGNORECASE)
-_CAPITALISED = re.compile(r"([A-Z][A-Za-z]+)[ \u00a0]$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
 
 
@@ -360,43 +358,83 @@ def dates_in(text: str) -> list[DateMention]:
     return found
 
 
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_LABEL_CHARS = _ASCII_LETTERS | {"#", "."}
+_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+# `_role` reads the 40 characters before each figure: what it looks for there ends at their end,
+# and a regex search anchored at the end ("…$") tries every one of the 40 starts, which was
+# most of the time of `numbers_in`. So the short patterns see only the last three characters
+# (two, and a final newline `$` may stand before) and the two open-ended ones are scanned
+# back from the end by hand, giving what `re.search` gave.
+
+
+def _prev_word(before: str) -> str | None:
+    """`re.search(r"([A-Za-z#.]+)[ \u00a0]+$", before).group(1)`, or None: the word before the
+    figure ("No. 12", "page 4")."""
+    s = before[:-1] if before.endswith("\n") else before
+    r = s.rstrip(" \u00a0")
+    if len(r) == len(s):
+        return None
+    i = len(r)
+    while i > 0 and r[i - 1] in _LABEL_CHARS:
+        i -= 1
+    return r[i:] or None
+
+
+def _capitalised(before: str) -> tuple[int, str] | None:
+    """Start and text of `re.search(r"([A-Z][A-Za-z]+)[ \u00a0]$", before)`, or None: a
+    capitalised word right before the figure ("Windows 10")."""
+    s = before[:-1] if before.endswith("\n") else before
+    if not s or s[-1] not in " \u00a0":
+        return None
+    r = s[:-1]
+    i = len(r)
+    while i > 0 and r[i - 1] in _ASCII_LETTERS:
+        i -= 1
+    # The leftmost capital of the word that leaves at least one letter after it.
+    p = next((p for p in range(i, len(r) - 1) if r[p] in _UPPER), None)
+    return None if p is None else (p, r[p:])
+
+
 def _role(text: str, start: int, end: int, digits: bool, in_date: bool) -> str:
     """Why a bare atom is not a statistic, or "statistic"."""
     before = text[max(0, start - 40) : start]
     after = text[end : end + 12]
     if in_date:
         return "date"
+    tail = before[-3:]  # enough for the patterns of at most two characters before "$"
     if digits:
         if text[start] == "." and start > 0 and (text[start - 1].isalnum()):
             return "identifier"  # "3.11.2", "study.3"
         if before.endswith(("^", "#")):
             return "citation" if before.endswith("^") else "identifier"
         # "claim,12" / "said:3" — a footnote marker glued to the text before it
-        if _GLUED_MARK.search(before) and not after[:1].isdigit():
+        if _GLUED_MARK.search(tail) and not after[:1].isdigit():
             return "citation"
-        if _AFTER_LETTER.search(before) and not _FIGURE_PREFIX.search(before):
+        if _AFTER_LETTER.search(tail) and not _FIGURE_PREFIX.search(before):
             return "identifier"
         if before.endswith(("/", "=", "_", "?", "&", "@", '="', "='")) or after[:1] in ("/", "_", "="):
             return "identifier"  # parts of URLs, paths and markup attributes
-        if _VERSION_AFTER.match(after) or _VERSION_BEFORE.search(before):
+        if _VERSION_AFTER.match(after) or _VERSION_BEFORE.search(tail):
             return "identifier"  # versions, times, ratios
         if _ORDINAL_AFTER.match(after):
             return "ordinal"
-        if _LINE_START.search(before) and _LIST_MARK.match(after):
+        if _LIST_MARK.match(after) and _LINE_START.search(before):
             return "list"
         if after[:2] == ") " and "(" not in before[-15:]:
             return "list"  # "are: 1) security issues and 2) …"; "(n = 35) " keeps its figure
-    prev = _PREV_WORD.search(before)
-    if prev and prev.group(1).lower() in _LABELS:
+    prev = _prev_word(before)
+    if prev and prev.lower() in _LABELS:
         return "identifier"
-    cap = _CAPITALISED.search(before)
+    cap = _capitalised(before)
     if (
         cap
-        and not _SENTENCE_START.search(before[: cap.start()])
-        and cap.group(1).lower() not in _HEDGES
-        and cap.group(1).lower() not in MONTHS
-        and cap.group(1).lower() not in _WEEKDAYS  # "By Friday 300 homes were lost"
-        and cap.group(1) not in ("US", "USD", "EUR", "GBP", "A", "The", *_STAT_LABELS)
+        and not _SENTENCE_START.search(before[: cap[0]])
+        and cap[1].lower() not in _HEDGES
+        and cap[1].lower() not in MONTHS
+        and cap[1].lower() not in _WEEKDAYS  # "By Friday 300 homes were lost"
+        and cap[1] not in ("US", "USD", "EUR", "GBP", "A", "The", *_STAT_LABELS)
     ):
         return "identifier"  # "Windows 10", "Apollo 11", "Super Bowl 50"
     return "statistic"
