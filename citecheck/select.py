@@ -403,7 +403,7 @@ def diffs_from_api(files: Iterable[PRFile]) -> list[FileDiff]:
     return diffs
 
 
-def relocate(diff: FileDiff, lines: Sequence[str]) -> None:
+def relocate(diff: FileDiff, lines: Sequence[str]) -> bool:
     """Move a patch's line numbers (the PR head's) onto the checked-out file's `lines`.
 
     actions/checkout's default for pull_request is a test merge of the PR into the base
@@ -411,6 +411,9 @@ def relocate(diff: FileDiff, lines: Sequence[str]) -> None:
     that change is shifted. Each line the patch shows (added or context) is looked up by its
     text, nearest to where the offset so far puts it; blank lines, which match anywhere, keep
     the offset. A changed line then moves by the offset of the last shown line at or before it.
+
+    Returns whether every added line is in the file where it was moved to; False means the
+    workspace holds another version of the file than the PR's head or test merge.
     """
     where: dict[str, list[int]] | None = None  # text → line numbers, built on the first miss
     offset = 0
@@ -430,13 +433,19 @@ def relocate(diff: FileDiff, lines: Sequence[str]) -> None:
         heads.append(number)
         offsets.append(offset)
     if not heads:
-        return
+        return True
 
     def moved(n: int) -> int:
         return n + offsets[max(0, bisect_right(heads, n) - 1)]
 
-    diff.added = [moved(n) for n in diff.added]
+    shown = dict(diff.new_side)
+    before = diff.added
+    diff.added = [moved(n) for n in before]
     diff.removed_at = [moved(n) for n in diff.removed_at]
+    return all(
+        not shown[n].strip() or (0 < m <= len(lines) and lines[m - 1].rstrip() == shown[n].rstrip())
+        for n, m in zip(before, diff.added, strict=True)
+    )
 
 
 @dataclass
@@ -457,7 +466,8 @@ def _read_lines(path: Path) -> list[str] | None:
 def select_pr(root: Path, settings: Settings, listing: PRFileList) -> Selection:
     """PR mode: the changed files matching `paths` and their line ranges per `filter-mode`,
     from the PR files API's listing (`nofilter`: every file matching `paths`). A file changed
-    in the PR but missing from the workspace is an error, never a silent pass."""
+    in the PR but missing from the workspace, or there without the PR's changes, is an error,
+    never a silent pass."""
     if settings.filter_mode == FilterMode.nofilter:
         return Selection(files=select_audit(root, settings), source="workspace")
     notes: list[str] = []
@@ -468,23 +478,31 @@ def select_pr(root: Path, settings: Settings, listing: PRFileList) -> Selection:
         )
         return Selection(files=select_audit(root, settings), notes=notes, source="workspace")
     diffs = diffs_from_api(listing.files)
+    other_version: set[str] = set()
     for d in diffs:
         lines = _read_lines(root / d.path) if d.added else None
-        if lines is not None:
-            relocate(d, lines)
+        if lines is not None and not relocate(d, lines):
+            other_version.add(d.path)
     unknown = [d.path for d in diffs if not d.has_patch and is_wanted(d.path, settings)]
     if unknown:
         notes.append(f"no patch from the API for {', '.join(unknown)}: whole files checked")
     changed = files_from_diffs(diffs, root, settings)
-    files = [f for f in changed if Path(f.path).is_file()]
-    errors = [
-        FileError(
-            file=f.display,
-            message="changed in the PR but not in the workspace (add actions/checkout before citecheck)",
-        )
-        for f in changed
-        if not Path(f.path).is_file()
-    ]
+    files: list[SelectedFile] = []
+    errors: list[FileError] = []
+    for f in changed:
+        # Either way the PR's lines are not there to check: an error, never a silent pass.
+        if not Path(f.path).is_file():
+            why = "changed in the PR but not in the workspace (add actions/checkout before citecheck)"
+        elif f.display in other_version:
+            why = (
+                "the checked-out file lacks the PR's changed lines: check out the PR's head or merge "
+                "commit (with pull_request_target, actions/checkout "
+                "`ref: ${{ github.event.pull_request.head.sha }}`)"
+            )
+        else:
+            files.append(f)
+            continue
+        errors.append(FileError(file=f.display, message=why))
     return Selection(files=apply_shard(files, settings.shard_tuple), errors=errors, notes=notes)
 
 

@@ -463,3 +463,18 @@ def test_workspace_without_repository_and_without_token(
     r = run_action(tmp_path, ws, gh, inputs={**inputs, "github-token": "wrong"}, payload=pr_payload(s))
     assert r.code == 2
     assert re.search(r"^::error::citecheck: cannot list the changed files of PR #7: HTTP 401", r.stdout, re.M)
+
+
+def test_pull_request_target_on_the_base_checkout_is_an_error(
+    tmp_path: Path, sources: SourceServer, gh: GitHubServer
+) -> None:
+    """pull_request_target's default checkout is the base branch, which lacks the PR's lines."""
+    s = make_scenario(tmp_path, sources, gh, sales_in_source="25%")
+    subprocess.run(["git", "checkout", "-q", s.base], cwd=s.origin.root, check=True)
+    inputs = {"allow-private-hosts": sources.host, "judge": "none"}
+    r = run_action(
+        tmp_path, s.origin.root, gh, inputs=inputs, payload=pr_payload(s), event_name="pull_request_target"
+    )
+    assert r.code == 2, r.stdout + r.stderr
+    assert "::error::citecheck: docs/guide.md: the checked-out file lacks the PR's changed lines" in r.stdout
+    assert sources.hits("/survey") == 0 and gh.requests("POST") == []

@@ -165,7 +165,8 @@ def test_pr_merge_commit_checkout_moves_lines_by_content(tmp_path: Path) -> None
 def test_pr_api_patch_missing_and_checkout_missing(tmp_path: Path) -> None:
     root = tmp_path / "plain"
     (root / "docs").mkdir(parents=True)
-    (root / "docs/a.md").write_text(BASE_DOC)
+    head_doc = _changed(BASE_DOC, 3, "Changed three.").replace("Line 4.", "Inserted.\nLine 4.")
+    (root / "docs/a.md").write_text(head_doc)
     (root / "docs/big.md").write_text(BASE_DOC)
     patch = "@@ -1,5 +1,6 @@\n Line 1.\n Line 2.\n-Line 3.\n+Changed three.\n+Inserted.\n Line 4.\n Line 5.\n"
     api = [
@@ -174,14 +175,32 @@ def test_pr_api_patch_missing_and_checkout_missing(tmp_path: Path) -> None:
         PRFile("docs/old.md", "removed", "@@ -1 +0,0 @@\n-x\n"),
     ]
     sel = select_pr(root, Settings(), PRFileList(api, 3))
-    assert sel.source == "api"
-    # The workspace does not have the patch's lines: the numbers stay as the API gives them.
+    assert sel.source == "api" and sel.errors == []
     assert _by_display(sel.files) == {"docs/a.md": [(3, 4)], "docs/big.md": None}
     assert sel.notes == ["no patch from the API for docs/big.md: whole files checked"]
     # Without the checkout, the changed files are errors, never a silent pass.
     missing = select_pr(tmp_path / "empty", Settings(), PRFileList(api, 3))
     assert missing.files == [] and [e.file for e in missing.errors] == ["docs/a.md", "docs/big.md"]
     assert all(e.fatal and "actions/checkout" in e.message for e in missing.errors)
+
+
+def test_pr_checkout_of_another_version_is_an_error(pr_repo: tuple[Repo, str, str]) -> None:
+    """pull_request_target checks out the base by default: the PR's lines are not there, and
+    checking whatever sits at those line numbers would pass claims nobody added."""
+    repo, base, head = pr_repo
+    listing = _listing(repo.root, base, head)
+    git(repo.root, "checkout", "-q", base)
+    sel = select_pr(repo.root, Settings(), listing)
+    assert sel.files == []
+    assert {e.file: e.fatal for e in sel.errors} == {
+        "docs/a.md": True,
+        "docs/b.mdx": True,
+        "guide/new.md": True,
+    }
+    by_file = {e.file: e.message for e in sel.errors}
+    assert "not in the workspace" in by_file["docs/b.mdx"]  # added by the PR, absent at base
+    assert by_file["docs/a.md"].startswith("the checked-out file lacks the PR's changed lines")
+    assert "github.event.pull_request.head.sha" in by_file["docs/a.md"]
 
 
 def test_pr_listing_cut_short_checks_every_matching_file(pr_repo: tuple[Repo, str, str]) -> None:
