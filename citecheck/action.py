@@ -366,12 +366,16 @@ class Run:
             )
 
     def select(self, settings: Settings) -> Selection:
+        selection = self._select(settings)
+        # A walk of the workspace (audits, nofilter, a PR too large to list) sees untracked
+        # files too: our own report of an earlier run is not a document to check.
+        selection.files = [f for f in selection.files if not f.display.startswith(REPORT_DIR + "/")]
+        return selection
+
+    def _select(self, settings: Settings) -> Selection:
         if not self.event.is_pr or settings.filter_mode == FilterMode.nofilter:
             # nofilter checks every file matching `paths`, changed or not: no PR listing needed.
-            # The walk sees untracked files too; our own report of an earlier run is not a doc.
-            files = select_audit(self.workspace, settings)
-            ours = [f for f in files if not f.display.startswith(REPORT_DIR + "/")]
-            return Selection(files=ours, source="workspace")
+            return Selection(files=select_audit(self.workspace, settings), source="workspace")
         client = self.pr_client()
         if client is None:
             raise ConfigError(
