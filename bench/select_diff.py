@@ -17,14 +17,18 @@ from __future__ import annotations
 import os
 import random
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.servers: GitHub's listing
+
 from citecheck.config import Settings
 from citecheck.models import SelectedFile
 from citecheck.select import PRFile, PRFileList, apply_shard, select_pr
+from tests.servers.github_server import pr_files_from_git
 
 N_FILES, N_EDITED, N_RENAMED, N_DELETED, LINES = 2000, 1000, 50, 50, 200
 ENV = {
@@ -87,15 +91,7 @@ def main() -> None:
         settings = Settings()
 
         peer = best_of(5, lambda: git(root, "diff", "--unified=0", "-M", base, head))
-        files = []
-        for line in git(root, "diff", "--name-status", "-M", base, head).splitlines():
-            code, *names = line.split("\t")
-            if code == "D":
-                continue
-            text = git(root, "diff", "--unified=3", "-M", base, head, "--", *names)
-            patch = text[text.index("\n@@") + 1 :] if "\n@@" in text else None
-            status = "renamed" if code.startswith("R") else "modified"
-            files.append(PRFile(names[-1], status, patch, names[0] if status == "renamed" else None))
+        files = [PRFile(**entry) for entry in pr_files_from_git(root, base, head)]
         listing = PRFileList(files=files, changed_files=len(files))
         sel = select_pr(root, settings, listing)
         ours = best_of(5, lambda: select_pr(root, settings, listing))

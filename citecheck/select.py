@@ -480,7 +480,8 @@ def select_pr(root: Path, settings: Settings, listing: PRFileList) -> Selection:
     diffs = diffs_from_api(listing.files)
     other_version: set[str] = set()
     for d in diffs:
-        lines = _read_lines(root / d.path) if d.added else None
+        # Only the files this run checks are read: a PR's other changes need no line numbers.
+        lines = _read_lines(root / d.path) if d.added and is_wanted(d.path, settings) else None
         if lines is not None and not relocate(d, lines):
             other_version.add(d.path)
     unknown = [d.path for d in diffs if not d.has_patch and is_wanted(d.path, settings)]
