@@ -41,8 +41,9 @@ from citecheck import USER_AGENT
 from citecheck.cache import DiskCache, digest
 from citecheck.config import Settings
 from citecheck.content import ExtractionWorker, extract_indexed
-from citecheck.guard import DOI_RESOLVERS, GuardedTransport, GuardError, check_url, normalize_host, parse_url
+from citecheck.guard import DOI_RESOLVERS, GuardError, check_url, normalize_host, parse_url
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
+from citecheck.transport import GuardedTransport
 
 if TYPE_CHECKING:
     from citecheck.evidence import PageIndex
@@ -459,10 +460,10 @@ class _Cookies(httpx.Cookies):
 
 
 def _client(settings: Settings, ssl_context: ssl.SSLContext) -> httpx.AsyncClient:
-    n = settings.per_host_concurrency
-    limits = httpx.Limits(max_connections=n, max_keepalive_connections=n)
     transport = GuardedTransport(
-        allow_private_hosts=settings.allow_private_hosts, limits=limits, ssl_context=ssl_context
+        allow_private_hosts=settings.allow_private_hosts,
+        ssl_context=ssl_context,
+        max_keepalive=settings.per_host_concurrency,
     )
     client = httpx.AsyncClient(
         transport=transport,

@@ -11,7 +11,7 @@ import pytest
 
 from citecheck.config import Settings
 from citecheck.fetch import check_hop, fetch_all_sync
-from citecheck.guard import GuardedBackend, GuardError, blocked_reason, check_url, domain_allowed, parse_url
+from citecheck.guard import GuardError, blocked_reason, check_url, domain_allowed, parse_url, resolve_checked
 from citecheck.models import FetchOutcome
 from tests.servers import source_server as servers
 from tests.servers.source_server import SourceServer
@@ -187,9 +187,9 @@ def test_allowlist_checked_before_connecting_and_on_redirects(
     assert second_server.hits() == 0
 
 
-def test_backend_checks_every_resolved_address() -> None:
+def test_resolver_checks_every_resolved_address() -> None:
     async def resolve(host: str, allow: list[str]) -> list[str]:
-        return await GuardedBackend(allow).resolve(host, 80)
+        return await resolve_checked(host, 80, allow)
 
     with pytest.raises(GuardError, match="host localhost resolves to"):
         asyncio.run(resolve("localhost", []))

@@ -51,6 +51,7 @@ class Seen:
     path: str
     status: int
     headers: dict[str, str]
+    peer: int = 0  # the client's port: one per connection
 
 
 class SourceServer:
@@ -191,6 +192,11 @@ class SourceServer:
         with self._lock:
             return sum(1 for r in self.requests if path is None or r.path == path)
 
+    def connections(self) -> int:
+        """Distinct client connections the requests came on."""
+        with self._lock:
+            return len({r.peer for r in self.requests})
+
     def full_hits(self, path: str | None = None) -> int:
         """Requests answered with a full body (status 200), i.e. not 304s, redirects or errors."""
         with self._lock:
@@ -233,14 +239,14 @@ def _make_handler(server: SourceServer) -> type[BaseHTTPRequestHandler]:
             elif isinstance(route, Page):
                 page = route
             else:
-                server.record(Seen(self.command, self.path, 200, headers))
+                server.record(Seen(self.command, self.path, 200, headers, self.client_address[1]))
                 with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     route(self)
                 return
             status = page.status
             if status == 200 and _not_modified(page, headers):
                 status = 304
-            server.record(Seen(self.command, self.path, status, headers))
+            server.record(Seen(self.command, self.path, status, headers, self.client_address[1]))
             self.send_response(status)
             if page.content_type:
                 self.send_header("Content-Type", page.content_type)
