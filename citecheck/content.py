@@ -385,48 +385,53 @@ def _worker_main() -> int:
 
 
 class ExtractionWorker:
-    """HTML extraction (trafilatura) and page indexing in one worker process.
+    """HTML extraction (trafilatura), page indexing and the claims' checks in worker processes.
 
-    Both are CPU-bound and hold the GIL, so in a thread they compete with the event loop
-    that drives the downloads; the worker (`python -m citecheck.content --html-worker`, a
-    plain child process: nothing of the caller's `__main__` is re-run) puts them on another
-    core. Pages go over a pipe in batches — whatever arrived while the worker was busy — so
-    handing them over costs little. When the worker falls behind and the caller says it is
-    idle (`idle()`: e.g. all downloads done), this process takes pages from the back of the
-    queue too, in a thread. If the worker dies, pages are extracted (and indexed) in
-    a thread from then on. Start with `await ExtractionWorker.start()`, end with `await w.aclose()`.
+    All are CPU-bound and hold the GIL, so in a thread they compete with the event loop that
+    drives the downloads; the workers (`python -m citecheck.content --html-worker`, plain
+    child processes: nothing of the caller's `__main__` is re-run) put them on other cores.
+    Pages go over a pipe in batches — whatever arrived while a worker was busy — so handing
+    them over costs little; each worker takes the next batch as soon as it has answered.
+    When the workers fall behind and the caller says it is idle (`idle()`: e.g. all downloads
+    done), this process takes pages from the back of the queue too, in one thread. A worker
+    that dies is replaced by a thread for its share from then on. Start with
+    `await ExtractionWorker.start(processes=n)`, end with `await w.aclose()`.
     """
 
-    def __init__(self, proc: asyncio.subprocess.Process, *, index: bool = True, max_batch: int = 64) -> None:
+    def __init__(
+        self, procs: list[asyncio.subprocess.Process], *, index: bool = True, max_batch: int = 64
+    ) -> None:
         self.index = index  # also build each page's `evidence.PageIndex`
         self.max_batch = max_batch
-        self._proc: asyncio.subprocess.Process | None = proc
+        self._procs: list[asyncio.subprocess.Process | None] = list(procs)
+        self._pumps: list[asyncio.Task[None] | None] = [None] * len(procs)
         self._queue: list[tuple[_Job, asyncio.Future[tuple[ExtractedContent, PageIndex | None]]]] = []
-        self._pump: asyncio.Task[None] | None = None
         self._idle: Callable[[], bool] | None = None
+        self._helping = False  # this process is extracting a page in its thread
 
     @classmethod
-    async def start(cls, *, index: bool = True) -> ExtractionWorker | None:
-        """A running worker, or None when no process can be started (then use a thread)."""
-        try:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "citecheck.content", WORKER_FLAG,
-                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            )  # fmt: skip
-        except (OSError, ValueError):  # no interpreter path (embedded Python), no processes left
-            return None
-        return cls(proc, index=index)
+    async def start(cls, *, index: bool = True, processes: int = 1) -> ExtractionWorker | None:
+        """Running workers, or None when no process can be started (then use a thread)."""
+        procs: list[asyncio.subprocess.Process] = []
+        command = (sys.executable, "-m", "citecheck.content", WORKER_FLAG)
+        pipe = asyncio.subprocess.PIPE
+        for _ in range(max(1, processes)):
+            try:
+                procs.append(await asyncio.create_subprocess_exec(*command, stdin=pipe, stdout=pipe))
+            except (OSError, ValueError):  # no interpreter path (embedded Python), no processes left
+                break
+        return cls(procs, index=index) if procs else None
 
     async def aclose(self) -> None:
-        if self._pump is not None:
-            await asyncio.gather(self._pump, return_exceptions=True)
-        proc, self._proc = self._proc, None
-        if proc is not None:
-            # Every batch is answered: the worker holds nothing, and killing it spares the
-            # run its interpreter shutdown (~0.15 s with trafilatura loaded).
-            if proc.returncode is None:
-                proc.kill()
-            await proc.wait()
+        await asyncio.gather(*(p for p in self._pumps if p is not None), return_exceptions=True)
+        for i, proc in enumerate(self._procs):
+            self._procs[i] = None
+            if proc is not None:
+                # Every batch is answered: the worker holds nothing, and killing it spares the
+                # run its interpreter shutdown (~0.15 s with trafilatura loaded).
+                if proc.returncode is None:
+                    proc.kill()
+                await proc.wait()
 
     async def extract(
         self,
@@ -443,12 +448,13 @@ class ExtractionWorker:
             asyncio.get_running_loop().create_future()
         )
         self._queue.append(((body, content_type, url, self.index, claims), future))
-        if self._pump is None or self._pump.done():
-            self._pump = asyncio.create_task(self._run())
+        for i, pump in enumerate(self._pumps):
+            if pump is None or pump.done():
+                self._pumps[i] = asyncio.create_task(self._run(i))
         return await future
 
-    async def _in_worker(self, jobs: list[_Job]) -> list[_Outcome] | None:
-        proc = self._proc
+    async def _in_worker(self, i: int, jobs: list[_Job]) -> list[_Outcome] | None:
+        proc = self._procs[i]
         if proc is None or proc.stdin is None or proc.stdout is None:
             return None
         try:
@@ -460,22 +466,27 @@ class ExtractionWorker:
             return None
         return outcomes if len(outcomes) == len(jobs) else None
 
-    async def _run(self) -> None:
+    async def _run(self, i: int) -> None:
+        """Worker `i`'s pump: batches from the queue to the worker until the queue is empty."""
         while self._queue:
             batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch :]
             jobs = [job for job, _ in batch]
-            reply = asyncio.ensure_future(self._in_worker(jobs))
+            reply = asyncio.ensure_future(self._in_worker(i, jobs))
             while not reply.done():
-                if self._queue and self._idle is not None and self._idle():
+                if self._queue and not self._helping and self._idle is not None and self._idle():
                     job, future = self._queue.pop()
-                    self._settle([future], await asyncio.to_thread(_html_batch, [job]))
+                    self._helping = True
+                    try:
+                        self._settle([future], await asyncio.to_thread(_html_batch, [job]))
+                    finally:
+                        self._helping = False
                 else:
                     await asyncio.wait({reply}, timeout=_IDLE_POLL_S)
             outcomes = reply.result()
             if outcomes is None:
-                if self._proc is not None and self._proc.returncode is None:
-                    self._proc.kill()
-                self._proc = None  # a dead worker: the thread from here on
+                proc, self._procs[i] = self._procs[i], None
+                if proc is not None and proc.returncode is None:
+                    proc.kill()  # a dead or confused worker: a thread from here on
                 outcomes = await asyncio.to_thread(_html_batch, jobs)
             self._settle([future for _, future in batch], outcomes)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import pickle
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from citecheck.config import Settings
 from citecheck.content import ExtractedContent, ExtractionWorker, extract_content, extract_indexed
 from citecheck.evidence import PageIndex, run_checks
 from citecheck.extract import extract_text
-from citecheck.fetch import WORKER_MIN_URLS, fetch_all
+from citecheck.fetch import WORKER_MIN_URLS, WORKER_URLS, fetch_all, worker_processes
 from citecheck.models import Claim, FetchOutcome
 from tests.servers import source_server as servers
 from tests.servers.source_server import SourceServer
@@ -68,11 +69,13 @@ def test_few_urls_are_extracted_in_a_thread(source_server: SourceServer) -> None
     assert pages == {}
 
 
-def extract_in_worker(n: int, *, idle: bool = False) -> list[tuple[ExtractedContent, PageIndex | None]]:
-    """Pages 0 … n-1 through one worker, all handed over at once."""
+def extract_in_worker(
+    n: int, *, idle: bool = False, processes: int = 1
+) -> list[tuple[ExtractedContent, PageIndex | None]]:
+    """Pages 0 … n-1 through `processes` workers, all handed over at once."""
 
     async def run() -> list[tuple[ExtractedContent, PageIndex | None]]:
-        worker = await ExtractionWorker.start()
+        worker = await ExtractionWorker.start(processes=processes)
         assert worker is not None
         try:
             return await asyncio.gather(
@@ -102,11 +105,12 @@ def test_a_dead_worker_falls_back_to_a_thread() -> None:
         assert worker is not None
         try:
             first, _ = await worker.extract(page(1).encode(), "text/html", None)
-            assert worker._proc is not None
-            worker._proc.kill()  # the worker process dies (OOM killer, a crash in lxml, …)
-            await worker._proc.wait()
+            proc = worker._procs[0]
+            assert proc is not None
+            proc.kill()  # the worker process dies (OOM killer, a crash in lxml, …)
+            await proc.wait()
             second, index = await worker.extract(page(2).encode(), "text/html", None)
-            assert worker._proc is None  # given up: extracted (and indexed) in a thread
+            assert worker._procs == [None]  # given up: extracted (and indexed) in a thread
             assert index == PageIndex.build(second.text)
         finally:
             await worker.aclose()
@@ -115,6 +119,27 @@ def test_a_dead_worker_falls_back_to_a_thread() -> None:
     first, second = asyncio.run(run())
     assert "10,037 residents" in first
     assert "10,074 residents" in second
+
+
+def test_two_workers_share_the_pages_and_results_stay_the_same() -> None:
+    done = extract_in_worker(200, processes=2)
+    alone = extract_in_worker(200)
+    assert [(c.title, c.text, index) for c, index in done] == [(c.title, c.text, index) for c, index in alone]
+    assert [c.title for c, _ in done] == [f"District {i}" for i in range(200)]
+
+
+def test_a_large_run_starts_one_worker_per_share_of_urls(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)  # the machine, not our code
+    on = Settings()
+    assert [worker_processes(on, n) for n in (10, WORKER_MIN_URLS, WORKER_URLS * 2, WORKER_URLS * 9)] == [
+        0,
+        1,
+        2,
+        4,
+    ]
+    assert worker_processes(Settings(fetch=False), 1000) == 0
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert worker_processes(on, 1000) == 0  # one CPU: a thread, not a process beside it
 
 
 def test_extract_indexed_without_worker_indexes_nothing() -> None:
