@@ -1,8 +1,7 @@
 """Container entrypoint of the citecheck GitHub Action: a thin shim into `citecheck.action`."""
 
-import sys
-
+from citecheck import exit_process
 from citecheck.action import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    exit_process(main())

@@ -1,5 +1,4 @@
-import sys
-
+from citecheck import exit_process
 from citecheck.cli import main
 
-sys.exit(main())
+exit_process(main())
