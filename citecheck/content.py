@@ -2,8 +2,8 @@
 
 - HTML: trafilatura's main text (plus title and date); when it finds no main text, or far
   less than the page shows, the page's whole visible text instead. Extracted in a thread,
-  or — for runs of many pages — in an `ExtractionWorker` process on another core, which
-  also builds each page's `evidence.PageIndex`; the text is the same either way.
+  or — for runs of many pages — by `workers.ExtractionWorker` processes on other cores,
+  which also build each page's `evidence.PageIndex`; the text is the same either way.
 - PDF: pypdf in a separate process (`python -m citecheck.content`), killed after
   `PDF_TIMEOUT_S` and reading at most `PDF_MAX_PAGES` pages, so a hostile PDF cannot hang or
   exhaust the run.
@@ -23,12 +23,9 @@ import asyncio
 import codecs
 import copy
 import functools
-import gc
 import io
 import json
-import pickle
 import re
-import struct
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -42,6 +39,7 @@ if TYPE_CHECKING:
 
     from citecheck.evidence import PageIndex
     from citecheck.models import Claim
+    from citecheck.workers import ExtractionWorker
 
 PDF_TIMEOUT_S = 30.0
 PDF_MAX_PAGES = 300
@@ -307,200 +305,14 @@ async def extract_indexed(
         result = await asyncio.to_thread(extract_html, html, url)
     else:
         result = ExtractedContent(text=decode_text(body, content_type), kind="text")
-    return _usable(result), None
+    return usable(result), None
 
 
-def _usable(result: ExtractedContent) -> ExtractedContent:
+def usable(result: ExtractedContent) -> ExtractedContent:
+    """`result`, or an error saying why its text is no source to check against."""
     if result.error is None and (why := unusable_reason(result.text)):
         return ExtractedContent(error=why, title=result.title, date=result.date, kind=result.kind)
     return result
-
-
-# body, content type, URL, return the index, the claims citing the page (checked against it)
-_Job = tuple[bytes, str | None, str | None, bool, "Sequence[Claim]"]
-_Outcome = tuple[ExtractedContent, "PageIndex | None"] | BaseException
-_FRAME = struct.Struct(">Q")
-WORKER_FLAG = "--html-worker"
-# How often a waiting pump asks whether this process is idle enough to help the worker.
-_IDLE_POLL_S = 0.02
-
-
-def _html_job(
-    body: bytes, content_type: str | None, url: str | None, index: bool, claims: Sequence[Claim]
-) -> tuple[ExtractedContent, PageIndex | None]:
-    from citecheck.evidence import PageIndex, run_checks
-
-    result = _usable(extract_html(decode_text(body, content_type, html=True), url))
-    if result.error is not None or not (index or claims):
-        return result, None
-    page = PageIndex.build(result.text)
-    for claim in claims:
-        # As the pipeline would call it: the results stay in `page.checked` for it to use.
-        run_checks(claim, result.text, page=page, source_date=result.date)
-    return result, page
-
-
-def _html_batch(jobs: list[_Job]) -> list[_Outcome]:
-    """Each page extracted (indexed and checked if asked); an exception is returned, not raised
-    (one bad page must not fail the others)."""
-    out: list[_Outcome] = []
-    for job in jobs:
-        try:
-            out.append(_html_job(*job))
-        except Exception as exc:
-            out.append(exc)
-    return out
-
-
-def _frame(obj: object) -> bytes:
-    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-    return _FRAME.pack(len(data)) + data
-
-
-def _worker_main() -> int:
-    """The worker process: read batches of pages on stdin, answer each on stdout, until EOF."""
-    # Imported before the first batch arrives: the imports overlap the first downloads.
-    import htmldate  # noqa: F401
-    import trafilatura  # noqa: F401
-
-    import citecheck.evidence  # noqa: F401
-
-    # The imports stay for the process's life: the cycle collector need not scan them, and
-    # extraction makes many small objects but few cycles (as `pipeline.check` does).
-    gc.freeze()
-    gc.set_threshold(10_000, *gc.get_threshold()[1:])
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    while len(head := stdin.read(_FRAME.size)) == _FRAME.size:
-        jobs = pickle.loads(stdin.read(_FRAME.unpack(head)[0]))
-        outcomes = _html_batch(jobs)
-        try:
-            data = _frame(outcomes)
-        except Exception:  # an exception that does not pickle: send its text
-            data = _frame(
-                [o if not isinstance(o, BaseException) else RuntimeError(repr(o)) for o in outcomes]
-            )
-        stdout.write(data)
-        stdout.flush()
-    return 0
-
-
-class ExtractionWorker:
-    """HTML extraction (trafilatura), page indexing and the claims' checks in worker processes.
-
-    All are CPU-bound and hold the GIL, so in a thread they compete with the event loop that
-    drives the downloads; the workers (`python -m citecheck.content --html-worker`, plain
-    child processes: nothing of the caller's `__main__` is re-run) put them on other cores.
-    Pages go over a pipe in batches — whatever arrived while a worker was busy — so handing
-    them over costs little; each worker takes the next batch as soon as it has answered.
-    When the workers fall behind and the caller says it is idle (`idle()`: e.g. all downloads
-    done), this process takes pages from the back of the queue too, in one thread. A worker
-    that dies is replaced by a thread for its share from then on. Start with
-    `await ExtractionWorker.start(processes=n)`, end with `await w.aclose()`.
-    """
-
-    def __init__(
-        self, procs: list[asyncio.subprocess.Process], *, index: bool = True, max_batch: int = 64
-    ) -> None:
-        self.index = index  # also build each page's `evidence.PageIndex`
-        self.max_batch = max_batch
-        self._procs: list[asyncio.subprocess.Process | None] = list(procs)
-        self._pumps: list[asyncio.Task[None] | None] = [None] * len(procs)
-        self._queue: list[tuple[_Job, asyncio.Future[tuple[ExtractedContent, PageIndex | None]]]] = []
-        self._idle: Callable[[], bool] | None = None
-        self._helping = False  # this process is extracting a page in its thread
-
-    @classmethod
-    async def start(cls, *, index: bool = True, processes: int = 1) -> ExtractionWorker | None:
-        """Running workers, or None when no process can be started (then use a thread)."""
-        procs: list[asyncio.subprocess.Process] = []
-        command = (sys.executable, "-m", "citecheck.content", WORKER_FLAG)
-        pipe = asyncio.subprocess.PIPE
-        for _ in range(max(1, processes)):
-            try:
-                procs.append(await asyncio.create_subprocess_exec(*command, stdin=pipe, stdout=pipe))
-            except (OSError, ValueError):  # no interpreter path (embedded Python), no processes left
-                break
-        return cls(procs, index=index) if procs else None
-
-    async def aclose(self) -> None:
-        await asyncio.gather(*(p for p in self._pumps if p is not None), return_exceptions=True)
-        for i, proc in enumerate(self._procs):
-            self._procs[i] = None
-            if proc is not None:
-                # Every batch is answered: the worker holds nothing, and killing it spares the
-                # run its interpreter shutdown (~0.15 s with trafilatura loaded).
-                if proc.returncode is None:
-                    proc.kill()
-                await proc.wait()
-
-    async def extract(
-        self,
-        body: bytes,
-        content_type: str | None,
-        url: str | None,
-        *,
-        idle: Callable[[], bool] | None = None,
-        claims: Sequence[Claim] = (),
-    ) -> tuple[ExtractedContent, PageIndex | None]:
-        if idle is not None:
-            self._idle = idle
-        future: asyncio.Future[tuple[ExtractedContent, PageIndex | None]] = (
-            asyncio.get_running_loop().create_future()
-        )
-        self._queue.append(((body, content_type, url, self.index, claims), future))
-        for i, pump in enumerate(self._pumps):
-            if pump is None or pump.done():
-                self._pumps[i] = asyncio.create_task(self._run(i))
-        return await future
-
-    async def _in_worker(self, i: int, jobs: list[_Job]) -> list[_Outcome] | None:
-        proc = self._procs[i]
-        if proc is None or proc.stdin is None or proc.stdout is None:
-            return None
-        try:
-            proc.stdin.write(_frame(jobs))
-            await proc.stdin.drain()
-            head = await proc.stdout.readexactly(_FRAME.size)
-            outcomes: list[_Outcome] = pickle.loads(await proc.stdout.readexactly(_FRAME.unpack(head)[0]))
-        except (OSError, asyncio.IncompleteReadError, pickle.UnpicklingError):
-            return None
-        return outcomes if len(outcomes) == len(jobs) else None
-
-    async def _run(self, i: int) -> None:
-        """Worker `i`'s pump: batches from the queue to the worker until the queue is empty."""
-        while self._queue:
-            batch, self._queue = self._queue[: self.max_batch], self._queue[self.max_batch :]
-            jobs = [job for job, _ in batch]
-            reply = asyncio.ensure_future(self._in_worker(i, jobs))
-            while not reply.done():
-                if self._queue and not self._helping and self._idle is not None and self._idle():
-                    job, future = self._queue.pop()
-                    self._helping = True
-                    try:
-                        self._settle([future], await asyncio.to_thread(_html_batch, [job]))
-                    finally:
-                        self._helping = False
-                else:
-                    await asyncio.wait({reply}, timeout=_IDLE_POLL_S)
-            outcomes = reply.result()
-            if outcomes is None:
-                proc, self._procs[i] = self._procs[i], None
-                if proc is not None and proc.returncode is None:
-                    proc.kill()  # a dead or confused worker: a thread from here on
-                outcomes = await asyncio.to_thread(_html_batch, jobs)
-            self._settle([future for _, future in batch], outcomes)
-
-    @staticmethod
-    def _settle(
-        futures: list[asyncio.Future[tuple[ExtractedContent, PageIndex | None]]], outcomes: list[_Outcome]
-    ) -> None:
-        for future, outcome in zip(futures, outcomes, strict=True):
-            if future.done():
-                continue
-            if isinstance(outcome, BaseException):
-                future.set_exception(outcome)
-            else:
-                future.set_result(outcome)
 
 
 def _pdf_main(argv: list[str]) -> int:
@@ -516,10 +328,4 @@ def _pdf_main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == [WORKER_FLAG]:
-        # Through the module's own name, so what it pickles is `citecheck.content.…`, which
-        # the parent can load (not `__main__.…`).
-        from citecheck import content
-
-        raise SystemExit(content._worker_main())
     raise SystemExit(_pdf_main(sys.argv[1:]))

@@ -231,7 +231,7 @@ class PageIndex:
     Its sentences, figures, dates and word statistics are each computed when first needed (a
     page whose claims state only figures never has its dates read), and `run_checks` keeps
     its results here per claim (`checked`), so the process that extracted a page can check
-    it and hand the results on with it (see `content.ExtractionWorker`). Two indexes are
+    it and hand the results on with it (see `workers.ExtractionWorker`). Two indexes are
     equal when their texts are.
     """
 

@@ -17,7 +17,7 @@ fetched again; an older one is revalidated with `If-None-Match` / `If-Modified-S
 allowlist or guard is never stored (it depends on the run's settings, not on the source).
 
 Text extraction is CPU-bound: from `WORKER_MIN_URLS` URLs on (and with more than one CPU) it
-runs in `content.ExtractionWorker` processes, so the event loop's core is left to the
+runs in `workers.ExtractionWorker` processes, so the event loop's core is left to the
 downloads; measured on 30–200 loopback pages, below ~50 the worker's start-up costs more
 than it saves. One worker per `WORKER_URLS` URLs, up to the number of CPUs: on 1,000
 loopback pages and 2 CPUs, a second worker took the run from ~5.0 s to ~4.4 s (the event
@@ -42,10 +42,11 @@ from pydantic import ValidationError
 from citecheck import USER_AGENT
 from citecheck.cache import DiskCache, digest
 from citecheck.config import Settings
-from citecheck.content import ExtractionWorker, extract_indexed
+from citecheck.content import extract_indexed
 from citecheck.guard import DOI_RESOLVERS, GuardError, check_url, normalize_host, parse_url
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
 from citecheck.transport import GuardedTransport
+from citecheck.workers import ExtractionWorker, WorkerLauncher
 
 if TYPE_CHECKING:
     from citecheck.evidence import PageIndex
@@ -64,6 +65,10 @@ _CHUNK = 64 * 1024
 WORKER_MIN_URLS = 50
 # A worker's start-up (~0.6 s of CPU) against ~2.5 ms of extraction and checks per page.
 WORKER_URLS = 400
+MAX_WORKERS = 8
+# Below this much Markdown a run cannot cite `WORKER_MIN_URLS` pages (a cited link with its
+# sentence takes at least ~40 bytes), so no worker is started ahead of the fetch stage.
+EARLY_WORKER_BYTES = WORKER_MIN_URLS * 40
 
 
 def fetch_key(url: str) -> str:
@@ -492,7 +497,19 @@ def worker_processes(settings: Settings, n_urls: int) -> int:
     cpus = os.cpu_count() or 1
     if not settings.fetch or n_urls < WORKER_MIN_URLS or cpus < 2:
         return 0
-    return max(1, min(cpus, n_urls // WORKER_URLS))
+    return max(1, min(cpus, MAX_WORKERS, n_urls // WORKER_URLS))
+
+
+def launch_workers_early(settings: Settings, markdown_bytes: int) -> WorkerLauncher | None:
+    """The first worker process, started before the claims are even extracted, for a run over
+    `markdown_bytes` of Markdown that may cite enough pages to want workers: its imports
+    (~0.6 s) then overlap this process's own work instead of the first downloads. Hand it to
+    `fetch_all`, which starts the pool the URLs need or discards it; discard it yourself if
+    the run never gets there. None when no worker would be wanted."""
+    cpus = os.cpu_count() or 1
+    if not settings.fetch or cpus < 2 or markdown_bytes < EARLY_WORKER_BYTES:
+        return None
+    return WorkerLauncher.spawn(min(cpus, MAX_WORKERS))
 
 
 async def fetch_all(
@@ -504,6 +521,7 @@ async def fetch_all(
     pages: dict[str, PageIndex] | None = None,
     claims: Mapping[str, Sequence[Claim]] | None = None,
     worker: ExtractionWorker | None = None,
+    launcher: WorkerLauncher | None = None,
 ) -> dict[str, FetchedSource]:
     """Fetch every URL once (fragments ignored); keyed by each input URL as given.
 
@@ -515,7 +533,8 @@ async def fetch_all(
     page arrives, overlapping the downloads still under way; the results travel in the
     page's index, where `run_checks` finds them, so the caller's own call costs nothing.
     A `worker` given (see `worker_processes`) is used and left open; otherwise workers are
-    started and closed here when there are enough URLs.
+    started and closed here when there are enough URLs — from `launcher` when one is given
+    (see `launch_workers_early`), which is discarded when they are not needed.
     """
     given = list(dict.fromkeys(urls))
     keys = list(dict.fromkeys(fetch_key(u) for u in given))
@@ -525,7 +544,11 @@ async def fetch_all(
             by_key.setdefault(fetch_key(url), []).extend(cited)
     processes = worker_processes(settings, len(keys)) if worker is None else 0
     own = processes > 0
-    if own:
+    if launcher is not None and not own:
+        launcher.discard()
+    elif launcher is not None:
+        worker = await launcher.start(processes, index=pages is not None)
+    elif own:
         worker = await ExtractionWorker.start(index=pages is not None, processes=processes)
     try:
         async with Fetcher(settings, cache, ssl_context=ssl_context, worker=worker, claims=by_key) as fetcher:

@@ -28,7 +28,7 @@ from citecheck.cache import DiskCache
 from citecheck.config import ConfigError, JudgeProvider, Settings
 from citecheck.evidence import PageIndex, find_fragment, run_checks, select_evidence
 from citecheck.extract import extract_file
-from citecheck.fetch import fetch_all
+from citecheck.fetch import fetch_all, launch_workers_early
 from citecheck.judge import Judge, resolve_judge
 from citecheck.models import (
     CheckResult,
@@ -46,6 +46,7 @@ from citecheck.models import (
     Verdict,
 )
 from citecheck.report import build_report
+from citecheck.workers import WorkerLauncher
 
 JUDGE_OFF_REASON = "needs the LLM judge, which is off (judge: none)"
 CLAIM_LIMIT_REASON = "claim limit reached (max-claims)"
@@ -170,8 +171,11 @@ def _pick(results: list[ClaimResult]) -> ClaimResult:
 class _Run:
     """State of one run: settings, the judge, and what each stage produced."""
 
-    def __init__(self, settings: Settings, environ: Mapping[str, str]) -> None:
+    def __init__(
+        self, settings: Settings, environ: Mapping[str, str], launcher: WorkerLauncher | None = None
+    ) -> None:
         self.settings = settings
+        self.launcher = launcher  # extraction workers started early, for the fetch stage
         # Before any fetch: no key / unknown model stops the run here (DESIGN §3).
         self.judge_config = resolve_judge(settings, environ)
         self.cache = DiskCache(settings.cache_dir) if settings.cache_dir else None
@@ -261,8 +265,12 @@ class _Run:
                 u: FetchedSource(info={"url": u}, outcome=FetchOutcome.skipped, error="fetching is disabled")
                 for u in wanted
             }
-        # fetch_all starts (and stops) its extraction worker itself when the run is large enough.
-        return await fetch_all(wanted, self.settings, cache=self.cache, pages=pages, claims=citing)
+        # fetch_all starts (and stops) its extraction workers itself when the run is large
+        # enough, from the launcher started early if there is one (and discards it if not).
+        launcher, self.launcher = self.launcher, None
+        return await fetch_all(
+            wanted, self.settings, cache=self.cache, pages=pages, claims=citing, launcher=launcher
+        )
 
     async def _judge(
         self,
@@ -303,8 +311,16 @@ class _Run:
             raise failure
 
 
-async def check_async(settings: Settings, files: list[SelectedFile], *, environ: Mapping[str, str]) -> Report:
-    run = _Run(settings, environ)
+async def check_async(
+    settings: Settings,
+    files: list[SelectedFile],
+    *,
+    environ: Mapping[str, str],
+    launcher: WorkerLauncher | None = None,
+) -> Report:
+    """The run (see `check`); `launcher`, if given, goes to the fetch stage (the caller
+    discards it if the run ends before)."""
+    run = _Run(settings, environ, launcher)
     claims = run.extract(files)
     if files and not claims and len({e.file for e in run.errors if e.fatal}) == len(files):
         raise ConfigError(
@@ -345,14 +361,35 @@ def _fewer_gc_passes() -> Iterator[None]:
 
 def check(settings: Settings, files: list[SelectedFile], *, environ: Mapping[str, str]) -> Report:
     reports: list[Report] = []
+    # Started before anything else: the worker's imports overlap the claims' extraction.
+    launcher = launch_workers_early(settings, _markdown_bytes(files))
 
     async def run() -> None:
-        reports.append(await check_async(settings, files, environ=environ))
+        reports.append(await check_async(settings, files, environ=environ, launcher=launcher))
 
     # The report is handed out of the event loop's main task rather than returned by it: on
     # leaving, `asyncio.run` restores its SIGINT handler, and the standard library's signal
     # module then formats the old handler, which holds the task, and a finished task's
     # repr shows its result — a whole Report (0.3 s for 1,000 claims).
-    with _fewer_gc_passes():
-        asyncio.run(run())
+    try:
+        with _fewer_gc_passes():
+            asyncio.run(run())
+    finally:
+        if launcher is not None:
+            launcher.discard()  # nothing to do if the fetch stage took it
     return reports[0]
+
+
+def _markdown_bytes(files: list[SelectedFile]) -> int:
+    """About how much Markdown the run reads for claims: whole files by size, line ranges at
+    80 bytes a line (no file is read here)."""
+    total = 0
+    for f in files:
+        if f.line_ranges is not None:
+            total += 80 * sum(end - start + 1 for start, end in f.line_ranges)
+            continue
+        try:
+            total += Path(f.path).stat().st_size
+        except OSError:
+            continue  # extraction reports the file
+    return total

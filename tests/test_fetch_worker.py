@@ -3,20 +3,30 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import pickle
+import signal
 from pathlib import Path
 
 import pytest
 
 from citecheck.cli import main
 from citecheck.config import Settings
-from citecheck.content import ExtractedContent, ExtractionWorker, extract_content, extract_indexed
+from citecheck.content import ExtractedContent, extract_content, extract_indexed
 from citecheck.evidence import PageIndex, run_checks
 from citecheck.extract import extract_text
-from citecheck.fetch import WORKER_MIN_URLS, WORKER_URLS, fetch_all, worker_processes
+from citecheck.fetch import (
+    EARLY_WORKER_BYTES,
+    WORKER_MIN_URLS,
+    WORKER_URLS,
+    fetch_all,
+    launch_workers_early,
+    worker_processes,
+)
 from citecheck.models import Claim, FetchOutcome
+from citecheck.workers import ExtractionWorker, WorkerLauncher
 from tests.servers import source_server as servers
 from tests.servers.source_server import SourceServer
 
@@ -105,12 +115,9 @@ def test_a_dead_worker_falls_back_to_a_thread() -> None:
         assert worker is not None
         try:
             first, _ = await worker.extract(page(1).encode(), "text/html", None)
-            proc = worker._procs[0]
-            assert proc is not None
-            proc.kill()  # the worker process dies (OOM killer, a crash in lxml, …)
-            await proc.wait()
+            os.kill(worker.pid, signal.SIGKILL)  # the worker dies (OOM killer, a crash in lxml, …)
             second, index = await worker.extract(page(2).encode(), "text/html", None)
-            assert worker._procs == [None]  # given up: extracted (and indexed) in a thread
+            assert worker.live == 0  # given up: extracted (and indexed) in a thread
             assert index == PageIndex.build(second.text)
         finally:
             await worker.aclose()
@@ -140,6 +147,86 @@ def test_a_large_run_starts_one_worker_per_share_of_urls(monkeypatch: pytest.Mon
     assert worker_processes(Settings(fetch=False), 1000) == 0
     monkeypatch.setattr(os, "cpu_count", lambda: 1)
     assert worker_processes(on, 1000) == 0  # one CPU: a thread, not a process beside it
+
+
+def _children(pid: int) -> set[int]:
+    """The live child processes of `pid` (Linux: /proc/PID/task/*/children)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            found |= {int(c) for c in (task / "children").read_text().split()}
+    return {c for c in found if _alive(c)}
+
+
+def _alive(pid: int) -> bool:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] != "Z"
+    return False
+
+
+def test_the_pool_forks_its_workers_from_the_first() -> None:
+    async def run() -> tuple[set[int], list[tuple[ExtractedContent, PageIndex | None]]]:
+        launcher = WorkerLauncher.spawn(3)
+        assert launcher is not None
+        worker = await launcher.start(2)
+        try:
+            done = await asyncio.gather(
+                *(worker.extract(page(i).encode(), "text/html", None) for i in range(20))
+            )
+            assert worker.live == 2
+            return _children(worker.pid), done
+        finally:
+            await worker.aclose()
+            assert not _alive(worker.pid)
+
+    forked, done = asyncio.run(run())
+    assert len(forked) == 1  # the second worker is a child of the first, not of this process
+    assert not any(_alive(pid) for pid in forked)  # and ended with the pool
+    assert [c.title for c, _ in done] == [f"District {i}" for i in range(20)]
+
+
+def test_a_launcher_not_needed_is_discarded(source_server: SourceServer) -> None:
+    before = _children(os.getpid())
+    launcher = WorkerLauncher.spawn(2)
+    assert launcher is not None
+    assert _children(os.getpid()) - before  # the first worker is running, importing
+    url = source_server.add("/d1.html", page(1))
+    # One URL is no run for workers: fetch_all discards the launcher and extracts in a thread.
+    got = asyncio.run(fetch_all([url], Settings(allow_private_hosts=["127.0.0.1"]), launcher=launcher))
+    assert "10,037 residents" in got[url].text
+    assert _children(os.getpid()) == before
+    launcher.discard()  # once more: nothing left to do
+
+
+def test_workers_start_early_only_for_enough_markdown(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)  # the machine, not our code
+    assert launch_workers_early(Settings(), EARLY_WORKER_BYTES - 1) is None
+    assert launch_workers_early(Settings(fetch=False), 10 * EARLY_WORKER_BYTES) is None
+    launcher = launch_workers_early(Settings(), EARLY_WORKER_BYTES)
+    assert launcher is not None
+    launcher.discard()
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert launch_workers_early(Settings(), 10 * EARLY_WORKER_BYTES) is None
+
+
+def test_a_run_stopped_before_the_fetch_stage_leaves_no_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "CITECHECK_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    doc = tmp_path / "big.md"
+    doc.write_text(
+        "".join(
+            f"District {i} had {10_000 + i:,} residents ([c](https://example.org/{i})).\n\n"
+            for i in range(80)
+        )
+    )
+    assert doc.stat().st_size >= EARLY_WORKER_BYTES  # large enough for the early start
+    before = _children(os.getpid())
+    # No key for the judge: the run stops before any fetch, after the worker was started.
+    assert main(["check", str(doc), "--judge", "anthropic"]) == 2
+    assert "no-api-key" in capsys.readouterr().err
+    assert _children(os.getpid()) == before
 
 
 def test_extract_indexed_without_worker_indexes_nothing() -> None:
