@@ -17,10 +17,10 @@ start it early, while it does other work, and decide later (`start(processes)`) 
 workers it needs — or `discard` it. `ExtractionWorker.start` does both at once.
 
 Pages go over pipes in batches — whatever arrived while a worker was busy — and each worker
-takes the next batch as soon as it has answered. When the workers fall behind and the caller
-says it is idle (`idle()`: e.g. all downloads done), this process extracts pages from the
-back of the queue too, in one thread. A worker that dies is replaced by a thread for its
-share from then on.
+takes the next batch as soon as it has answered. When the workers fall behind, the caller
+says it is idle (`idle()`: e.g. all downloads done) and a CPU has no worker, this process
+extracts pages from the back of the queue too, in one thread. A worker that dies is replaced
+by a thread for its share from then on.
 """
 
 from __future__ import annotations
@@ -247,6 +247,14 @@ class ExtractionWorker:
             return None
         return outcomes if len(outcomes) == len(jobs) else None
 
+    def _may_help(self) -> bool:
+        """Whether this process should extract a page itself: it is idle, and a CPU is free of
+        workers (with a worker on every CPU, helping only takes time from them — and costs
+        this process trafilatura's import)."""
+        if self._helping or self._idle is None or self.live >= (os.cpu_count() or 1):
+            return False
+        return self._idle()
+
     async def _run(self, i: int) -> None:
         """Worker `i`'s pump: batches from the queue to the worker until the queue is empty."""
         while self._queue:
@@ -256,7 +264,7 @@ class ExtractionWorker:
             jobs = [job for job, _ in batch]
             reply = asyncio.ensure_future(self._in_worker(i, jobs))
             while not reply.done():
-                if self._queue and not self._helping and self._idle is not None and self._idle():
+                if self._queue and self._may_help():
                     job, future = self._queue.pop()
                     self._helping = True
                     try:
