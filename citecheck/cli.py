@@ -214,16 +214,24 @@ def _write_reports(report: Any, args: argparse.Namespace) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from citecheck.pipeline import check
-    from citecheck.report import exit_code, with_errors
     from citecheck.select import select_local
+    from citecheck.workers import launch_workers_early
 
     settings = settings_from_args(args)
     files, errors = select_local(args.paths or ["."], settings, diff_ref=args.diff)
     _print_file_errors(errors)
     if not files and errors:
         raise ConfigError("no Markdown file could be selected", "check the paths you gave", code="no-input")
-    report = check(settings, files, environ=os.environ)
+    # Before the pipeline's own imports, which the worker's then overlap.
+    launcher = launch_workers_early(settings, files)
+    try:
+        from citecheck.pipeline import check
+        from citecheck.report import exit_code, with_errors
+    except BaseException:
+        if launcher is not None:
+            launcher.discard()
+        raise
+    report = check(settings, files, environ=os.environ, launcher=launcher)
     _print_file_errors(report.errors)
     report = with_errors(report, errors)
     _write_reports(report, args)

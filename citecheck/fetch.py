@@ -16,18 +16,13 @@ fetched again; an older one is revalidated with `If-None-Match` / `If-Modified-S
 304 reuses the stored text. Failures are kept only `FAILURE_CACHE_S`, and a refusal by the
 allowlist or guard is never stored (it depends on the run's settings, not on the source).
 
-Text extraction is CPU-bound: from `WORKER_MIN_URLS` URLs on (and with more than one CPU) it
-runs in `workers.ExtractionWorker` processes, so the event loop's core is left to the
-downloads; measured on 30–200 loopback pages, below ~50 the worker's start-up costs more
-than it saves. One worker per `WORKER_URLS` URLs, up to the number of CPUs: on 1,000
-loopback pages and 2 CPUs, a second worker took the run from ~5.0 s to ~4.4 s (the event
-loop leaves half a core free), a third made it slower.
+Text extraction is CPU-bound: for runs of many URLs (`workers.worker_processes`) it runs in
+`workers.ExtractionWorker` processes, so the event loop's core is left to the downloads.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import ssl
 import time
 import zlib
@@ -46,7 +41,7 @@ from citecheck.content import extract_indexed
 from citecheck.guard import DOI_RESOLVERS, GuardError, check_url, normalize_host, parse_url
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
 from citecheck.transport import GuardedTransport
-from citecheck.workers import ExtractionWorker, WorkerLauncher
+from citecheck.workers import ExtractionWorker, WorkerLauncher, worker_processes
 
 if TYPE_CHECKING:
     from citecheck.evidence import PageIndex
@@ -60,15 +55,6 @@ MAX_RETRY_WAIT_S = 60.0
 RETRY_STATUSES = frozenset({429, 503})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 _CHUNK = 64 * 1024
-# From this many URLs on, HTML is extracted (and indexed) in a worker process on another
-# core; fewer pages do not repay the worker's start-up (its own imports, ~0.5 s of CPU).
-WORKER_MIN_URLS = 50
-# A worker's start-up (~0.6 s of CPU) against ~2.5 ms of extraction and checks per page.
-WORKER_URLS = 400
-MAX_WORKERS = 8
-# Below this much Markdown a run cannot cite `WORKER_MIN_URLS` pages (a cited link with its
-# sentence takes at least ~40 bytes), so no worker is started ahead of the fetch stage.
-EARLY_WORKER_BYTES = WORKER_MIN_URLS * 40
 
 
 def fetch_key(url: str) -> str:
@@ -489,27 +475,6 @@ def _client(settings: Settings, ssl_context: ssl.SSLContext) -> httpx.AsyncClien
     # httpx has no parameter for the jar's class; its `cookies` setter would copy into a plain one.
     client._cookies = _Cookies()
     return client
-
-
-def worker_processes(settings: Settings, n_urls: int) -> int:
-    """How many `ExtractionWorker` processes a run fetching `n_urls` URLs should start (0: none,
-    HTML is extracted in a thread)."""
-    cpus = os.cpu_count() or 1
-    if not settings.fetch or n_urls < WORKER_MIN_URLS or cpus < 2:
-        return 0
-    return max(1, min(cpus, MAX_WORKERS, n_urls // WORKER_URLS))
-
-
-def launch_workers_early(settings: Settings, markdown_bytes: int) -> WorkerLauncher | None:
-    """The first worker process, started before the claims are even extracted, for a run over
-    `markdown_bytes` of Markdown that may cite enough pages to want workers: its imports
-    (~0.6 s) then overlap this process's own work instead of the first downloads. Hand it to
-    `fetch_all`, which starts the pool the URLs need or discards it; discard it yourself if
-    the run never gets there. None when no worker would be wanted."""
-    cpus = os.cpu_count() or 1
-    if not settings.fetch or cpus < 2 or markdown_bytes < EARLY_WORKER_BYTES:
-        return None
-    return WorkerLauncher.spawn(min(cpus, MAX_WORKERS))
 
 
 async def fetch_all(

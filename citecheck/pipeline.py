@@ -28,7 +28,7 @@ from citecheck.cache import DiskCache
 from citecheck.config import ConfigError, JudgeProvider, Settings
 from citecheck.evidence import PageIndex, find_fragment, run_checks, select_evidence
 from citecheck.extract import extract_file
-from citecheck.fetch import fetch_all, launch_workers_early
+from citecheck.fetch import fetch_all
 from citecheck.judge import Judge, resolve_judge
 from citecheck.models import (
     CheckResult,
@@ -46,7 +46,7 @@ from citecheck.models import (
     Verdict,
 )
 from citecheck.report import build_report
-from citecheck.workers import WorkerLauncher
+from citecheck.workers import WorkerLauncher, launch_workers_early
 
 JUDGE_OFF_REASON = "needs the LLM judge, which is off (judge: none)"
 CLAIM_LIMIT_REASON = "claim limit reached (max-claims)"
@@ -359,10 +359,19 @@ def _fewer_gc_passes() -> Iterator[None]:
         gc.unfreeze()
 
 
-def check(settings: Settings, files: list[SelectedFile], *, environ: Mapping[str, str]) -> Report:
+def check(
+    settings: Settings,
+    files: list[SelectedFile],
+    *,
+    environ: Mapping[str, str],
+    launcher: WorkerLauncher | None = None,
+) -> Report:
+    """One run over `files`. `launcher`: the extraction workers' first process, if the
+    caller started it (`workers.launch_workers_early`) before importing this module; this
+    run ends it either way."""
     reports: list[Report] = []
     # Started before anything else: the worker's imports overlap the claims' extraction.
-    launcher = launch_workers_early(settings, _markdown_bytes(files))
+    launcher = launcher or launch_workers_early(settings, files)
 
     async def run() -> None:
         reports.append(await check_async(settings, files, environ=environ, launcher=launcher))
@@ -378,18 +387,3 @@ def check(settings: Settings, files: list[SelectedFile], *, environ: Mapping[str
         if launcher is not None:
             launcher.discard()  # nothing to do if the fetch stage took it
     return reports[0]
-
-
-def _markdown_bytes(files: list[SelectedFile]) -> int:
-    """About how much Markdown the run reads for claims: whole files by size, line ranges at
-    80 bytes a line (no file is read here)."""
-    total = 0
-    for f in files:
-        if f.line_ranges is not None:
-            total += 80 * sum(end - start + 1 for start, end in f.line_ranges)
-            continue
-        try:
-            total += Path(f.path).stat().st_size
-        except OSError:
-            continue  # extraction reports the file
-    return total

@@ -17,16 +17,17 @@ from citecheck.config import Settings
 from citecheck.content import ExtractedContent, extract_content, extract_indexed
 from citecheck.evidence import PageIndex, run_checks
 from citecheck.extract import extract_text
-from citecheck.fetch import (
+from citecheck.fetch import fetch_all
+from citecheck.models import Claim, FetchOutcome, SelectedFile
+from citecheck.workers import (
     EARLY_WORKER_BYTES,
     WORKER_MIN_URLS,
     WORKER_URLS,
-    fetch_all,
+    ExtractionWorker,
+    WorkerLauncher,
     launch_workers_early,
     worker_processes,
 )
-from citecheck.models import Claim, FetchOutcome
-from citecheck.workers import ExtractionWorker, WorkerLauncher
 from tests.servers import source_server as servers
 from tests.servers.source_server import SourceServer
 
@@ -198,15 +199,24 @@ def test_a_launcher_not_needed_is_discarded(source_server: SourceServer) -> None
     launcher.discard()  # once more: nothing left to do
 
 
-def test_workers_start_early_only_for_enough_markdown(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_workers_start_early_only_for_enough_markdown(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setattr(os, "cpu_count", lambda: 2)  # the machine, not our code
-    assert launch_workers_early(Settings(), EARLY_WORKER_BYTES - 1) is None
-    assert launch_workers_early(Settings(fetch=False), 10 * EARLY_WORKER_BYTES) is None
-    launcher = launch_workers_early(Settings(), EARLY_WORKER_BYTES)
+    small, large = tmp_path / "small.md", tmp_path / "large.md"
+    small.write_bytes(b"x" * (EARLY_WORKER_BYTES - 1))
+    large.write_bytes(b"x" * EARLY_WORKER_BYTES)
+    whole = [SelectedFile(path=str(p), display=p.name) for p in (small, large)]
+    assert launch_workers_early(Settings(), whole[:1]) is None
+    assert launch_workers_early(Settings(fetch=False), whole) is None
+    # In a pull request only the changed lines count: three of a large file are too few.
+    three_lines = [SelectedFile(path=str(large), display="large.md", line_ranges=[(4, 6)])]
+    assert launch_workers_early(Settings(), three_lines) is None
+    launcher = launch_workers_early(Settings(), whole[1:])
     assert launcher is not None
     launcher.discard()
     monkeypatch.setattr(os, "cpu_count", lambda: 1)
-    assert launch_workers_early(Settings(), 10 * EARLY_WORKER_BYTES) is None
+    assert launch_workers_early(Settings(), whole) is None
 
 
 def test_a_run_stopped_before_the_fetch_stage_leaves_no_worker(
