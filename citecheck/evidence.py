@@ -540,12 +540,11 @@ def check_numbers(claim_text: str, source_text: str, *, page: PageIndex | None =
     if not wanted:
         return None
     index = page or PageIndex.build(source_text)
-    claim_tokens = set(tokens(claim_text))
     found: list[tuple[NumberMention, NumberMention]] = []
     for m in wanted:
         hits = find_number(m, index.numbers)
         if not hits:
-            nearest = _nearest_number(m, index, claim_tokens)
+            nearest = _nearest_number(m, index, set(tokens(claim_text)))
             return _missing(
                 DecidedBy.number,
                 f"the claim's figure {m.describe()!r} ({format_value(m)}) is not on the page",
@@ -553,7 +552,12 @@ def check_numbers(claim_text: str, source_text: str, *, page: PageIndex | None =
                 index,
                 (nearest.describe(), nearest.start) if nearest else None,
             )
-        best = max(hits, key=lambda h: _overlap(claim_tokens, _snippet(index, h.start)))
+        # The hit in the sentence sharing most words with the claim (one hit: no need to count).
+        if len(hits) == 1:
+            best = hits[0]
+        else:
+            claim_tokens = set(tokens(claim_text))
+            best = max(hits, key=lambda h: _overlap(claim_tokens, _snippet(index, h.start)))
         found.append((m, best))
     names = ", ".join(repr(m.describe()) for m, _ in found)
     evidence = " … ".join(dict.fromkeys(_snippet(index, h.start) for _, h in found))

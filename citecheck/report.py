@@ -250,6 +250,8 @@ def _dedupe(items: Iterable[_T], *, key: Callable[[_T], Hashable]) -> list[_T]:
 
 def with_errors(report: Report, errors: Sequence[FileError]) -> Report:
     """`report` with more file errors (e.g. from file selection), its verdict recomputed."""
+    if not errors:
+        return report  # nothing to add: rebuilding it would give the same report
     extended = report.model_copy(update={"errors": [*errors, *report.errors]})
     return merge_reports([extended], report.fail_on)
 
