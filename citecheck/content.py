@@ -37,8 +37,7 @@ from lxml import etree
 if TYPE_CHECKING:
     from trafilatura.settings import Extractor
 
-    from citecheck.evidence import PageIndex
-    from citecheck.models import Claim
+    from citecheck.evidence import CheckRequest, PageIndex
     from citecheck.workers import ExtractionWorker
 
 PDF_TIMEOUT_S = 30.0
@@ -284,19 +283,20 @@ async def extract_indexed(
     url: str | None = None,
     worker: ExtractionWorker | None = None,
     idle: Callable[[], bool] | None = None,
-    claims: Sequence[Claim] = (),
+    checks: Sequence[CheckRequest] = (),
 ) -> tuple[ExtractedContent, PageIndex | None]:
     """`extract_content`, plus the page's `evidence.PageIndex` when `worker` built it.
 
     `idle` tells the worker when this process has nothing else to do (see `ExtractionWorker`);
-    `claims` (those citing the page) are checked there, their results kept in the index.
+    `checks` (of the claims citing the page, see `evidence.check_request`) are run there,
+    their results kept in the index.
     """
     kind = sniff_kind(body, content_type)
     if kind == "unknown":
         shown = media_type(content_type) or "unknown"
         return ExtractedContent(error=f"content type {shown} has no extractable text", kind=kind), None
     if kind == "html" and worker is not None:
-        return await worker.extract(body, content_type, url, idle=idle, claims=claims)
+        return await worker.extract(body, content_type, url, idle=idle, checks=checks)
     if kind == "pdf":
         result = await extract_pdf(body)
     elif kind == "html":

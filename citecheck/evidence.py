@@ -798,6 +798,18 @@ _CHECKS = (
 )
 
 
+# What a process checking a page needs of a claim: its text without citation markers and the
+# kinds of check that apply (a `Claim` would cost ten times as much to send to a worker).
+CheckRequest = tuple[str, tuple[ClaimKind, ...]]
+
+
+def check_request(claim: Claim) -> CheckRequest | None:
+    """The claim's number / quote / date checks as a `run_requested_checks` request (None:
+    no check applies)."""
+    kinds = tuple(kind for kind, _ in _CHECKS if kind in claim.kinds)
+    return (claim_text_without_citations(claim), kinds) if kinds else None
+
+
 def run_checks(
     claim: Claim, source_text: str, *, page: PageIndex | None = None, source_date: str | None = None
 ) -> list[CheckResult]:
@@ -808,11 +820,18 @@ def run_checks(
     own date counts for the date check. The results are kept in `page.checked`: the same
     claim against the same page is checked once, wherever that happened first.
     """
-    kinds = tuple(kind for kind, _ in _CHECKS if kind in claim.kinds)
-    if not kinds:
+    request = check_request(claim)
+    if request is None:
         return []
+    return run_requested_checks(request, source_text, page=page, source_date=source_date)
+
+
+def run_requested_checks(
+    request: CheckRequest, source_text: str, *, page: PageIndex | None = None, source_date: str | None = None
+) -> list[CheckResult]:
+    """`run_checks` for a claim given as its `check_request`."""
+    text, kinds = request
     index = page or PageIndex.build(source_text)
-    text = claim_text_without_citations(claim)
     key = (text, kinds, source_date)
     results = index.checked.get(key)
     if results is None:

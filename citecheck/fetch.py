@@ -38,6 +38,7 @@ from citecheck import USER_AGENT
 from citecheck.cache import DiskCache, digest
 from citecheck.config import Settings
 from citecheck.content import extract_indexed
+from citecheck.evidence import CheckRequest, check_request
 from citecheck.guard import DOI_RESOLVERS, GuardError, check_url, normalize_host, parse_url
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
 from citecheck.transport import GuardedTransport
@@ -189,13 +190,14 @@ class Fetcher:
         *,
         ssl_context: ssl.SSLContext | None = None,
         worker: ExtractionWorker | None = None,
-        claims: Mapping[str, Sequence[Claim]] | None = None,
+        checks: Mapping[str, Sequence[CheckRequest]] | None = None,
     ) -> None:
         self.settings = settings
         self.cache = cache
         self.worker = worker
-        # The claims citing each page, by fetch key: the worker checks them as it extracts.
-        self.claims = claims or {}
+        # The checks of the claims citing each page, by fetch key: the worker runs them as it
+        # extracts the page.
+        self.checks = checks or {}
         # The `PageIndex` of each page the worker extracted, by fetch key.
         self.pages: dict[str, PageIndex] = {}
         # Fetches not (yet) waiting on text extraction: at 0, this process is idle and
@@ -385,7 +387,7 @@ class Fetcher:
                 url=dl.final_url,
                 worker=self.worker,
                 idle=self.downloads_done,
-                claims=self.claims.get(info.url, ()),
+                checks=self.checks.get(info.url, ()),
             )
         finally:
             self._downloading += 1
@@ -503,10 +505,13 @@ async def fetch_all(
     """
     given = list(dict.fromkeys(urls))
     keys = list(dict.fromkeys(fetch_key(u) for u in given))
-    by_key: dict[str, list[Claim]] = {}
+    by_key: dict[str, dict[CheckRequest, None]] = {}
     if pages is not None:
         for url, cited in (claims or {}).items():
-            by_key.setdefault(fetch_key(url), []).extend(cited)
+            wanted = by_key.setdefault(fetch_key(url), {})
+            for claim in cited:
+                if (request := check_request(claim)) is not None:
+                    wanted[request] = None
     processes = worker_processes(settings, len(keys)) if worker is None else 0
     own = processes > 0
     if launcher is not None and not own:
@@ -516,7 +521,8 @@ async def fetch_all(
     elif own:
         worker = await ExtractionWorker.start(index=pages is not None, processes=processes)
     try:
-        async with Fetcher(settings, cache, ssl_context=ssl_context, worker=worker, claims=by_key) as fetcher:
+        checks = {key: list(wanted) for key, wanted in by_key.items()}
+        async with Fetcher(settings, cache, ssl_context=ssl_context, worker=worker, checks=checks) as fetcher:
             sources = await asyncio.gather(*(fetcher.fetch(k) for k in keys))
     finally:
         if own and worker is not None:

@@ -46,11 +46,11 @@ from citecheck.content import ExtractedContent, decode_text, extract_html, usabl
 
 if TYPE_CHECKING:
     from citecheck.config import Settings
-    from citecheck.evidence import PageIndex
-    from citecheck.models import Claim, SelectedFile
+    from citecheck.evidence import CheckRequest, PageIndex
+    from citecheck.models import SelectedFile
 
-# body, content type, URL, return the index, the claims citing the page (checked against it)
-_Job = tuple[bytes, str | None, str | None, bool, "Sequence[Claim]"]
+# body, content type, URL, return the index, the checks of the claims citing the page
+_Job = tuple[bytes, str | None, str | None, bool, "Sequence[CheckRequest]"]
 _Outcome = tuple[ExtractedContent, "PageIndex | None"] | BaseException
 _Future = asyncio.Future[tuple[ExtractedContent, "PageIndex | None"]]
 _FRAME = struct.Struct(">Q")
@@ -106,17 +106,17 @@ def _markdown_bytes(files: Sequence[SelectedFile]) -> int:
 
 
 def _html_job(
-    body: bytes, content_type: str | None, url: str | None, index: bool, claims: Sequence[Claim]
+    body: bytes, content_type: str | None, url: str | None, index: bool, checks: Sequence[CheckRequest]
 ) -> tuple[ExtractedContent, PageIndex | None]:
-    from citecheck.evidence import PageIndex, run_checks
+    from citecheck.evidence import PageIndex, run_requested_checks
 
     result = usable(extract_html(decode_text(body, content_type, html=True), url))
-    if result.error is not None or not (index or claims):
+    if result.error is not None or not (index or checks):
         return result, None
     page = PageIndex.build(result.text)
-    for claim in claims:
-        # As the pipeline would call it: the results stay in `page.checked` for it to use.
-        run_checks(claim, result.text, page=page, source_date=result.date)
+    for request in checks:
+        # As the pipeline would run them: the results stay in `page.checked` for it to use.
+        run_requested_checks(request, result.text, page=page, source_date=result.date)
     return result, page
 
 
@@ -275,12 +275,12 @@ class ExtractionWorker:
         url: str | None,
         *,
         idle: Callable[[], bool] | None = None,
-        claims: Sequence[Claim] = (),
+        checks: Sequence[CheckRequest] = (),
     ) -> tuple[ExtractedContent, PageIndex | None]:
         if idle is not None:
             self._idle = idle
         future: _Future = asyncio.get_running_loop().create_future()
-        self._queue.append(((body, content_type, url, self.index, claims), future))
+        self._queue.append(((body, content_type, url, self.index, checks), future))
         for i, pump in enumerate(self._pumps):
             if pump is None or pump.done():
                 self._pumps[i] = asyncio.create_task(self._run(i))
