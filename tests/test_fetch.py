@@ -17,7 +17,7 @@ from citecheck.config import Settings
 from citecheck.fetch import CACHE_NAMESPACE, fetch_all, fetch_all_sync
 from citecheck.models import FetchOutcome
 from tests.servers import source_server as servers
-from tests.servers.source_server import Page, SourceServer, make_pdf
+from tests.servers.source_server import Page, SourceServer, make_pdf, respond
 
 source_server = servers.source_server  # the fixture, by its usual name
 
@@ -278,12 +278,7 @@ class InFlight:
             with self.lock:
                 self.now[name] -= 1
                 self.total_now -= 1
-            body = ARTICLE.encode()
-            h.send_response(200)
-            h.send_header("Content-Type", "text/html")
-            h.send_header("Content-Length", str(len(body)))
-            h.end_headers()
-            h.wfile.write(body)
+            respond(h, ARTICLE.encode())
 
         return handle
 

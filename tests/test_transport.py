@@ -18,7 +18,7 @@ from citecheck.guard import GuardError
 from citecheck.models import FetchOutcome
 from citecheck.transport import GuardedTransport
 from tests.servers import source_server as servers
-from tests.servers.source_server import SourceServer
+from tests.servers.source_server import SourceServer, respond
 
 source_server = servers.source_server  # the fixture, by its usual name
 
@@ -68,12 +68,7 @@ def test_connection_close_opens_a_new_connection(source_server: SourceServer) ->
 
 def _close_after_response(h: BaseHTTPRequestHandler) -> None:
     """Promise keep-alive, then close the connection once the response is out."""
-    body = PAGE.encode()
-    h.send_response(200)
-    h.send_header("Content-Type", "text/html")
-    h.send_header("Content-Length", str(len(body)))
-    h.end_headers()
-    h.wfile.write(body)
+    respond(h, PAGE.encode())
     h.wfile.flush()
     h.close_connection = True
 

@@ -213,6 +213,15 @@ class _QuietServer(ThreadingHTTPServer):
         pass
 
 
+def respond(h: BaseHTTPRequestHandler, body: bytes, content_type: str = "text/html") -> None:
+    """Write a whole 200 response with a Content-Length from a handler of `add_handler`."""
+    h.send_response(200)
+    h.send_header("Content-Type", content_type)
+    h.send_header("Content-Length", str(len(body)))
+    h.end_headers()
+    h.wfile.write(body)
+
+
 def gzip_bomb(decoded_bytes: int) -> bytes:
     # Compressing in 1 MiB steps keeps the test process from ever holding the inflated text.
     compressor = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
