@@ -22,6 +22,7 @@ from citecheck.models import Claim, FetchOutcome, SelectedFile
 from citecheck.workers import (
     EARLY_WORKER_BYTES,
     WORKER_MIN_URLS,
+    WORKER_NICENESS,
     WORKER_URLS,
     ExtractionWorker,
     WorkerLauncher,
@@ -175,7 +176,11 @@ def test_the_pool_forks_its_workers_from_the_first() -> None:
                 *(worker.extract(page(i).encode(), "text/html", None) for i in range(20))
             )
             assert worker.live == 2
-            return _children(worker.pid), done
+            forked = _children(worker.pid)
+            # Both run below this process's priority: the event loop's downloads come first.
+            lower = min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
+            assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in {worker.pid, *forked}} == {lower}
+            return forked, done
         finally:
             await worker.aclose()
             assert not _alive(worker.pid)
