@@ -1,4 +1,3 @@
-from citecheck import exit_process
-from citecheck.cli import main
+from citecheck import command
 
-exit_process(main())
+command()

@@ -13,11 +13,11 @@ import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from pydantic import ValidationError
 
-from citecheck import __version__, exit_process
+from citecheck import __version__
 from citecheck.config import ConfigError, Settings, load_config_file, narrow
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
@@ -280,11 +280,6 @@ COMMANDS = {
     "demo": cmd_demo,
     "eval": cmd_eval,
 }
-
-
-def run() -> NoReturn:
-    """The `citecheck` command."""
-    exit_process(main())
 
 
 def main(argv: list[str] | None = None) -> int:

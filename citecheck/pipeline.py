@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-from citecheck import __version__
+from citecheck import GC_THRESHOLD, __version__
 from citecheck.cache import DiskCache
 from citecheck.config import ConfigError, JudgeProvider, Settings
 from citecheck.evidence import PageIndex, find_fragment, run_checks, select_evidence
@@ -50,7 +50,6 @@ from citecheck.workers import WorkerLauncher, launch_workers_early
 
 JUDGE_OFF_REASON = "needs the LLM judge, which is off (judge: none)"
 CLAIM_LIMIT_REASON = "claim limit reached (max-claims)"
-GC_THRESHOLD = 10_000  # allocations between two passes of the cycle collector during a run
 
 # Which failure to report when no source supports a claim: lower is more telling.
 _FAILURE_RANK = {

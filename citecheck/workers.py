@@ -42,6 +42,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, NoReturn
 
+from citecheck import start_process
 from citecheck.content import ExtractedContent, decode_text, extract_html, usable
 
 if TYPE_CHECKING:
@@ -387,6 +388,7 @@ def _worker_main(argv: list[str]) -> int:
         # priority they take what the loop leaves (1,000 loopback pages on 2 CPUs: a run's
         # median went from 3.62 s to 3.43 s). The forked workers inherit it.
         os.nice(WORKER_NICENESS)
+    start_process()
     # Imported before the first batch arrives: the imports overlap the caller's other work.
     import htmldate  # noqa: F401
     import trafilatura  # noqa: F401
@@ -396,10 +398,8 @@ def _worker_main(argv: list[str]) -> int:
     fds = [int(fd) for fd in argv[0].split(",") if fd] if argv else []
     pairs = list(zip(fds[0::2], fds[1::2], strict=True))
     # The imports stay for the processes' life: the cycle collector need not scan them (and,
-    # frozen before the fork, it never writes to the pages the children share), and
-    # extraction makes many small objects but few cycles (as `pipeline.check` does).
+    # frozen before the fork, it never writes to the pages the children share).
     gc.freeze()
-    gc.set_threshold(10_000, *gc.get_threshold()[1:])
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     head = stdin.read(_FRAME.size)
     if len(head) < _FRAME.size:
