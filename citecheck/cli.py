@@ -180,7 +180,8 @@ def _print_file_errors(errors: Sequence[Any]) -> None:
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    from citecheck.extract import extract_file, find_markdown_files, render_text
+    from citecheck.extract import extract_file, render_text
+    from citecheck.select import find_markdown_files
 
     max_bytes = args.max_file_bytes or Settings().max_file_bytes
     files, errors = find_markdown_files(args.paths)

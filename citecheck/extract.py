@@ -64,7 +64,6 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -81,8 +80,6 @@ from citecheck.models import ResolveStatus as RS
 from citecheck.numbers import wordset
 from citecheck.sentences import split_sentences
 
-MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
-_SKIP_DIRS = frozenset({".git", "node_modules"})
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 
 
@@ -1520,44 +1517,6 @@ def extract_file(
 def _with_errors(doc: ExtractedDocument, errors: list[FileError]) -> ExtractedDocument:
     doc.errors = errors + doc.errors
     return doc
-
-
-def walk_files(top: Path) -> list[Path]:
-    """Every file under `top`, skipping hidden folders (`.git`, `.venv`, caches), node_modules
-    and Python virtual environments, whose Markdown is someone else's."""
-    files: list[Path] = []
-    for root, dirs, names in os.walk(top):
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if d not in _SKIP_DIRS and not d.startswith(".") and not Path(root, d, "pyvenv.cfg").exists()
-        )
-        files.extend(Path(root, n) for n in names)
-    return files
-
-
-def find_markdown_files(paths: Sequence[Path]) -> tuple[list[Path], list[FileError]]:
-    """The Markdown files named by `paths`; a directory means every *.md / *.mdx / *.markdown
-    under it (as `walk_files` finds them), sorted; a file named explicitly is always taken.
-    A missing path is an error."""
-    files: list[Path] = []
-    errors: list[FileError] = []
-    seen: set[Path] = set()
-    for p in paths:
-        p = Path(p)
-        if p.is_dir():
-            found = [f for f in walk_files(p) if f.name.lower().endswith(MARKDOWN_SUFFIXES)]
-            for f in sorted(found):
-                if f not in seen:
-                    seen.add(f)
-                    files.append(f)
-        elif p.exists():
-            if p not in seen:
-                seen.add(p)
-                files.append(p)
-        else:
-            errors.append(FileError(file=str(p), message="no such file or directory"))
-    return files, errors
 
 
 def render_text(docs: list[ExtractedDocument]) -> str:

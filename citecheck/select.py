@@ -38,6 +38,8 @@ from citecheck.config import FilterMode, Settings
 from citecheck.models import FileError, SelectedFile
 
 CONTEXT_LINES = 3  # the ±lines of `diff_context`
+MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
+_SKIP_DIRS = frozenset({".git", "node_modules"})
 
 LineRanges = list[tuple[int, int]]
 
@@ -345,14 +347,12 @@ def files_from_diffs(
 def list_workspace(root: Path, settings: Settings, *, git: Git | None = None) -> list[SelectedFile]:
     """Every file under `root` matching `paths`: the tracked ones when `git` is given and
     `root` is a repository, else a walk that skips hidden folders, node_modules and
-    virtualenvs (`extract.walk_files`)."""
+    virtualenvs (`walk_files`)."""
     names: list[str] | None = None
     if git is not None:
         with contextlib.suppress(GitError):  # not a repository: walk it
             names = git.ls_files()
     if names is None:
-        from citecheck.extract import walk_files  # the extract stage owns folder walking
-
         names = [_posix_rel(p, root) for p in walk_files(root)]
     out = [
         SelectedFile(path=str(root / n), display=n)
@@ -529,8 +529,6 @@ def select_local(
     errors: list[FileError] = []
     files: list[SelectedFile]
     if diff_ref is None:
-        from citecheck.extract import find_markdown_files  # the extract stage owns folder walking
-
         found, errors = find_markdown_files([base / p for p in (paths or ["."])])
         files = []
         for p in found:
@@ -556,3 +554,41 @@ def select_local(
                 diffs = [d for d in diffs if _under(d.path, wanted)]
             files = [f for f in files_from_diffs(diffs, base, settings) if Path(f.path).is_file()]
     return apply_shard(files, settings.shard_tuple), errors
+
+
+def walk_files(top: Path) -> list[Path]:
+    """Every file under `top`, skipping hidden folders (`.git`, `.venv`, caches), node_modules
+    and Python virtual environments, whose Markdown is someone else's."""
+    files: list[Path] = []
+    for root, dirs, names in os.walk(top):
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if d not in _SKIP_DIRS and not d.startswith(".") and not Path(root, d, "pyvenv.cfg").exists()
+        )
+        files.extend(Path(root, n) for n in names)
+    return files
+
+
+def find_markdown_files(paths: Sequence[Path]) -> tuple[list[Path], list[FileError]]:
+    """The Markdown files named by `paths`; a directory means every *.md / *.mdx / *.markdown
+    under it (as `walk_files` finds them), sorted; a file named explicitly is always taken.
+    A missing path is an error."""
+    files: list[Path] = []
+    errors: list[FileError] = []
+    seen: set[Path] = set()
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            found = [f for f in walk_files(p) if f.name.lower().endswith(MARKDOWN_SUFFIXES)]
+            for f in sorted(found):
+                if f not in seen:
+                    seen.add(f)
+                    files.append(f)
+        elif p.exists():
+            if p not in seen:
+                seen.add(p)
+                files.append(p)
+        else:
+            errors.append(FileError(file=str(p), message="no such file or directory"))
+    return files, errors

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.extract import detect_kinds, extract_file, extract_text, find_markdown_files, render_text
+from citecheck.extract import detect_kinds, extract_file, extract_text, render_text
 from citecheck.models import CitationKind, Claim, ClaimKind, ResolveStatus
 from citecheck.sentences import split_sentences
 
@@ -539,33 +539,6 @@ def test_extract_file_errors(tmp_path: Path) -> None:
     assert doc.errors[0].fatal and "cannot read" in doc.errors[0].message
     doc = extract_file(tmp_path)
     assert doc.errors[0].fatal
-
-
-def test_find_markdown_files(tmp_path: Path) -> None:
-    (tmp_path / "b").mkdir()
-    (tmp_path / "node_modules").mkdir()
-    for name in ["b/z.md", "a.mdx", "c.markdown", "d.txt", "node_modules/x.md", "b/A.MD"]:
-        (tmp_path / name).write_text("x")
-    files, errors = find_markdown_files([tmp_path, tmp_path / "d.txt", tmp_path / "nope.md"])
-    assert [f.relative_to(tmp_path).as_posix() for f in files] == [
-        "a.mdx",
-        "b/A.MD",
-        "b/z.md",
-        "c.markdown",
-        "d.txt",
-    ]
-    assert len(errors) == 1 and errors[0].file.endswith("nope.md")
-
-
-def test_find_markdown_files_skips_hidden_folders_and_virtualenvs(tmp_path: Path) -> None:
-    for name in ["docs/a.md", ".cache/b.md", "env/lib/site-packages/pkg/README.md", "env/pyvenv.cfg"]:
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text("x")
-    files, _ = find_markdown_files([tmp_path])
-    assert [f.relative_to(tmp_path).as_posix() for f in files] == ["docs/a.md"]
-    # Named explicitly, a file in such a folder is still taken.
-    files, _ = find_markdown_files([tmp_path / ".cache" / "b.md"])
-    assert len(files) == 1
 
 
 def test_render_text_and_json_field_names() -> None:

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.extract import extract_file, find_markdown_files
+from citecheck.extract import extract_file
 from citecheck.models import CitationKind, ClaimKind, ExtractedDocument, ResolveStatus
+from citecheck.select import find_markdown_files
 
 SAMPLE = Path(__file__).parent / "data" / "markdown"
 FILES, _ = find_markdown_files([SAMPLE])

@@ -14,6 +14,7 @@ from citecheck.select import (
     PRFile,
     PRFileList,
     apply_shard,
+    find_markdown_files,
     glob_match,
     matches_patterns,
     parse_git_diff,
@@ -311,3 +312,30 @@ def test_parse_quoted_and_renamed_paths() -> None:
         ("y.md", "renamed", []),
         ("t\tb.md", "modified", [3, 4]),
     ]
+
+
+def test_find_markdown_files(tmp_path: Path) -> None:
+    (tmp_path / "b").mkdir()
+    (tmp_path / "node_modules").mkdir()
+    for name in ["b/z.md", "a.mdx", "c.markdown", "d.txt", "node_modules/x.md", "b/A.MD"]:
+        (tmp_path / name).write_text("x")
+    files, errors = find_markdown_files([tmp_path, tmp_path / "d.txt", tmp_path / "nope.md"])
+    assert [f.relative_to(tmp_path).as_posix() for f in files] == [
+        "a.mdx",
+        "b/A.MD",
+        "b/z.md",
+        "c.markdown",
+        "d.txt",
+    ]
+    assert len(errors) == 1 and errors[0].file.endswith("nope.md")
+
+
+def test_find_markdown_files_skips_hidden_folders_and_virtualenvs(tmp_path: Path) -> None:
+    for name in ["docs/a.md", ".cache/b.md", "env/lib/site-packages/pkg/README.md", "env/pyvenv.cfg"]:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("x")
+    files, _ = find_markdown_files([tmp_path])
+    assert [f.relative_to(tmp_path).as_posix() for f in files] == ["docs/a.md"]
+    # Named explicitly, a file in such a folder is still taken.
+    files, _ = find_markdown_files([tmp_path / ".cache" / "b.md"])
+    assert len(files) == 1
