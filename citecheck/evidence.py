@@ -43,8 +43,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from rapidfuzz import fuzz
-
 from citecheck.models import CheckResult, CitationKind, Claim, ClaimKind, DecidedBy, Passage
 from citecheck.numbers import (
     MONTHS,
@@ -327,6 +325,8 @@ class PageIndex:
         for q in cues.quotes:
             if len(q) < 8:
                 continue
+            from rapidfuzz import fuzz  # only quotes need it: not imported at every start-up
+
             folded_q = _normalise_quote(q)
             for i in self.near_words(q):
                 if fuzz.partial_ratio(folded_q, self.folded[i]) >= QUOTE_FUZZY_THRESHOLD:
@@ -511,6 +511,8 @@ def _closest_quote(quote: str, text: str, page: PageIndex | None) -> tuple[int, 
     q = _normalise_quote(_ELLIPSIS.sub(" ", quote))
     if not q or not index.sentences:
         return None
+    from rapidfuzz import fuzz  # only quotes need it: not imported at every start-up
+
     best: tuple[int, int, float] | None = None
     folded = index.folded
     # Only windows that start near a sentence sharing the quote's words can score high.

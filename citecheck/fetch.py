@@ -23,6 +23,7 @@ Text extraction is CPU-bound: for runs of many URLs (`workers.worker_processes`)
 from __future__ import annotations
 
 import asyncio
+import functools
 import ssl
 import time
 import zlib
@@ -215,8 +216,9 @@ class Fetcher:
         self._downloading = 0
         self._global = asyncio.Semaphore(settings.concurrency)
         self._hosts: dict[str, _HostState] = {}
-        # Loading the CA certificates is slow: once per run, shared by every host's pool.
-        self._ssl = ssl_context or httpx.create_ssl_context(trust_env=False)
+        # Loading the CA certificates is slow: once per run, shared by every host's
+        # connections, and only when an https page is fetched.
+        self._tls = functools.cache(lambda: ssl_context or httpx.create_ssl_context(trust_env=False))
         timeout = httpx.Timeout(settings.timeout_s)
         self._extensions = {"timeout": timeout.as_dict()}
 
@@ -232,7 +234,7 @@ class Fetcher:
             # Each host its own keep-alive connections and cookies.
             transport = GuardedTransport(
                 allow_private_hosts=self.settings.allow_private_hosts,
-                ssl_context=self._ssl,
+                tls_context=self._tls,
                 max_keepalive=self.settings.per_host_concurrency,
             )
             state = self._hosts[host] = _HostState(

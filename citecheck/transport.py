@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import ssl
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 
 import h11
 import httpx
@@ -110,12 +110,14 @@ class GuardedTransport(httpx.AsyncBaseTransport):
         self,
         *,
         allow_private_hosts: Iterable[str],
-        ssl_context: ssl.SSLContext,
+        tls_context: Callable[[], ssl.SSLContext],
         max_keepalive: int = 8,
         keepalive_expiry: float = 5.0,
     ) -> None:
         self._allow = [normalize_host(a) for a in allow_private_hosts]
-        self._ssl = ssl_context
+        # Called at the first https connection: loading CA certificates is slow, and a run
+        # citing only http:// pages needs none.
+        self._tls = tls_context
         self._max_keepalive = max_keepalive
         self._expiry = keepalive_expiry
         self._idle: dict[_Origin, list[_Connection]] = {}
@@ -185,7 +187,7 @@ class GuardedTransport(httpx.AsyncBaseTransport):
                     reader, writer = await asyncio.open_connection(
                         address,
                         port,
-                        ssl=self._ssl if tls else None,
+                        ssl=self._tls() if tls else None,
                         server_hostname=host if tls else None,
                         limit=_READ,
                     )

@@ -33,7 +33,7 @@ def settings(**kw: object) -> Settings:
 
 
 def client(allow: list[str], **kw: object) -> httpx.AsyncClient:
-    transport = GuardedTransport(allow_private_hosts=allow, ssl_context=httpx.create_ssl_context(), **kw)
+    transport = GuardedTransport(allow_private_hosts=allow, tls_context=httpx.create_ssl_context, **kw)
     return httpx.AsyncClient(transport=transport)
 
 
