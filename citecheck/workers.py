@@ -264,11 +264,8 @@ class ExtractionWorker:
         # Every batch is answered: closing the pipes ends each worker (an exit without the
         # interpreter's shutdown, ~0.15 s with trafilatura loaded); the first one waits for
         # the workers it forked.
-        for i, channel in enumerate(self._channels):
-            self._channels[i] = None
-            if channel is not None:
-                channel[1].close()
-                channel[2].close()
+        for i in range(len(self._channels)):
+            self._drop(i)
         try:
             await asyncio.wait_for(asyncio.to_thread(self._proc.wait), timeout=5)
         except TimeoutError:
@@ -307,13 +304,22 @@ class ExtractionWorker:
             return None
         return outcomes if len(outcomes) == len(jobs) else None
 
+    def _cpu_free(self) -> bool:
+        """A CPU has no worker: only then may this process extract pages itself (with a worker
+        on every CPU, helping only takes time from them — and costs trafilatura's import)."""
+        return self.live < (os.cpu_count() or 1)
+
     def _may_help(self) -> bool:
-        """Whether this process should extract a page itself: it is idle, and a CPU is free of
-        workers (with a worker on every CPU, helping only takes time from them — and costs
-        this process trafilatura's import)."""
-        if self._helping or self._idle is None or self.live >= (os.cpu_count() or 1):
-            return False
-        return self._idle()
+        """Whether this process should extract a page itself now: a CPU is free and the
+        caller is idle."""
+        return not self._helping and self._idle is not None and self._cpu_free() and self._idle()
+
+    def _drop(self, i: int) -> None:
+        """Worker `i` takes no more pages: its pipes are closed (it ends at their end)."""
+        channel, self._channels[i] = self._channels[i], None
+        if channel is not None:
+            channel[1].close()
+            channel[2].close()
 
     async def _run(self, i: int) -> None:
         """Worker `i`'s pump: batches from the queue to the worker until the queue is empty."""
@@ -332,13 +338,11 @@ class ExtractionWorker:
                     finally:
                         self._helping = False
                 else:
-                    await asyncio.wait({reply}, timeout=_IDLE_POLL_S)
+                    # Polled only while helping could start: otherwise the answer is all to wait for.
+                    await asyncio.wait({reply}, timeout=_IDLE_POLL_S if self._cpu_free() else None)
             outcomes = reply.result()
             if outcomes is None:
-                channel, self._channels[i] = self._channels[i], None
-                if channel is not None:  # a dead or confused worker: a thread from here on
-                    channel[1].close()
-                    channel[2].close()
+                self._drop(i)  # a dead or confused worker: a thread from here on
                 outcomes = await asyncio.to_thread(html_batch, jobs)
             self._settle([future for _, future in batch], outcomes)
 
