@@ -260,6 +260,14 @@ class PageIndex:
     def numbers(self) -> list[NumberMention]:
         return numbers_in(self.text)
 
+    def numbers_near(self, figures: Sequence[NumberMention]) -> list[NumberMention]:
+        """The page's figures that may support one of `figures`: all that `find_number` finds
+        for them in `numbers`, without reading the page's other figures (most of the cost of
+        checking a page) unless `numbers` was read already."""
+        if "numbers" in self.__dict__:
+            return self.numbers
+        return numbers_in(self.text, near=figures)
+
     @cached_property
     def dates(self) -> list[DateMention]:
         return dates_in(self.text)
@@ -310,8 +318,9 @@ class PageIndex:
         top = max(raw, default=0.0) or 1.0
         scores = [r / top for r in raw]
         cues = _ClaimCues.of(claim_text)
+        near = self.numbers_near(cues.numbers) if cues.numbers else []
         for m in cues.numbers:
-            for hit in find_number(m, self.numbers):
+            for hit in find_number(m, near):
                 scores[self.sentence_at(hit.start)] += 0.5
         for d in cues.dates:
             for hit in self.dates:
@@ -542,9 +551,10 @@ def check_numbers(claim_text: str, source_text: str, *, page: PageIndex | None =
     if not wanted:
         return None
     index = page or PageIndex.build(source_text)
+    near = index.numbers_near(wanted)
     found: list[tuple[NumberMention, NumberMention]] = []
     for m in wanted:
-        hits = find_number(m, index.numbers)
+        hits = find_number(m, near)
         if not hits:
             nearest = _nearest_number(m, index, set(tokens(claim_text)))
             return _missing(

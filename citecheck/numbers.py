@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 MONTHS: dict[str, int] = {
@@ -569,17 +570,84 @@ def _before(pattern: re.Pattern[str], reversed_: re.Pattern[str], before: str) -
     return pattern.search(before) if reversed_.match(before[::-1]) else None
 
 
-def numbers_in(text: str) -> list[NumberMention]:
-    """Every number mention in `text`, each with a `role`; statistics have role "statistic"."""
+def _reach(figures: Sequence[NumberMention]) -> tuple[float, float] | None:
+    """A value span outside which no page figure supports any of `figures` (wider than `_close`
+    and `_within` accept: below half the lowest figure, above twice the highest, beyond the
+    rounding); None when a figure allows no such span (a length, converted from any unit)."""
+    if any(m.unit in _METRES or m.value < 0 for m in figures):
+        return None
+    low = min(m.value for m in figures)
+    high = max(m.value if m.high is None else m.high for m in figures)
+    slack = max(m.step for m in figures) + 1e-6 * max(1.0, high)
+    return 0.4 * low - slack, 2.2 * high + slack
+
+
+def _may_support(text: str, atoms: list[_Atom], figures: Sequence[NumberMention]) -> list[bool] | None:
+    """For each atom, whether the mention `numbers_in` reads from it may support one of
+    `figures` (None: any may). Every value the reading can give an atom is tried — with or
+    without the scale after it, as a range's end with the next atom's scale, as a span of
+    years — and percents from fractions and ratios when a figure is a percent.
+
+    A reading can take in the next atom (a range's end, a ratio's base), so whether an atom
+    starts a mention of its own depends on how the one before it was read: an atom kept keeps
+    the atom before it when the two can be read together, and that one the atom before it.
+    Read so, the kept atoms give exactly the mentions the whole page's reading gives them.
+    """
+    reach = _reach(figures)
+    if reach is None or not figures:
+        return None
+    lo, hi = reach
+    percent = any(m.unit == "%" for m in figures)
+    scales = [_scale(text, a.end, True) for a in atoms]  # with a currency: every scale counts
+    keep = [False] * len(atoms)
+    joined = [False] * len(atoms)  # atom k may be read together with atom k + 1
+    for k, a in enumerate(atoms):
+        if a.value != a.value:
+            continue  # glued to letters: an identifier, never part of a range or ratio
+        scale, scale_end = scales[k]
+        values = [a.value, a.value * scale]
+        kept = percent and not a.digits  # "two thirds": a percent in words
+        if k + 1 < len(atoms) and (b := atoms[k + 1]).value == b.value:
+            # the reading looks for a separator after the scale, or after the atom when a
+            # one-letter scale needs a currency the atom lacks
+            gap, scaled_gap = text[a.end : b.start], text[scale_end : b.start]
+            in_range = bool(_RANGE_SEP.match(gap) or _RANGE_SEP.match(scaled_gap))
+            ratio = bool(_RATIO_SEP.match(gap) or _RATIO_SEP.match(scaled_gap))
+            joined[k] = in_range or ratio
+            if in_range:
+                b_scale = scales[k + 1][0]
+                values += [b.value, b.value * b_scale, a.value * b_scale, a.value // 100 * 100 + b.value]
+            kept = kept or (ratio and percent)  # "one in four"
+        for v in values:
+            if lo <= v <= hi:
+                kept = True
+                break
+        keep[k] = kept
+    for k in range(len(atoms) - 1, 0, -1):
+        if keep[k] and joined[k - 1]:
+            keep[k - 1] = True
+    return keep
+
+
+def numbers_in(text: str, near: Sequence[NumberMention] | None = None) -> list[NumberMention]:
+    """Every number mention in `text`, each with a `role`; statistics have role "statistic".
+
+    With `near` (a claim's figures), only the mentions that may support one of them are read:
+    every mention `find_number` would find for them among all of the text's, identical, and
+    a few more. On a page of many figures that is a fraction of the work.
+    """
     low, date_matches = _read(text)
     dated = _mask(text, _date_spans(date_matches))
     cited = _mask(text, [m.span() for m in _CITATION_BRACKET.finditer(text)])
     atoms = _atoms(text, low)
+    keep = None if near is None else _may_support(text, atoms, near)
     out: list[NumberMention] = []
     i = 0
     while i < len(atoms):
         a = atoms[i]
         i += 1
+        if keep is not None and not keep[i - 1]:
+            continue
         if a.value != a.value:  # nan: glued to letters
             out.append(NumberMention(0.0, a.start, a.end, a.plain, role="identifier"))
             continue

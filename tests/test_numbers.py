@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 
-from citecheck.numbers import dates_in, find_number, numbers_in, statistics_in
+from citecheck.numbers import NumberMention, dates_in, find_number, numbers_in, statistics_in
 
 
 def one(text: str):
@@ -105,7 +109,10 @@ def test_not_statistics(text: str) -> None:
 
 def found(claim: str, page: str) -> bool:
     (c,) = statistics_in(claim)
-    return bool(find_number(c, numbers_in(page)))
+    hits = find_number(c, numbers_in(page))
+    # reading only the page figures near the claim's finds the same (see test_near_reading_*)
+    assert find_number(c, numbers_in(page, near=[c])) == hits
+    return bool(hits)
 
 
 @pytest.mark.parametrize(
@@ -188,3 +195,63 @@ def test_a_count_in_the_years_range_is_a_figure() -> None:
     # ... but after "in", "since", "the" it is still a year
     assert statistics_in("In 2020 cases rose; since 1998 people left.") == []
     assert [d.year for d in dates_in("In 2020 cases rose; since 1998 people left.")] == [2020, 1998]
+
+
+def same_hits(claim: NumberMention, page: str) -> list[NumberMention]:
+    """`find_number` over the figures read near the claim's, checked against all the page's."""
+    everything = numbers_in(page)
+    near = numbers_in(page, near=[claim])
+    assert set(near) <= set(everything)
+    hits = find_number(claim, near)
+    assert hits == find_number(claim, everything)
+    return hits
+
+
+def test_near_reading_skips_figures_far_from_the_claims() -> None:
+    page = "Section 4 of 12: in 2019 the city counted 10,185 residents, 3 parks and 250 km of roads."
+    (claim,) = statistics_in("The city had 10,185 residents.")
+    near = numbers_in(page, near=[claim])
+    assert [m.text for m in near] == ["10,185"]
+    assert len(numbers_in(page)) > len(near)
+    assert [m.text for m in same_hits(claim, page)] == ["10,185"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "page", "hit"),
+    [
+        # the claim's figure ends a range: the range is found, not the end on its own
+        ("20 patients", "between 10 and 20 patients", "10 and 20"),
+        ("20 patients", "scores of 1-2 and 3-4 and 10-20 patients", "10-20"),
+        # ... and ranges chained by "and" are read from the first, as on the whole page
+        ("4 patients", "1-2 and 3-4 patients", "3-4"),
+        ("$20 million", "$10–20 million", "$10–20 million"),
+        ("25% of adults", "one in four adults", "one in four"),
+        ("25% of adults", "1 out of 4 adults", "1 out of 4"),
+        ("67% of voters", "two thirds of voters", "two thirds"),
+        ("2,019 people", "over 2,019 people in the 2017–18 season", "2,019"),
+        ("up to 13 feet away", "detected in air ≈4 m from patients", "4 m"),
+    ],
+)
+def test_near_reading_finds_what_the_whole_page_gives(claim: str, page: str, hit: str) -> None:
+    (figure,) = statistics_in(claim)
+    assert [m.text for m in same_hits(figure, page)] == [hit]
+
+
+def test_near_reading_agrees_on_real_pages() -> None:
+    """Every figure of WiCE pages (tests/data), as a claim, plain, hedged, off by a little and
+    as a range around it, finds the same page figures either way."""
+    data = Path(__file__).parent / "data" / "wice_evidence_sample.jsonl"
+    lookups = 0
+    for line in data.read_text(encoding="utf-8").splitlines():
+        page = "\n".join(json.loads(line)["evidence"])
+        for m in [m for m in numbers_in(page) if m.is_statistic][:60]:
+            for claim in (
+                m,
+                replace(m, hedge="approx"),
+                replace(m, hedge="min"),
+                replace(m, value=m.value * 1.04),
+                replace(m, value=m.value * 0.8, high=(m.high or m.value) * 1.3),
+            ):
+                same_hits(claim, page)
+                lookups += 1
+    assert lookups > 100
