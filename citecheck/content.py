@@ -31,10 +31,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import lxml.html
-from lxml import etree
-
 if TYPE_CHECKING:
+    import lxml.html
     from trafilatura.settings import Extractor
 
     from citecheck.evidence import CheckRequest, PageIndex
@@ -138,6 +136,10 @@ def decode_text(body: bytes, content_type: str | None = None, *, html: bool = Fa
 
 
 def _parse(html: str) -> lxml.html.HtmlElement | None:
+    # Imported here: the process that only downloads (its workers parse HTML) never needs it.
+    import lxml.html
+    from lxml import etree
+
     try:
         return lxml.html.document_fromstring(html)
     except (etree.ParserError, ValueError):

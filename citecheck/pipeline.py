@@ -22,6 +22,7 @@ import gc
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from citecheck import GC_THRESHOLD, __version__
 from citecheck.cache import DiskCache
@@ -29,7 +30,6 @@ from citecheck.config import ConfigError, JudgeProvider, Settings
 from citecheck.evidence import PageIndex, find_fragment, run_checks, select_evidence
 from citecheck.extract import extract_file
 from citecheck.fetch import fetch_all
-from citecheck.judge import Judge, resolve_judge
 from citecheck.models import (
     CheckResult,
     Citation,
@@ -47,6 +47,9 @@ from citecheck.models import (
 )
 from citecheck.report import build_report
 from citecheck.workers import WorkerLauncher, launch_workers_early
+
+if TYPE_CHECKING:
+    from citecheck.judge import JudgeConfig
 
 JUDGE_OFF_REASON = "needs the LLM judge, which is off (judge: none)"
 CLAIM_LIMIT_REASON = "claim limit reached (max-claims)"
@@ -176,7 +179,13 @@ class _Run:
         self.settings = settings
         self.launcher = launcher  # extraction workers started early, for the fetch stage
         # Before any fetch: no key / unknown model stops the run here (DESIGN §3).
-        self.judge_config = resolve_judge(settings, environ)
+        self.judge_config: JudgeConfig | None = None
+        if settings.judge != JudgeProvider.none:
+            # Imported only by runs that judge: its models and price table cost a run
+            # without a judge ~40 ms of start-up, before its first request.
+            from citecheck.judge import resolve_judge
+
+            self.judge_config = resolve_judge(settings, environ)
         self.cache = DiskCache(settings.cache_dir) if settings.cache_dir else None
         self.errors: list[FileError] = []
         self.notes: list[str] = []
@@ -278,6 +287,8 @@ class _Run:
         pages: dict[str, PageIndex],
         per_claim: dict[int, list[ClaimResult]],
     ) -> None:
+        from citecheck.judge import Judge
+
         assert self.judge_config is not None
         judge = Judge(self.judge_config, self.settings, self.cache)
 
