@@ -593,8 +593,8 @@ def _may_support(text: str, atoms: list[_Atom], figures: Sequence[NumberMention]
     the atom before it when the two can be read together, and that one the atom before it.
     Read so, the kept atoms give exactly the mentions the whole page's reading gives them.
     """
-    reach = _reach(figures)
-    if reach is None or not figures:
+    reach = _reach(figures) if figures else None
+    if reach is None:
         return None
     lo, hi = reach
     percent = any(m.unit == "%" for m in figures)

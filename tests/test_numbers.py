@@ -214,6 +214,7 @@ def test_near_reading_skips_figures_far_from_the_claims() -> None:
     assert [m.text for m in near] == ["10,185"]
     assert len(numbers_in(page)) > len(near)
     assert [m.text for m in same_hits(claim, page)] == ["10,185"]
+    assert numbers_in(page, near=[]) == numbers_in(page)  # no figure to look for: all are read
 
 
 @pytest.mark.parametrize(
