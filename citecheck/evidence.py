@@ -41,7 +41,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 
 from citecheck.models import CheckResult, CitationKind, Claim, ClaimKind, DecidedBy, Passage
 from citecheck.numbers import (
@@ -552,11 +552,12 @@ def check_numbers(claim_text: str, source_text: str, *, page: PageIndex | None =
         return None
     index = page or PageIndex.build(source_text)
     near = index.numbers_near(wanted)
+    claim_tokens = cache(lambda: set(tokens(claim_text)))  # counted when first needed, once
     found: list[tuple[NumberMention, NumberMention]] = []
     for m in wanted:
         hits = find_number(m, near)
         if not hits:
-            nearest = _nearest_number(m, index, set(tokens(claim_text)))
+            nearest = _nearest_number(m, index, claim_tokens())
             return _missing(
                 DecidedBy.number,
                 f"the claim's figure {m.describe()!r} ({format_value(m)}) is not on the page",
@@ -568,8 +569,7 @@ def check_numbers(claim_text: str, source_text: str, *, page: PageIndex | None =
         if len(hits) == 1:
             best = hits[0]
         else:
-            claim_tokens = set(tokens(claim_text))
-            best = max(hits, key=lambda h: _overlap(claim_tokens, _snippet(index, h.start)))
+            best = max(hits, key=lambda h: _overlap(claim_tokens(), _snippet(index, h.start)))
         found.append((m, best))
     names = ", ".join(repr(m.describe()) for m, _ in found)
     evidence = " … ".join(dict.fromkeys(_snippet(index, h.start) for _, h in found))
