@@ -57,6 +57,9 @@ MAX_RETRY_WAIT_S = 60.0
 RETRY_STATUSES = frozenset({429, 503})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 _CHUNK = 64 * 1024
+# Fetch tasks started per pass of the event loop (`_fetch_every`); on the loopback
+# benchmark 16 took the last response ~0.1 s sooner than starting 1,000 at once (64: ~0.08 s).
+_START_SLICE = 16
 
 
 def fetch_key(url: str) -> str:
@@ -513,7 +516,7 @@ async def fetch_all(
     try:
         checks = {key: list(wanted) for key, wanted in by_key.items()}
         async with Fetcher(settings, cache, ssl_context=ssl_context, worker=worker, checks=checks) as fetcher:
-            sources = await asyncio.gather(*(fetcher.fetch(k) for k in keys))
+            sources = await _fetch_every(fetcher, keys)
     finally:
         if own and worker is not None:
             await worker.aclose()
@@ -521,6 +524,27 @@ async def fetch_all(
     if pages is not None:
         pages.update({u: fetcher.pages[fetch_key(u)] for u in given if fetch_key(u) in fetcher.pages})
     return {u: fetched[fetch_key(u)] for u in given}
+
+
+async def _fetch_every(fetcher: Fetcher, keys: list[str]) -> list[FetchedSource]:
+    """Each key fetched in its own task, the tasks started `_START_SLICE` at a time with a pass
+    of the event loop between.
+
+    A fetch's first step (parsing its URL, the guard's checks, and for the first ones opening
+    a connection) runs before it waits for a free slot. Started all at once, 1,000 of them
+    held the loop for ~0.1 s before the first request was written; in slices, the loop sends
+    the first requests, and awaits their answers, while the rest are still being queued.
+    """
+    tasks: list[asyncio.Task[FetchedSource]] = []
+    try:
+        for start in range(0, len(keys), _START_SLICE):
+            tasks += [asyncio.create_task(fetcher.fetch(k)) for k in keys[start : start + _START_SLICE]]
+            await asyncio.sleep(0)
+        return await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:  # cancelled or failed: none may go on fetching unawaited
+            task.cancel()
+        raise
 
 
 def fetch_all_sync(

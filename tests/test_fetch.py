@@ -410,3 +410,26 @@ def test_many_pages_in_one_run(source_server: SourceServer) -> None:
         assert f"counted {i} million residents" in src.text
         assert src.title == "City census 2020" and src.date == "2021-03-04"
     assert source_server.hits() == n
+
+
+@pytest.mark.parametrize("passes", [1, 2, 3, 50])
+def test_a_cancelled_fetch_leaves_no_fetch_running(source_server: SourceServer, passes: int) -> None:
+    """Cancelled at any point, also while its fetches are still being started (in slices, one
+    pass of the event loop apart), no fetch goes on: none is left pending, no request follows."""
+    import asyncio
+
+    flight = InFlight()
+    urls = [source_server.add_handler(f"/p{i}", flight.handler("a", 0.2)) for i in range(40)]  # type: ignore[arg-type]
+
+    async def cancel_after_passes() -> list[asyncio.Task[object]]:
+        run = asyncio.create_task(fetch_all(urls, settings(concurrency=2)))
+        for _ in range(passes):
+            await asyncio.sleep(0)
+        run.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await run
+        return [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]
+
+    assert asyncio.run(cancel_after_passes()) == []
+    time.sleep(0.5)  # anything still going would have sent its next request by now
+    assert len(flight.starts) <= 2  # at most the two in flight when it was cancelled
