@@ -112,12 +112,13 @@ def _markdown_bytes(files: Sequence[SelectedFile]) -> int:
     return total
 
 
-def _html_job(
-    body: bytes, content_type: str | None, url: str | None, index: bool, checks: Sequence[CheckRequest]
+def _indexed(
+    result: ExtractedContent, index: bool, checks: Sequence[CheckRequest]
 ) -> tuple[ExtractedContent, PageIndex | None]:
+    """An extracted page with its index (None when not asked or not usable), the claims'
+    checks already run on it."""
     from citecheck.evidence import PageIndex, run_requested_checks
 
-    result = usable(extract_html(decode_text(body, content_type, html=True), url))
     if result.error is not None or not (index or checks):
         return result, None
     page = PageIndex.build(result.text)
@@ -129,11 +130,24 @@ def _html_job(
 
 def html_batch(jobs: list[_Job]) -> list[_Outcome]:
     """Each page extracted (indexed and checked if asked); an exception is returned, not raised
-    (one bad page must not fail the others)."""
-    out: list[_Outcome] = []
-    for job in jobs:
+    (one bad page must not fail the others).
+
+    In two passes, every page's text and then every page's checks: taking each page through
+    both in turn cost ~10 % more CPU (batches of 24 bench pages, median of 12 alternations;
+    trafilatura's code and the checks' evict each other from the CPU's caches)."""
+    texts: list[ExtractedContent | Exception] = []
+    for body, content_type, url, _, _ in jobs:
         try:
-            out.append(_html_job(*job))
+            texts.append(usable(extract_html(decode_text(body, content_type, html=True), url)))
+        except Exception as exc:
+            texts.append(exc)
+    out: list[_Outcome] = []
+    for (_, _, _, index, checks), text in zip(jobs, texts, strict=True):
+        if isinstance(text, Exception):
+            out.append(text)
+            continue
+        try:
+            out.append(_indexed(text, index, checks))
         except Exception as exc:
             out.append(exc)
     return out

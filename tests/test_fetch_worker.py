@@ -18,7 +18,7 @@ from citecheck.content import ExtractedContent, extract_content, extract_indexed
 from citecheck.evidence import PageIndex, run_checks
 from citecheck.extract import extract_text
 from citecheck.fetch import fetch_all
-from citecheck.models import Claim, FetchOutcome, SelectedFile
+from citecheck.models import Claim, ClaimKind, FetchOutcome, SelectedFile
 from citecheck.workers import (
     EARLY_WORKER_BYTES,
     WORKER_MIN_URLS,
@@ -26,6 +26,7 @@ from citecheck.workers import (
     WORKER_URLS,
     ExtractionWorker,
     WorkerLauncher,
+    html_batch,
     launch_workers_early,
     worker_processes,
 )
@@ -334,3 +335,21 @@ def test_a_page_index_travels_with_its_checks_and_without_derived_data() -> None
     assert set(vars(back)) == {"text", "checked"}  # figures and dates are found again on demand
     assert back.numbers == index.numbers and back.dates == index.dates
     assert [run_checks(c, text, page=back) for c in claims] == checks
+
+
+def test_a_failing_page_in_a_batch_fails_alone_and_order_is_kept() -> None:
+    """A batch is extracted, then checked, in two passes: a page failing in either pass gives
+    its exception in its own place, and the pages around it their own results."""
+    good = [(page(i).encode(), "text/html", f"http://example.org/{i}", True, []) for i in range(3)]
+    request = ("District 1 had 10,037 residents.", (ClaimKind.statistic,))
+    bad_body = (None, "text/html", None, True, [])  # fails while extracting
+    bad_check = (page(1).encode(), "text/html", None, True, [("text", None)])  # fails while checking
+    batch = [good[0], bad_body, (*good[1][:4], [request]), bad_check, good[2]]
+    out = html_batch(batch)  # type: ignore[arg-type]
+    assert [isinstance(o, Exception) for o in out] == [False, True, False, True, False]
+    alone = [html_batch([job])[0] for job in (good[0], (*good[1][:4], [request]), good[2])]
+    for got, want in zip([out[0], out[2], out[4]], alone, strict=True):
+        assert not isinstance(got, Exception) and not isinstance(want, Exception)
+        assert got[0] == want[0] and got[1] == want[1]
+    checked = out[2][1].checked  # type: ignore[index,union-attr]
+    assert [r.passed for results in checked.values() for r in results] == [True]
