@@ -8,6 +8,9 @@ import pytest
 
 from citecheck.content import (
     ExtractedContent,
+    _parse,
+    _visible,
+    _visible_at_most,
     decode_text,
     extract_content,
     extract_html,
@@ -82,6 +85,41 @@ def test_html_without_main_text_falls_back_to_visible_text() -> None:
     result = extract_html(html)
     assert "14,000,000" in result.text
     assert result.title == "Figures"
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<html><body><p>One</p><p>Two</p></body></html>",
+        "<html><head><title>Long title of the page</title><script>var x = 'lots of script text';</script>"
+        "</head><body><p>a</p><br><br><div><p>b</p></div></body></html>",
+        "<html><body><noscript><div><p>hidden</p></div></noscript><template><li>t</li></template>"
+        "<ul><li>x</li><li>y</li></ul><table><tr><td>1</td><td>2</td></tr></table></body></html>",
+        "<html><body><p>line\r\nbreaks\rand\x0cfeeds\u2028here</p><pre>  spaced   out  </pre></body></html>",
+        "<html><body>" + "<p>&amp;&lt;&#x1F600;&NotEqualTilde;</p>" * 20 + "</body></html>",
+        "<html><body><svg><text>drawn</text></svg><h1> </h1><p>\n\n</p></body></html>",
+    ],
+)
+def test_the_visible_text_bound_holds(html: str) -> None:
+    """`extract_html` skips the visible text when this bound shows trafilatura's text long
+    enough: the bound must never be below the visible text's real length."""
+    assert _visible_at_most(_parse(html)) >= len(_visible(_parse(html)))  # type: ignore[arg-type]
+
+
+def test_a_teaser_gives_way_to_the_visible_text_and_an_article_does_not() -> None:
+    body = "".join(
+        f"<p>Paragraph {i} of the report says the district counted {i},000 residents.</p>" for i in range(9)
+    )
+    article = f"<html><body><nav>Home | About</nav><article><h1>Census</h1>{body}</article></body></html>"
+    assert "Home | About" not in extract_html(article).text  # the article's text, not the page's
+    # trafilatura keeps only the article's one sentence; the statistic is in the aside it
+    # leaves out, so the whole visible text it is.
+    rows = "".join(f"<p>District {i}: {1000 + i} residents</p>" for i in range(60))
+    teaser = (
+        "<html><body><article><p>The census counted the residents of all sixty districts in 2020."
+        f"</p></article><aside>{rows}</aside></body></html>"
+    )
+    assert "District 59: 1059 residents" in extract_html(teaser).text
 
 
 def test_unusable_text() -> None:
