@@ -9,7 +9,6 @@ import pytest
 from citecheck.content import (
     ExtractedContent,
     _parse,
-    _visible,
     _visible_at_most,
     decode_text,
     extract_content,
@@ -103,7 +102,7 @@ def test_html_without_main_text_falls_back_to_visible_text() -> None:
 def test_the_visible_text_bound_holds(html: str) -> None:
     """`extract_html` skips the visible text when this bound shows trafilatura's text long
     enough: the bound must never be below the visible text's real length."""
-    assert _visible_at_most(_parse(html)) >= len(_visible(_parse(html)))  # type: ignore[arg-type]
+    assert _visible_at_most(_parse(html)) >= len(visible_text(html))  # type: ignore[arg-type]
 
 
 def test_a_teaser_gives_way_to_the_visible_text_and_an_article_does_not() -> None:
