@@ -1,9 +1,9 @@
-"""Container entrypoint of the citecheck GitHub Action: a thin shim into `citecheck.action`."""
+"""Container entrypoint of the citecheck GitHub Action: a thin shim into `citecheck.github.action`."""
 
-from citecheck import exit_process, start_process
+from citecheck.process import exit_process, start_process
 
 if __name__ == "__main__":
     start_process()
-    from citecheck.action import main
+    from citecheck.github.action import main
 
     exit_process(main())

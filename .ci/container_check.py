@@ -54,7 +54,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests.servers and citecheck from this checkout
 
-from citecheck.publish import COMMENT_MARKER  # noqa: E402
+from citecheck.github.publish import COMMENT_MARKER  # noqa: E402
 from tests.servers.github_server import GitHubServer  # noqa: E402
 from tests.servers.gitrepo import Repo, git  # noqa: E402
 from tests.servers.llm_server import LLMServer  # noqa: E402

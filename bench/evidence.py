@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from citecheck.evidence import PageIndex, select_evidence
+from citecheck.checks.evidence import PageIndex, select_evidence
 from citecheck.models import Passage
 
 DEFAULT = Path(__file__).resolve().parent.parent / ".." / "shared" / "eval" / "wice" / "claims_dev.jsonl"

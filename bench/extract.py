@@ -5,7 +5,7 @@ Usage: python bench/extract.py [DIR ...] [--mb 3] [--rounds 5]
 The corpus is every Markdown file under the given directories (default: the opensource.guide
 articles in ../shared/eval/markdown, else the sample in tests/data/markdown), repeated until it
 holds at least --mb megabytes. Each round times `MarkdownIt().parse` (CommonMark, no plugins)
-and `citecheck.extract.extract_text` over every document, interleaved; the best round of each
+and `citecheck.extract.document.extract_text` over every document, interleaved; the best round of each
 is reported. Times are process CPU time, so other jobs on a shared machine skew them less.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from citecheck.extract import extract_text, find_markdown_files
+from citecheck.extract.document import extract_text, find_markdown_files
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIRS = [ROOT.parent / "shared" / "eval" / "markdown", ROOT / "tests" / "data" / "markdown"]

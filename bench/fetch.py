@@ -51,7 +51,7 @@ HOSTS = [f"127.0.0.{i}" for i in range(1, 21)]
 FETCH_ONLY = """
 import sys, time
 from citecheck.config import Settings
-from citecheck.fetch import fetch_all_sync
+from citecheck.fetch.fetcher import fetch_all_sync
 urls = [line.strip() for line in open(sys.argv[1]) if line.strip()]
 hosts = sys.argv[2].split(",")
 res = fetch_all_sync(urls, Settings(allow_private_hosts=hosts, concurrency=int(sys.argv[3])))

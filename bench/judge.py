@@ -26,12 +26,12 @@ import sys
 import time
 from pathlib import Path
 
+from citecheck.checks.evidence import select_evidence
 from citecheck.config import Settings
 from citecheck.evaluate import load_rows, render_eval, run_eval
-from citecheck.evidence import select_evidence
-from citecheck.judge import _PROMPT_JSON_NOTE, VERDICT_SCHEMA, build_excerpt, build_prompt
+from citecheck.judge.judge import _PROMPT_JSON_NOTE, VERDICT_SCHEMA, build_excerpt, build_prompt
+from citecheck.judge.pricing import PRICES, cost_usd, estimate_tokens
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
-from citecheck.pricing import PRICES, cost_usd, estimate_tokens
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.servers.llm_server import LLMServer, RecordedRequest, Reply, parse_prompt, verdict, verdicts_reply

@@ -32,7 +32,7 @@ import os  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from functools import partial  # noqa: E402
 
-from citecheck.evidence import PageIndex, check_dates, check_numbers, check_quotes  # noqa: E402
+from citecheck.checks.evidence import PageIndex, check_dates, check_numbers, check_quotes  # noqa: E402
 from citecheck.models import CheckResult  # noqa: E402
 from citecheck.numbers import (  # noqa: E402
     DateMention,

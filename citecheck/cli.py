@@ -18,9 +18,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from citecheck import __version__
-from citecheck.config import ConfigError, Settings, load_config_file, narrow
+from citecheck.config import Settings, load_config_file, narrow
+from citecheck.errors import CitecheckError, ConfigError, ExitCode
 
-EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 DEFAULT_CONFIG_FILE = ".citecheck.toml"
 
 
@@ -180,7 +180,7 @@ def _print_file_errors(errors: Sequence[Any]) -> None:
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
-    from citecheck.extract import extract_file, render_text
+    from citecheck.extract.document import extract_file, render_text
     from citecheck.select import find_markdown_files
 
     max_bytes = args.max_file_bytes or Settings().max_file_bytes
@@ -197,11 +197,11 @@ def cmd_extract(args: argparse.Namespace) -> int:
     else:
         _emit(render_text(docs), args.output)
     readable = [d for d in docs if not any(e.fatal for e in d.errors)]
-    return EXIT_OK if readable else EXIT_ERROR
+    return ExitCode.PASSED if readable else ExitCode.ERROR
 
 
 def _render(report: Any, fmt: str) -> str:
-    from citecheck.report import render_json, render_markdown, render_sarif
+    from citecheck.output.report import render_json, render_markdown, render_sarif
 
     return {"markdown": render_markdown, "json": render_json, "sarif": render_sarif}[fmt](report)
 
@@ -215,8 +215,8 @@ def _write_reports(report: Any, args: argparse.Namespace) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from citecheck.fetch.workers import launch_workers_early
     from citecheck.select import select_local
-    from citecheck.workers import launch_workers_early
 
     settings = settings_from_args(args)
     files, errors = select_local(args.paths or ["."], settings, diff_ref=args.diff)
@@ -226,8 +226,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     # Before the pipeline's own imports, which the worker's then overlap.
     launcher = launch_workers_early(settings, files)
     try:
+        from citecheck.output.report import with_errors
         from citecheck.pipeline import check
-        from citecheck.report import exit_code, with_errors
+        from citecheck.policy import exit_code
     except BaseException:
         if launcher is not None:
             launcher.discard()
@@ -240,7 +241,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from citecheck.report import exit_code, merge_reports, read_report
+    from citecheck.output.report import merge_reports, read_report
+    from citecheck.policy import exit_code
 
     reports = [read_report(path) for path in args.reports]
     fail_on = Settings(fail_on=args.fail_on).fail_on if args.fail_on else reports[0].fail_on
@@ -251,7 +253,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from citecheck.demo import run_demo
-    from citecheck.report import exit_code
+    from citecheck.policy import exit_code
 
     report = run_demo()
     _write_reports(report, args)
@@ -262,7 +264,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         "the demo itself exits 0.",
         file=sys.stderr,
     )
-    return EXIT_OK
+    return ExitCode.PASSED
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -271,7 +273,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     result = run_eval(args.data, settings, os.environ, args.limit)
     print(render_eval(result))
-    return EXIT_OK
+    return ExitCode.PASSED
 
 
 COMMANDS = {
@@ -287,19 +289,19 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except ConfigError as exc:
+    except CitecheckError as exc:
         print(f"citecheck: error [{exc.code}]: {exc.message}", file=sys.stderr)
         if exc.hint:
             print(f"  what to do: {exc.hint}", file=sys.stderr)
-        return EXIT_ERROR
+        return exc.exit_code
     except KeyboardInterrupt:
-        return EXIT_ERROR
+        return ExitCode.ERROR
     except Exception:  # an unexpected crash must never read as exit 1 ("claims failed")
         traceback.print_exc()
         print(
             "citecheck: internal error (exit 2); please report it with the traceback above", file=sys.stderr
         )
-        return EXIT_ERROR
+        return ExitCode.ERROR
 
 
 if __name__ == "__main__":

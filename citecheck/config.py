@@ -14,18 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-
-class ConfigError(Exception):
-    """A configuration problem; the run exits 2. `hint` says what to do about it."""
-
-    def __init__(self, message: str, hint: str = "", code: str = "config") -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
-        self.code = code
-
-    def __str__(self) -> str:
-        return f"{self.message}\n  hint: {self.hint}" if self.hint else self.message
+from citecheck.errors import ConfigError
+from citecheck.policy import DEFAULT_FAIL_ON, FAIL_ON_CATEGORIES
 
 
 class FilterMode(StrEnum):
@@ -43,16 +33,6 @@ class JudgeProvider(StrEnum):
     none = "none"
 
 
-FAIL_ON_CATEGORIES = (
-    "unsupported",
-    "unreachable",
-    "not-extractable",
-    "disallowed",
-    "limit",
-    "not-verified",
-    "unsourced",
-)
-DEFAULT_FAIL_ON = ["unsupported", "unreachable", "not-extractable", "disallowed", "limit"]
 DEFAULT_PATHS = ["**/*.md", "**/*.mdx"]
 
 

@@ -19,9 +19,10 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from citecheck.cache import DiskCache
-from citecheck.config import ConfigError, Settings
-from citecheck.evidence import select_evidence
-from citecheck.judge import Judge, resolve_judge
+from citecheck.checks.evidence import select_evidence
+from citecheck.config import Settings
+from citecheck.errors import ConfigError
+from citecheck.judge.judge import Judge, resolve_judge
 from citecheck.models import Claim, ClaimKind, FetchedSource, FetchOutcome, FileError, JudgeResult, SourceInfo
 
 LABELS = ("supported", "partially_supported", "not_supported")

@@ -1,4 +1,4 @@
-"""Typed hand-offs between the pipeline stages (DESIGN §1) and the JSON report (DESIGN §7).
+"""Typed hand-offs between the pipeline stages and the JSON report (docs/ARCHITECTURE.md).
 
 Every stage takes and returns these models, so the JSON report is simply the pydantic dump of
 `Report`. Field names here are a public contract: scripts read them.
@@ -114,10 +114,6 @@ class Claim(BaseModel):
     @property
     def is_fact(self) -> bool:
         return any(k in FACT_KINDS for k in self.kinds)
-
-    @property
-    def is_unsourced(self) -> bool:
-        return self.is_fact and not self.citations
 
 
 class Reference(BaseModel):

@@ -18,18 +18,18 @@ combines what the stages found into one `ClaimResult` per claim:
 from __future__ import annotations
 
 import asyncio
-import gc
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from citecheck import GC_THRESHOLD, __version__
+from citecheck import __version__, policy
 from citecheck.cache import DiskCache
-from citecheck.config import ConfigError, JudgeProvider, Settings
-from citecheck.evidence import PageIndex, find_fragment, run_checks, select_evidence
-from citecheck.extract import extract_file
-from citecheck.fetch import fetch_all
+from citecheck.checks.evidence import PageIndex, find_fragment, run_checks, select_evidence
+from citecheck.config import JudgeProvider, Settings
+from citecheck.errors import ConfigError
+from citecheck.extract.document import extract_file
+from citecheck.fetch.fetcher import fetch_all
+from citecheck.fetch.workers import WorkerLauncher, launch_workers_early
 from citecheck.models import (
     CheckResult,
     Citation,
@@ -39,151 +39,56 @@ from citecheck.models import (
     FetchedSource,
     FetchOutcome,
     FileError,
-    JudgeResult,
     Report,
-    ResolveStatus,
     SelectedFile,
-    Verdict,
 )
-from citecheck.report import build_report
-from citecheck.workers import WorkerLauncher, launch_workers_early
+from citecheck.output.report import build_report
+from citecheck.process import fewer_gc_passes
 
 if TYPE_CHECKING:
-    from citecheck.judge import JudgeConfig
-
-JUDGE_OFF_REASON = "needs the LLM judge, which is off (judge: none)"
-CLAIM_LIMIT_REASON = "claim limit reached (max-claims)"
-
-# Which failure to report when no source supports a claim: lower is more telling.
-_FAILURE_RANK = {
-    Verdict.fail: 0,
-    Verdict.disallowed: 1,
-    Verdict.unreachable: 2,
-    Verdict.not_extractable: 3,
-    Verdict.not_verified: 4,
-}
-_FETCH_VERDICT = {
-    FetchOutcome.disallowed: Verdict.disallowed,
-    FetchOutcome.unreachable: Verdict.unreachable,
-    FetchOutcome.not_extractable: Verdict.not_extractable,
-    FetchOutcome.skipped: Verdict.not_verified,
-}
+    from citecheck.judge.judge import JudgeConfig
 
 
 def _in_ranges(line: int, ranges: list[tuple[int, int]] | None) -> bool:
     return ranges is None or any(lo <= line <= hi for lo, hi in ranges)
 
 
-def _result(claim: Claim, verdict: Verdict, **kw: object) -> ClaimResult:
-    return ClaimResult(**claim.model_dump(), verdict=verdict, **kw)  # type: ignore[arg-type]
-
-
-def _checkable(citation: Citation) -> bool:
-    return citation.resolve_status == ResolveStatus.ok and bool(citation.url)
-
-
-def _without_judge(claim: Claim, url: str, checks: list[CheckResult]) -> ClaimResult:
-    found = [c for c in checks if c.passed and c.name in (DecidedBy.number, DecidedBy.quote)]
-    if found:
-        return _result(
-            claim,
-            Verdict.pass_,
-            decided_by=found[0].name,
-            reason=found[0].detail,
-            evidence=found[0].evidence,
-            source_url=url,
-            checks=checks,
-        )
-    return _result(
-        claim,
-        Verdict.not_verified,
-        decided_by=DecidedBy.policy,
-        reason=JUDGE_OFF_REASON,
-        source_url=url,
-        checks=checks,
-    )
-
-
-def _from_judge(claim: Claim, url: str, checks: list[CheckResult], judged: JudgeResult) -> ClaimResult:
-    common = {"source_url": url, "checks": checks, "judge": judged}
-    if judged.supported is None or judged.error:
-        return _result(
-            claim,
-            Verdict.not_verified,
-            decided_by=DecidedBy.judge if not judged.limit else DecidedBy.policy,
-            reason=judged.error or "the judge gave no verdict",
-            limit=judged.limit,
-            **common,
-        )
-    verdict = Verdict.pass_ if judged.supported else Verdict.fail
-    return _result(
-        claim,
-        verdict,
-        decided_by=DecidedBy.judge,
-        reason=judged.rationale,
-        evidence=judged.evidence,
-        **common,
-    )
-
-
-def _pre_judge(
+def _source_checks(
     claim: Claim, citation: Citation, source: FetchedSource, page: PageIndex | None
-) -> tuple[ClaimResult | None, list[CheckResult]]:
-    """Decide what can be decided without the judge; None means the judge is needed."""
-    url = citation.url or ""
-    if source.outcome != FetchOutcome.ok:
-        verdict = _FETCH_VERDICT[source.outcome]
-        return _result(claim, verdict, decided_by=DecidedBy.fetch, reason=source.error, source_url=url), []
+) -> list[CheckResult]:
+    """The deterministic checks of `claim` against a fetched page: the link's own text
+    fragment first (when the page lacks it, nothing else is checked), then the number /
+    quote / date checks its kinds call for."""
     if citation.text_fragment and find_fragment(citation.text_fragment, source.text) is None:
-        check = CheckResult(
-            name=DecidedBy.quote,
-            passed=False,
-            detail=f"the text fragment {citation.text_fragment!r} in the link is not on the page",
-        )
-        return _result(
-            claim,
-            Verdict.fail,
-            decided_by=DecidedBy.quote,
-            reason=check.detail,
-            source_url=url,
-            checks=[check],
-        ), [check]
-    checks = run_checks(claim, source.text, page=page, source_date=source.date)
-    failed = next((c for c in checks if not c.passed), None)
-    if failed is not None:
-        return _result(
-            claim,
-            Verdict.fail,
-            decided_by=failed.name,
-            reason=failed.detail,
-            evidence=failed.evidence,
-            source_url=url,
-            checks=checks,
-        ), checks
-    return None, checks
-
-
-def _pick(results: list[ClaimResult]) -> ClaimResult:
-    passing = next((r for r in results if r.verdict == Verdict.pass_), None)
-    if passing is not None:
-        return passing
-    return min(results, key=lambda r: _FAILURE_RANK.get(r.verdict, 9))
+        return [
+            CheckResult(
+                name=DecidedBy.quote,
+                passed=False,
+                detail=f"the text fragment {citation.text_fragment!r} in the link is not on the page",
+            )
+        ]
+    return run_checks(claim, source.text, page=page, source_date=source.date)
 
 
 class _Run:
     """State of one run: settings, the judge, and what each stage produced."""
 
     def __init__(
-        self, settings: Settings, environ: Mapping[str, str], launcher: WorkerLauncher | None = None
+        self,
+        settings: Settings,
+        environ: Mapping[str, str],
+        launcher: WorkerLauncher | None = None,
+        judge_off_reason: str = "",
     ) -> None:
         self.settings = settings
+        self.judge_off_reason = judge_off_reason  # why the judge is off, when the caller knows
         self.launcher = launcher  # extraction workers started early, for the fetch stage
         # Before any fetch: no key / unknown model stops the run here (DESIGN §3).
         self.judge_config: JudgeConfig | None = None
         if settings.judge != JudgeProvider.none:
             # Imported only by runs that judge: its models and price table cost a run
             # without a judge ~40 ms of start-up, before its first request.
-            from citecheck.judge import resolve_judge
+            from citecheck.judge.judge import resolve_judge
 
             self.judge_config = resolve_judge(settings, environ)
         self.cache = DiskCache(settings.cache_dir) if settings.cache_dir else None
@@ -202,31 +107,11 @@ class _Run:
         out: dict[int, ClaimResult] = {}
         to_check: list[int] = []
         for i, claim in enumerate(claims):
-            live = [c for c in claim.citations if c.resolve_status != ResolveStatus.skipped]
-            if not claim.citations:
-                out[i] = _result(
-                    claim, Verdict.unsourced, decided_by=DecidedBy.policy, reason="No citation provided"
-                )
-            elif not live:
-                continue  # every citation carries `citecheck-ignore`: the author opted out
-            elif not any(_checkable(c) for c in live):
-                errors = "; ".join(c.resolve_error or "unresolved" for c in live)
-                out[i] = _result(
-                    claim,
-                    Verdict.not_verified,
-                    decided_by=DecidedBy.policy,
-                    reason=f"citation not resolved: {errors}",
-                )
-            elif len(to_check) >= self.settings.max_claims:
-                out[i] = _result(
-                    claim,
-                    Verdict.not_verified,
-                    decided_by=DecidedBy.policy,
-                    reason=CLAIM_LIMIT_REASON,
-                    limit=True,
-                )
-            else:
+            triaged = policy.triage(claim, over_limit=len(to_check) >= self.settings.max_claims)
+            if triaged is policy.Triage.check:
                 to_check.append(i)
+            elif isinstance(triaged, ClaimResult):
+                out[i] = triaged
         ignored = len(claims) - len(out) - len(to_check)
         if ignored:
             self.notes.append(f"{ignored} claim(s) skipped: every citation is marked citecheck-ignore")
@@ -235,7 +120,7 @@ class _Run:
         citing: dict[str, list[Claim]] = {}
         for i in to_check:
             for c in claims[i].citations:
-                if _checkable(c):
+                if policy.checkable(c):
                     citing.setdefault(c.url or "", []).append(claims[i])
         sources = await self._fetch(citing, pages)
         per_claim: dict[int, list[ClaimResult]] = {i: [] for i in to_check}
@@ -247,21 +132,30 @@ class _Run:
         pending: dict[str, list[tuple[int, Claim, list[CheckResult], Citation]]] = {}
         for i in to_check:
             for cit in claims[i].citations:
-                if not _checkable(cit):
+                if not policy.checkable(cit):
                     continue
-                source = sources[cit.url or ""]
+                url = cit.url or ""
+                source = sources[url]
                 cit.source = source.info
-                decided, checks = _pre_judge(claims[i], cit, source, pages.get(cit.url or ""))
+                decided = policy.fetch_verdict(claims[i], url, source)
+                checks: list[CheckResult] = []
+                if decided is None:
+                    checks = _source_checks(claims[i], cit, source, pages.get(url))
+                    decided = policy.checks_verdict(
+                        claims[i],
+                        url,
+                        checks,
+                        judge_on=self.judge_config is not None,
+                        judge_off_reason=self.judge_off_reason,
+                    )
                 if decided is not None:
                     per_claim[i].append(decided)
-                elif self.judge_config is None:
-                    per_claim[i].append(_without_judge(claims[i], cit.url or "", checks))
                 else:
-                    pending.setdefault(cit.url or "", []).append((i, claims[i], checks, cit))
+                    pending.setdefault(url, []).append((i, claims[i], checks, cit))
         if pending:
             await self._judge(pending, sources, pages, per_claim)
         for i in to_check:
-            out[i] = _pick(per_claim[i])
+            out[i] = policy.pick(per_claim[i])
         return [out[i] for i in sorted(out)]
 
     async def _fetch(
@@ -287,7 +181,7 @@ class _Run:
         pages: dict[str, PageIndex],
         per_claim: dict[int, list[ClaimResult]],
     ) -> None:
-        from citecheck.judge import Judge
+        from citecheck.judge.judge import Judge
 
         assert self.judge_config is not None
         judge = Judge(self.judge_config, self.settings, self.cache)
@@ -309,7 +203,7 @@ class _Run:
             ]
             verdicts = await judge.judge_source(source, items)
             for (i, claim, checks, _), judged in zip(pending[url], verdicts, strict=True):
-                per_claim[i].append(_from_judge(claim, url, checks, judged))
+                per_claim[i].append(policy.judge_verdict(claim, url, checks, judged))
 
         try:
             # The judge bounds its own concurrency; sources are judged side by side.
@@ -327,10 +221,11 @@ async def check_async(
     *,
     environ: Mapping[str, str],
     launcher: WorkerLauncher | None = None,
+    judge_off_reason: str = "",
 ) -> Report:
     """The run (see `check`); `launcher`, if given, goes to the fetch stage (the caller
     discards it if the run ends before)."""
-    run = _Run(settings, environ, launcher)
+    run = _Run(settings, environ, launcher, judge_off_reason)
     claims = run.extract(files)
     if files and not claims and len({e.file for e in run.errors if e.fatal}) == len(files):
         raise ConfigError(
@@ -353,45 +248,35 @@ async def check_async(
     ).model_copy(update={"version": __version__})
 
 
-@contextmanager
-def _fewer_gc_passes() -> Iterator[None]:
-    """Python's cycle collector, for one run: what exists before it (modules, settings) is
-    never scanned again, and a collection comes every 10,000 allocations, not 700. A run
-    allocates many small objects (models, mentions, coroutines) and few cycles; the
-    default passes took a tenth of the CPU of checking 1,000 cited pages."""
-    threshold = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(GC_THRESHOLD, *threshold[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*threshold)
-        gc.unfreeze()
-
-
 def check(
     settings: Settings,
     files: list[SelectedFile],
     *,
     environ: Mapping[str, str],
     launcher: WorkerLauncher | None = None,
+    judge_off_reason: str = "",
 ) -> Report:
-    """One run over `files`. `launcher`: the extraction workers' first process, if the
-    caller started it (`workers.launch_workers_early`) before importing this module; this
-    run ends it either way."""
+    """One run over `files`. `judge_off_reason` replaces the default reason of the claims
+    that needed the judge when the caller turned it off (the Action, without a key).
+    `launcher`: the extraction workers' first process, if the caller started it
+    (`workers.launch_workers_early`) before importing this module; this run ends it either way."""
     reports: list[Report] = []
     # Started before anything else: the worker's imports overlap the claims' extraction.
     launcher = launcher or launch_workers_early(settings, files)
 
     async def run() -> None:
-        reports.append(await check_async(settings, files, environ=environ, launcher=launcher))
+        reports.append(
+            await check_async(
+                settings, files, environ=environ, launcher=launcher, judge_off_reason=judge_off_reason
+            )
+        )
 
     # The report is handed out of the event loop's main task rather than returned by it: on
     # leaving, `asyncio.run` restores its SIGINT handler, and the standard library's signal
     # module then formats the old handler, which holds the task, and a finished task's
     # repr shows its result — a whole Report (0.3 s for 1,000 claims).
     try:
-        with _fewer_gc_passes():
+        with fewer_gc_passes():
             asyncio.run(run())
     finally:
         if launcher is not None:

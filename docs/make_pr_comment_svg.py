@@ -1,6 +1,6 @@
 """Draw docs/pr-comment.svg: the sticky PR comment the Action posts, for the bundled demo.
 
-The body is the real one (`citecheck.publish.comment_body` on the `citecheck demo` report);
+The body is the real one (`citecheck.github.publish.comment_body` on the `citecheck demo` report);
 this script only lays its Markdown out the way GitHub shows a comment, so the README's picture
 stays true to the output. Run: `python docs/make_pr_comment_svg.py` (no key, no internet).
 """
@@ -13,7 +13,7 @@ from html import escape
 from pathlib import Path
 
 from citecheck.demo import DEMO_HOST, run_demo
-from citecheck.publish import COMMENT_MARKER, comment_body
+from citecheck.github.publish import COMMENT_MARKER, comment_body
 
 WIDTH = 980
 WRAP = 118  # characters of body text per line at 13px monospace-ish width

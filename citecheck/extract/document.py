@@ -1,0 +1,1537 @@
+"""Extract stage: Markdown → verifiable claims with their citations, file, line and column.
+
+Parsing is markdown-it-py (CommonMark + tables + strikethrough) with the mdit-py-plugins
+footnote and front-matter plugins; each paragraph, list item, block-quote paragraph, table row
+and footnote body is turned into the text a reader sees (link markup and emphasis markers
+removed, link text and inline code kept), split into sentences (`citecheck.sentences`), and
+every sentence start is mapped back to its exact line and column in the file.
+
+What a claim is
+  A sentence is a claim when it carries a citation (kind `hyperlinked`) or a checkable fact:
+  - `statistic`: a number with a percent sign or word ("35%", "forty percent"), a currency
+    ("$2.1bn", "€5"), a scale word ("14 million", "2k", "a million"), a multiplier ("3x",
+    "three times as"), a ratio ("one in four", "9 out of 10"), a fraction ("two-thirds"), or a
+    count of things ("40 members", "48 hours", "1,200 projects"). Vague amounts ("thousands
+    of", "half of") are not statistics: there is no figure to look up, and every `statistic`
+    claim holds a figure that `citecheck.numbers` (the number check) recognises;
+  - `quote`: a quotation of three or more words in straight or curly quotes with an
+    attribution cue in the sentence ("said", "wrote", "according to", "— Name", ...), or a
+    sentence of a block quote that carries an attribution (a last line or a following
+    paragraph starting with "—", "--" or "~"; or an introducing paragraph that ends with a colon
+    and links the speaker), or of a kramdown pull quote (an HTML block marked `markdown="1"`
+    whose credit line starts with a dash — the Jekyll / GitHub Pages idiom);
+  - `temporal`: a year ("in 2023", "the 1990s"), a date ("2024-03-01", "March 5", "May 2021"),
+    a month with a preposition ("since March"), a relative time ("last year", "two years ago");
+    a number after a label is not a year ("RFC 1918", "ISO 8601", "version 2000");
+  - `comparative`: "faster than", "more … than", "the largest", "the most popular", "doubled",
+    "grew by", "twice as many". Evaluative superlatives ("the most important", "the best
+    way") and idioms ("more than just", "rather than", "better than") are not comparatives.
+  A sentence with a fact kind and no citation is still a claim: it is reported as unsourced.
+
+What is skipped
+  headings; code blocks and code spans (their text stays in the claim, but a URL or number in
+  code is never a citation or a fact); HTML blocks (other than kramdown `markdown="1"` ones)
+  and HTML comments; YAML and TOML front matter; MDX import/export lines; images and
+  image-only lines; questions (a sentence ending in "?", even with a link: a question asserts
+  nothing); imperatives ("Use …", "Don't …", "Tip: Try [X](…)"), advice, requirements and
+  opinions ("you should …", "the key must be …", "I think …", "it's a good idea …", "in my
+  experience …") and copyright lines — unless they carry a citation, in which case they are
+  kept as `hyperlinked` claims about the cited page;
+  link-only lines, navigation lists and fragments (a sentence with no fact kind needs three
+  words outside its links); relative links, `mailto:` and anchors (not web sources); sentences
+  whose only citations are marked `citecheck-ignore` and that state no fact; the reference
+  list itself (a References / Sources / Bibliography / Notes section: it becomes
+  `ExtractedDocument.references`); footnote bodies that cite a source (they are the citation
+  of the sentence that points at them; a footnote without a URL is prose and is checked like
+  any paragraph). Definitions state no fact kind and so are not claims unless they cite.
+
+Table rows
+  Each body row is one claim candidate; its text is the cells joined with " | ", its position
+  is the first cell's. Header rows are skipped.
+
+Ignore markers
+  `<!-- citecheck-ignore -->` on its own line skips the next block (a paragraph, a whole list,
+  a table); inside a paragraph it skips that paragraph. `<!-- citecheck-disable -->` …
+  `<!-- citecheck-enable -->` skip everything between them. A link whose title contains
+  `citecheck-ignore` gives a citation with `resolve_status=skipped`.
+
+Citations are resolved here too (`citecheck.extract.resolve`), so `extract_text` is the extract and
+resolve stages together: every citation carries `url`, `resolve_status` and `resolve_error`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from citecheck.extract import resolve
+from citecheck.models import Citation, CitationKind, Claim, ClaimKind, ExtractedDocument, FileError, Reference
+from citecheck.models import ResolveStatus as RS
+from citecheck.numbers import wordset
+from citecheck.sentences import split_sentences
+
+DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    # Built once per process; MarkdownIt.parse does not mutate the instance.
+    # Inline parsing is done lazily, block by block (`_children`): most paragraphs can hold no
+    # claim, and skipping their inline parse is what keeps extraction near the bare parse speed.
+    # Footnote bodies stay where they are written (no footnote_tail), so they keep their lines.
+    md = (
+        MarkdownIt("commonmark", {"html": True})
+        .enable(["table", "strikethrough"])
+        .use(front_matter_plugin)
+        .use(footnote_plugin)
+    )
+    md.core.ruler.disable(["inline", "footnote_tail", "text_join"])
+    # A citation keeps its URL as the author wrote it (markdown-it would percent-encode and
+    # punycode it, and that costs a fifth of the extraction time); the fetcher encodes it.
+    md.normalizeLink = _keep_link  # type: ignore[method-assign]
+    return md
+
+
+def _keep_link(url: str) -> str:
+    return url.replace(" ", "%20")
+
+
+def _children(tok: Token, env: dict[str, Any]) -> list[Token]:
+    """The inline tokens of a block, parsed on first use."""
+    if not tok.children and tok.content:
+        children: list[Token] = []
+        md = _parser()
+        md.inline.parse(tok.content, md, env, children)
+        tok.children = children
+    return tok.children or []
+
+
+# A block can hold a claim only if it has a link, URL, DOI, citation marker, HTML link or
+# comment, or one of the fact kinds shows even in its raw text (markup characters dropped).
+_PARSE_GATE = re.compile(r"\[|<[aA!hH]|\^\[|https?:|www\.|10\.\d|doi:")
+_MARKUP = str.maketrans("", "", "*_~`\\")
+
+
+def _may_hold_claim(content: str) -> bool:
+    if _PARSE_GATE.search(content) is not None:
+        return True
+    return bool(detect_kinds(content.translate(_MARKUP)))
+
+
+# --- claim kinds ---------------------------------------------------------------------------------
+
+# Each kind is a few small regexes, run only when a cheap test (a digit, a word from a set)
+# says they could match: extraction must keep up with the parser (bench/extract.py).
+_NUM = r"(?<![\w.,$€£¥/#-])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+_SMALL = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|\d+)"
+_COUNT_NOUNS = (
+    r"(?:people|persons|users|developers|devs|contributors|maintainers|members|projects|repositories|repos|"
+    r"companies|organi[sz]ations|orgs|downloads|installs|stars|forks|commits|issues|pull requests|PRs|"
+    r"countries|respondents|participants|employees|customers|students|visitors|views|sites|websites|"
+    r"packages|libraries|languages|lines|files|tests|bugs|vulnerabilities|hours|days|weeks|months|years|"
+    r"minutes|seconds|times|percent|points|votes|sponsors|donors|dollars|euros|pounds|servers|requests|"
+    r"teams|apps|applications|games|books|articles|papers|studies|surveys|responses|cases|deaths|jobs|"
+    r"workers|accounts|devices|machines|cores|nodes|releases|versions|events|meetings)"
+)
+_COUNT_NOUN = re.compile(_COUNT_NOUNS + r"\b", re.IGNORECASE)
+_STAT_DIGITS = re.compile(
+    "|".join(
+        [
+            rf"{_NUM}\s?(?:%|‰|percent\b|per\s?cent\b|percentage points?\b)",
+            r"[$€£¥₹]\s?\d",
+            rf"{_NUM}\s?(?:USD|EUR|GBP|dollars|euros|pounds|thousand|million|billion|trillion|bn|mn|k)\b",
+            rf"{_NUM}\s?[x×](?!\w)",
+            rf"{_NUM}\s+(?:in|out\s+of)\s+(?:every\s+)?{_SMALL}\b",
+            rf"{_NUM}\s+(?:times|fold)\b",
+            # a count is a number before a lower-case noun: "24 Pull Requests" is a name
+            rf"{_NUM}\s+(?-i:(?:[a-z]+\s+)?{_COUNT_NOUNS})\b",
+            r"(?<![\w.,$/#-])(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?\s+(?-i:(?:[a-z]+\s+)?[a-z]{3,}s)\b",
+        ]
+    ),
+    re.IGNORECASE,
+)
+_STAT_WORD_GATE = wordset(
+    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
+    "sixty seventy eighty ninety percent "
+    "hundred hundreds thousand thousands million millions billion billions trillion dozens "
+    "twice thrice thirds third quarter quarters fifth fifths tenth half"
+)
+_STAT_WORDS = re.compile(
+    "|".join(
+        [
+            # Vague amounts ("thousands of", "several million", "twice as", "half of") are not
+            # statistics: no figure to look up (`citecheck.numbers` agrees); "twice as" is comparative.
+            rf"\b(?:a|{_SMALL})[ -](?:hundred|thousand|million|billion|trillion)\b",
+            rf"\b{_SMALL}\s+times\s+(?:as|more|less|fewer|faster|slower|larger|bigger|"
+            r"smaller|higher|lower|greater|the)\b",
+            rf"\b{_SMALL}\s+(?:in|out\s+of)\s+(?:every\s+)?{_SMALL}\b",
+            rf"\b(?:{_SMALL}|sixty|seventy|eighty|ninety)(?:[ -][a-z]+)?\s+(?:percent|per\s+cent)\b",
+            r"\b(?:two|three|four)[ -](?:thirds|quarters|fifths)\b",
+            r"\b(?:a|one)[ -](?:third|quarter|fifth|tenth)\s+of\b",
+        ]
+    ),
+    re.IGNORECASE,
+)
+_YEARLIKE = re.compile(r"(?:1[5-9]\d\d|20\d\d)")
+
+_MONTHS = (
+    "January|February|March|April|May|June|July|August|September|October|November|December|"
+    "Jan.|Feb.|Mar.|Apr.|Jun.|Jul.|Aug.|Sep.|Sept.|Oct.|Nov.|Dec."
+)
+_MONTH_GATE = frozenset(m.rstrip(".").lower() for m in _MONTHS.split("|"))
+_MONTH = "(?:" + _MONTHS.replace(".", r"\.") + ")"
+_TEMPORAL_DIGITS = re.compile(
+    "|".join(
+        [
+            r"(?<![\w.,/#$€£-])(?:1[6-9]\d\d|20\d\d)(?:s|’s|'s)?(?![\w/%]|[.,]\d)",
+            r"(?<![\w.])'\d0s\b",
+            r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})\b",
+            r"\bQ[1-4]\s+(?:of\s+)?(?:19|20)\d\d\b|\b(?:FY|fiscal\s+year\s+)(?:19|20)?\d\d\b",
+            r"\b\d{1,2}(?:st|nd|rd|th)[ -]century\b",
+            r"\b\d+\s+(?:years?|months?|weeks?|days?|decades?)\s+ago\b",
+        ]
+    )
+)
+_TEMPORAL_MONTH = re.compile(
+    rf"\b(?:[Ii]n|[Ss]ince|[Bb]y|[Uu]ntil|[Tt]ill|[Ff]rom|[Dd]uring|[Bb]efore|[Aa]fter|[Oo]f|[Oo]n|"
+    rf"[Ee]arly|[Ll]ate|[Mm]id-?|[Ll]ast|[Tt]his|[Nn]ext|[Tt]hrough)\s+{_MONTH}|"
+    rf"{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH},?\s+\d{{4}}\b"
+)
+_RELATIVE_GATE = wordset("year years month months week weeks decade decades quarter century ago")
+_TEMPORAL_WORDS = re.compile(
+    r"\b(?:last|past|previous|this|next|coming)\s+(?:year|month|week|decade|quarter|century|summer|winter|"
+    r"spring|fall|autumn)s?\b|"
+    r"\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|a\s+few|many)\s+"
+    r"(?:years?|months?|weeks?|days?|decades?|centuries)\s+ago\b|"
+    r"\b(?:nineteenth|twentieth|twenty-first)[ -]century\b",
+    re.IGNORECASE,
+)
+_TEMPORAL_ALWAYS = frozenset({"yesterday"})
+
+_THAN = re.compile(
+    r"\b(?!rather\b|other\b|whether\b|either\b|neither\b|together\b|ever\b|never\b|however\b|"
+    r"better\b|longer\b|bigger\b|further\b)[a-z]{2,}er\s+than\b|"
+    r"\b(?:more|less|fewer)\s+(?!just\b|simply\b|merely\b|only\b)(?:[\w-]+\s+){1,3}?than\b|"
+    r"\b(?:more|less|fewer)\s+than\s+(?:\d|doubled|tripled|halved|half|a\s+third|twice)"
+)
+_SUPERLATIVE_WORDS = (
+    "largest biggest fastest slowest smallest highest lowest greatest oldest newest longest shortest "
+    "strongest weakest cheapest richest busiest heaviest lightest youngest widest deepest"
+)
+_SUPERLATIVE_GATE = frozenset([*_SUPERLATIVE_WORDS.split(), "most", "least", "top", "growing", "selling"])
+_SUPERLATIVE = re.compile(
+    r"\b(?:the|its|their|our|his|her|world'?s|[A-Z]\w+'s)\s+(?:(?:single|very|second|third|\w+'s)\s+)?"
+    r"(?:" + _SUPERLATIVE_WORDS.replace(" ", "|") + r"|(?:most|least)\s+(?!important\b|interesting\b|"
+    r"useful\b|valuable\b|effective\b|helpful\b|exciting\b|rewarding\b|difficult\b|challenging\b|fun\b|"
+    r"powerful\b|meaningful\b|beautiful\b|enjoyable\b|critical\b|essential\b|part\b|out\b|of\b|likely\b|"
+    r"cases\b|people\b)[a-z]\w+|fastest-growing|best-selling|top\s+\d+)\b|"
+    r"\b(?:fastest-growing|most\s+popular|most\s+used|most\s+widely|world's\s+largest)\b"
+)
+_CHANGE_ALWAYS = wordset(
+    "doubled tripled quadrupled halved trebled outperform outperforms outperformed outnumber "
+    "outnumbers outnumbered surpass surpasses surpassed overtook overtaken"
+)
+_CHANGE_GATE = wordset(
+    "increased decreased grew rose fell dropped declined jumped climbed surged plunged shrank "
+    "increases decreases grows rises falls drops declines twice thrice times"
+)
+_CHANGE = re.compile(
+    r"\b(?:increased|decreased|grew|rose|fell|dropped|declined|jumped|climbed|surged|plunged|shrank|"
+    r"increases|decreases|grows|rises|falls|drops|declines)\s+(?:by|from|to|more\s+than)\b|"
+    r"\b(?:twice|thrice|\w+\s+times)\s+(?:as\s+[\w-]+|more|less|fewer|faster|slower)\b"
+)
+_QUOTED = re.compile(r"“[^”]{8,}”|\"[^\"]{8,}\"|‘[^’]{8,}’")
+_ATTRIBUTION = re.compile(
+    r"\b(?:said|says|wrote|writes|told|tells|stated|noted|explained|explains|added|argued|argues|claimed|"
+    r"according\s+to|put\s+it|puts\s+it|described|asked|recalls|recalled|observed|remarked|commented|"
+    r"tweeted|announced|admitted|admits|warned|warns|insisted|declared|replied|reported|concluded|"
+    r"concludes|in\s+the\s+words\s+of|called\s+it)\b|(?:^|\s)[—―]\s*\S",
+    re.IGNORECASE,
+)
+_DIGIT = re.compile(r"\d")
+# Lower-case words for the gates: punctuation becomes space, then a plain split (C speed).
+_NOT_WORD = str.maketrans({c: " " for c in "0123456789.,;:!?()[]{}\"“”‘’'*_~`/\\|<>@#$%^&+=-–—…"})
+
+
+def _is_statistic(text: str, has_digit: bool, lower_words: set[str]) -> bool:
+    if has_digit or "$" in text or "€" in text or "£" in text:
+        for m in _STAT_DIGITS.finditer(text):
+            # A bare year before a noun ("the 2017 survey") is a date, not a count.
+            lead = m.group(0).split()[0]
+            if not _YEARLIKE.fullmatch(lead) or _COUNT_NOUN.search(m.group(0)):
+                return True
+    return not lower_words.isdisjoint(_STAT_WORD_GATE) and _STAT_WORDS.search(text) is not None
+
+
+# A number after one of these names a thing ("RFC 1918", "ISO 8601", "PR 2048"), not a year.
+_LABEL_BEFORE = re.compile(
+    r"(?:\b[A-Z]{2,}|\b(?i:no|number|version|v|page|section|chapter|issue|pull|step))[ -]$"
+)
+
+
+def _has_date(text: str) -> bool:
+    for m in _TEMPORAL_DIGITS.finditer(text):
+        if m.group(0)[:1].isdigit() and _LABEL_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+            continue
+        return True
+    return False
+
+
+def detect_kinds(text: str) -> list[ClaimKind]:
+    """The fact kinds of a sentence (without `hyperlinked`), in `ClaimKind` order."""
+    kinds: list[ClaimKind] = []
+    has_digit = _DIGIT.search(text) is not None
+    lower = set(text.lower().translate(_NOT_WORD).split())
+    if _is_statistic(text, has_digit, lower):
+        kinds.append(ClaimKind.statistic)
+    if '"' in text or "“" in text or "‘" in text:
+        for m in _QUOTED.finditer(text):
+            if m.group(0).count(" ") >= 2:
+                if _ATTRIBUTION.search(text):
+                    kinds.append(ClaimKind.quote)
+                break
+    if (
+        (has_digit and _has_date(text))
+        or (not lower.isdisjoint(_MONTH_GATE) and _TEMPORAL_MONTH.search(text))
+        or (not lower.isdisjoint(_RELATIVE_GATE) and _TEMPORAL_WORDS.search(text))
+        or not lower.isdisjoint(_TEMPORAL_ALWAYS)
+    ):
+        kinds.append(ClaimKind.temporal)
+    if (
+        ("than" in lower and _THAN.search(text))
+        or (not lower.isdisjoint(_SUPERLATIVE_GATE) and _SUPERLATIVE.search(text))
+        or not lower.isdisjoint(_CHANGE_ALWAYS)
+        or (not lower.isdisjoint(_CHANGE_GATE) and _CHANGE.search(text))
+    ):
+        kinds.append(ClaimKind.comparative)
+    return kinds
+
+
+# --- skip rules -----------------------------------------------------------------------------
+
+_IMPERATIVE_VERBS = frozenset(
+    [
+        "accept",
+        "act",
+        "add",
+        "adopt",
+        "aim",
+        "allow",
+        "answer",
+        "apply",
+        "ask",
+        "assume",
+        "automate",
+        "avoid",
+        "be",
+        "begin",
+        "block",
+        "bookmark",
+        "browse",
+        "build",
+        "bump",
+        "call",
+        "celebrate",
+        "change",
+        "check",
+        "choose",
+        "clarify",
+        "clean",
+        "click",
+        "clone",
+        "close",
+        "collect",
+        "commit",
+        "communicate",
+        "compare",
+        "configure",
+        "connect",
+        "consider",
+        "contact",
+        "continue",
+        "contribute",
+        "copy",
+        "create",
+        "decide",
+        "define",
+        "delegate",
+        "delete",
+        "describe",
+        "design",
+        "determine",
+        "disable",
+        "discuss",
+        "do",
+        "don't",
+        "download",
+        "drop",
+        "edit",
+        "emphasize",
+        "enable",
+        "encourage",
+        "ensure",
+        "establish",
+        "estimate",
+        "evaluate",
+        "examine",
+        "expect",
+        "experiment",
+        "explain",
+        "explore",
+        "fill",
+        "find",
+        "fix",
+        "focus",
+        "follow",
+        "fork",
+        "gather",
+        "get",
+        "give",
+        "go",
+        "grant",
+        "greet",
+        "have",
+        "help",
+        "hold",
+        "identify",
+        "ignore",
+        "imagine",
+        "implement",
+        "include",
+        "install",
+        "introduce",
+        "invest",
+        "invite",
+        "join",
+        "keep",
+        "label",
+        "launch",
+        "lead",
+        "learn",
+        "leave",
+        "let",
+        "limit",
+        "link",
+        "list",
+        "listen",
+        "look",
+        "maintain",
+        "make",
+        "mark",
+        "measure",
+        "mention",
+        "merge",
+        "migrate",
+        "monitor",
+        "move",
+        "note",
+        "notice",
+        "offer",
+        "open",
+        "organize",
+        "pay",
+        "pick",
+        "plan",
+        "post",
+        "practice",
+        "prefer",
+        "prepare",
+        "prioritize",
+        "promote",
+        "protect",
+        "provide",
+        "publish",
+        "pull",
+        "push",
+        "put",
+        "quantify",
+        "raise",
+        "reach",
+        "read",
+        "reassess",
+        "recognize",
+        "record",
+        "reduce",
+        "refer",
+        "reflect",
+        "reject",
+        "release",
+        "remember",
+        "remind",
+        "remove",
+        "rename",
+        "reply",
+        "report",
+        "request",
+        "require",
+        "research",
+        "reserve",
+        "respect",
+        "respond",
+        "rest",
+        "restart",
+        "return",
+        "review",
+        "reward",
+        "run",
+        "save",
+        "say",
+        "schedule",
+        "search",
+        "see",
+        "seek",
+        "select",
+        "send",
+        "set",
+        "settle",
+        "share",
+        "show",
+        "sign",
+        "skip",
+        "speak",
+        "specify",
+        "spend",
+        "start",
+        "state",
+        "stay",
+        "step",
+        "stick",
+        "stop",
+        "submit",
+        "subscribe",
+        "suggest",
+        "summarize",
+        "support",
+        "switch",
+        "take",
+        "talk",
+        "teach",
+        "tell",
+        "test",
+        "thank",
+        "think",
+        "track",
+        "train",
+        "treat",
+        "try",
+        "turn",
+        "understand",
+        "update",
+        "upgrade",
+        "upload",
+        "use",
+        "verify",
+        "visit",
+        "wait",
+        "watch",
+        "welcome",
+        "write",
+        "never",
+        "always",
+        "please",
+        "let's",
+    ]
+)
+_NOT_IMPERATIVE_NEXT = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "can",
+        "could",
+        "will",
+        "would",
+        "should",
+        "may",
+        "might",
+        "must",
+        "does",
+        "did",
+        "source",
+        "sources",
+        "of",
+        "'s",
+        "’s",
+    ]
+)
+_ADVICE = re.compile(
+    r"^(?:you|we|one|maintainers|contributors)\s+(?:should|must|shouldn't|mustn't|need\s+to|ought\s+to|"
+    r"have\s+to|might\s+want|may\s+want|will\s+want|could\s+consider|might\s+consider)\b|"
+    r"^(?:it'?s|it\s+is|it’s)\s+(?:a\s+good\s+idea|important|essential|worth|helpful|useful|wise|crucial|"
+    r"okay|ok|fine|best|better|recommended|advisable|vital|critical|key)\b|"
+    r"\b(?:I|we)\s+(?:think|believe|feel|guess|suspect|hope|recommend|suggest)\b|"
+    r"\bin\s+(?:my|our)\s+(?:opinion|view|experience)\b|"
+    r"^(?:personally|honestly|frankly|ideally|hopefully|probably|perhaps|maybe)\b|"
+    r"\b(?:IMO|IMHO)\b|^(?:if\s+you\b[^,]*,\s*)?(?:you\s+should|make\s+sure|be\s+sure|don't|do\s+not)\b|"
+    # requirements and recommendations state no fact ("the key must be 2048 bits or more")
+    r"\b(?:must|mustn't|should|shouldn't|shall|ought\s+to)\b|"
+    # licence boilerplate
+    r"^(?:copyright\b|\(c\)|©)",
+    re.IGNORECASE,
+)
+_FIRST_WORDS = re.compile(r"[\"'“‘(\[*_]*([A-Za-z’']+)\s*([A-Za-z’']*)")
+_WORD = re.compile(r"[A-Za-z]{2,}")
+_LEAD_LABEL = re.compile(r"^[\w/ ]{1,30}:\s+")  # "Tip: Do this" is still an imperative
+
+
+def is_question(text: str) -> bool:
+    return text.rstrip(" \"'”’)]*_").endswith("?")
+
+
+def is_imperative_or_opinion(text: str) -> bool:
+    text = _LEAD_LABEL.sub("", text, count=1)
+    m = _FIRST_WORDS.match(text)
+    if m:
+        first, second = m.group(1).lower(), m.group(2).lower()
+        if first in _IMPERATIVE_VERBS and second not in _NOT_IMPERATIVE_NEXT and not m.group(1).isupper():
+            return True
+    return bool(_ADVICE.search(text))
+
+
+# --- inline scanning -----------------------------------------------------------------------------
+
+
+@dataclass
+class _Link:
+    start: int  # offsets in the block's visible text
+    end: int
+    citation: Citation | None  # None: not a web source (relative link, mailto:)
+
+
+@dataclass
+class _Block:
+    """The visible text of one inline run (a paragraph, a cell), with its source positions."""
+
+    text: str = ""
+    seg_v: list[int] = field(default_factory=list)  # visible offset where a segment starts
+    seg_line: list[int] = field(default_factory=list)  # 1-based file line of that offset
+    seg_col: list[int] = field(default_factory=list)  # 1-based file column of that offset
+    # Column of the text itself when markup (a link's "[", emphasis) starts at the same offset.
+    seg_text_col: list[int] = field(default_factory=list)
+    links: list[_Link] = field(default_factory=list)
+    masked: list[tuple[int, int]] = field(default_factory=list)  # code and URL spans
+    footnotes: list[tuple[int, str]] = field(default_factory=list)  # (offset, label or "#id")
+    breaks: list[int] = field(default_factory=list)  # offsets of line breaks
+    ignore: bool = False  # an inline citecheck-ignore marker
+    toggles: list[bool] = field(default_factory=list)  # inline disable (False) / enable (True)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        i = bisect_right(self.seg_v, offset) - 1
+        if i < 0:
+            return (self.seg_line[0], self.seg_col[0]) if self.seg_line else (1, 1)
+        if offset == self.seg_v[i]:
+            return self.seg_line[i], self.seg_col[i]
+        return self.seg_line[i], self.seg_text_col[i] + (offset - self.seg_v[i])
+
+
+_HTML_A = re.compile(
+    r"<a\s[^>]*?href\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))[^>]*>", re.IGNORECASE | re.DOTALL
+)
+_HTML_TITLE = re.compile(r"title\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
+_MARKER = re.compile(r"citecheck-(ignore|disable|enable)\b")
+
+
+def _base_col(source_line: str, content_line: str) -> int:
+    """0-based column where a block's content line starts inside the raw source line."""
+    if source_line.endswith(content_line):
+        return len(source_line) - len(content_line)
+    stripped = content_line.rstrip()
+    pos = source_line.find(stripped) if stripped else -1
+    if pos >= 0:
+        return pos
+    return len(source_line) - len(source_line.lstrip())
+
+
+def _align(text: str, line: str, start: int) -> list[tuple[int, int]]:
+    """(text offset, line position) pairs wherever a backslash escape or an entity shifts the
+    text against its source, so positions inside `text` map back exactly."""
+    out: list[tuple[int, int]] = []
+    i, j, n, m = 0, start, len(text), len(line)
+    shift = None
+    while i < n and j < m:
+        if line[j] == text[i]:
+            if shift != j - i:
+                shift = j - i
+                out.append((i, j))
+            i += 1
+            j += 1
+        elif line[j] == "\\":
+            j += 1
+        elif line[j] == "&" and line.find(";", j, j + 12) > 0:
+            j = line.find(";", j, j + 12) + 1
+            i += 1
+            shift = None
+        else:
+            j += 1
+    out.append((i, j))
+    return out
+
+
+def _skip_link_tail(line: str, pos: int) -> int:
+    """Position after the `(dest "title")` or `[label]` that follows a link text's `]` at pos-1."""
+    n = len(line)
+    if pos < n and line[pos] == "(":
+        close = line.find(")", pos)
+        # a destination may hold balanced parentheses: https://en.wikipedia.org/wiki/X_(y)
+        while close >= 0 and line.count("(", pos, close + 1) > line.count(")", pos, close + 1):
+            close = line.find(")", close + 1)
+        return close + 1 if close >= 0 else n
+    if pos < n and line[pos] == "[":
+        close = line.find("]", pos)
+        return close + 1 if close >= 0 else n
+    return pos
+
+
+def _scan_inline(tok: Token, lines: list[str]) -> _Block:
+    block = _Block()
+    content_lines = tok.content.split("\n")
+    first = tok.map[0] if tok.map else 0
+    nlines = len(lines)
+    bases = [
+        _base_col(lines[first + i] if first + i < nlines else "", c) for i, c in enumerate(content_lines)
+    ]
+    li = 0
+    line = content_lines[0]
+    cur = 0
+    parts: list[str] = []
+    vlen = 0
+    last = " "  # the last visible character, to avoid doubled spaces
+    link_start = -1
+    link_tok: Token | None = None
+    html_link: tuple[str, str | None] | None = None
+    code_depth = 0
+    seg_v, seg_line, seg_col, seg_text = block.seg_v, block.seg_line, block.seg_col, block.seg_text_col
+
+    def mark(pos: int) -> None:
+        col = bases[li] + pos + 1 if li < len(bases) else pos + 1
+        if seg_v and seg_v[-1] == vlen:
+            if seg_line[-1] == first + li + 1:
+                seg_text[-1] = col
+            return
+        seg_v.append(vlen)
+        seg_line.append(first + li + 1)
+        seg_col.append(col)
+        seg_text.append(col)
+
+    for child in tok.children or ():
+        ctype = child.type
+        if ctype == "text":
+            s = child.content
+            if not s:
+                continue
+            if last == " " and s[0] == " ":
+                s = s.lstrip(" ")
+                if not s:
+                    continue
+            pos = line.find(s, cur)
+            if pos >= 0:
+                mark(pos)
+                nxt = pos + len(s)
+            else:
+                # Escapes or entities make the source differ from the text: align them.
+                nxt = cur
+                for vi, sj in _align(s, line, cur):
+                    if not seg_v or seg_v[-1] < vlen + vi:
+                        col = (bases[li] if li < len(bases) else 0) + sj + 1
+                        seg_v.append(vlen + vi)
+                        seg_line.append(first + li + 1)
+                        seg_col.append(col)
+                        seg_text.append(col)
+                    nxt = sj
+            if code_depth:
+                block.masked.append((vlen, vlen + len(s)))
+            parts.append(s)
+            vlen += len(s)
+            last = s[-1]
+            cur = nxt
+        elif ctype == "text_special":  # a backslash escape or an entity
+            s = child.content
+            pos = line.find(child.markup, cur) if child.markup else -1
+            if pos >= 0:
+                mark(pos)
+                cur = pos + len(child.markup)
+            if code_depth:
+                block.masked.append((vlen, vlen + len(s)))
+            parts.append(s)
+            vlen += len(s)
+            if s:
+                last = s[-1]
+        elif ctype in ("softbreak", "hardbreak"):
+            li += 1
+            line = content_lines[li] if li < len(content_lines) else ""
+            cur = 0
+            block.breaks.append(vlen)
+            if last != " ":
+                parts.append(" ")
+                vlen += 1
+                last = " "
+        elif ctype == "code_inline":
+            markup = child.markup or "`"
+            pos = line.find(markup, cur)
+            if pos < 0:
+                pos = cur
+            mark(pos)
+            s = child.content
+            block.masked.append((vlen, vlen + len(s)))
+            parts.append(s)
+            vlen += len(s)
+            if s:
+                last = s[-1]
+            end = line.find(markup, pos + len(markup) + max(len(s) - 2, 0))
+            while end < 0 and li + 1 < len(content_lines):
+                # a code span over several lines: its line breaks are spaces, not softbreaks
+                li += 1
+                line = content_lines[li]
+                end = line.find(markup)
+            cur = end + len(markup) if end >= 0 else len(line)
+        elif ctype == "link_open":
+            pos = line.find("<" if child.markup == "autolink" else "[", cur)
+            if pos >= 0:
+                mark(pos)
+                cur = pos + 1
+            link_start = vlen
+            link_tok = child
+        elif ctype == "link_close":
+            if link_tok is not None:
+                block.links.append(
+                    _Link(link_start, vlen, _link_citation(link_tok, parts, link_start, line, cur))
+                )
+                if link_tok.markup == "autolink":
+                    block.masked.append((link_start, vlen))
+                    end = line.find(">", cur)
+                    cur = end + 1 if end >= 0 else cur
+                else:
+                    close = line.find("]", cur)
+                    if close >= 0:
+                        cur = _skip_link_tail(line, close + 1)
+            link_tok = None
+        elif ctype == "image":
+            pos = line.find("![", cur)
+            if pos >= 0:
+                close = line.find("]", pos + 2)
+                cur = _skip_link_tail(line, close + 1) if close >= 0 else pos + 2
+        elif ctype == "footnote_ref":
+            pos = line.find("[^", cur)
+            if pos < 0:
+                pos = line.find("^[", cur)
+            if pos >= 0:
+                close = line.find("]", pos)
+                cur = close + 1 if close >= 0 else pos + 2
+            meta = child.meta or {}
+            label = meta.get("label")
+            key = str(label) if label is not None else f"#{meta.get('id', '')}"
+            block.footnotes.append((vlen, key))
+        elif ctype == "html_inline":
+            raw = child.content
+            pos = line.find(raw, cur)
+            if raw.startswith("<!--"):
+                for m in _MARKER.finditer(raw):
+                    if m.group(1) == "ignore":
+                        block.ignore = True
+                    else:
+                        block.toggles.append(m.group(1) == "enable")
+            else:
+                low = raw[:6].lower()
+                if low.startswith("<a ") or low.startswith("<a\n"):
+                    m = _HTML_A.match(raw)
+                    if m:
+                        if pos >= 0:
+                            mark(pos)
+                        t = _HTML_TITLE.search(raw)
+                        href = m.group(1) or m.group(2) or m.group(3) or ""
+                        html_link = (href, (t.group(1) or t.group(2)) if t else None)
+                        link_start = vlen
+                elif low.startswith("</a"):
+                    if html_link is not None:
+                        href, title = html_link
+                        text = "".join(parts)[link_start:]
+                        cit = resolve.link_citation(
+                            f'<a href="{href}">{text}</a>', CitationKind.link, href, title
+                        )
+                        block.links.append(_Link(link_start, vlen, cit))
+                    html_link = None
+                elif low.startswith("<code"):
+                    code_depth += 1
+                elif low.startswith("</code"):
+                    code_depth = max(0, code_depth - 1)
+                elif low.startswith("<br") and last != " ":
+                    parts.append(" ")
+                    vlen += 1
+                    last = " "
+            if "\n" in raw:
+                li += raw.count("\n")
+                line = content_lines[li] if li < len(content_lines) else ""
+                cur = len(raw) - raw.rfind("\n") - 1
+            elif pos >= 0:
+                cur = pos + len(raw)
+        elif ctype.endswith("_open") or ctype.endswith("_close"):
+            # emphasis / strong / strikethrough: the markers are not visible text
+            markup = child.markup
+            if markup:
+                pos = line.find(markup, cur)
+                if pos >= 0 and pos - cur <= 1:
+                    if ctype.endswith("_open"):
+                        mark(pos)
+                    cur = pos + len(markup)
+    block.text = "".join(parts).rstrip()
+    return block
+
+
+def _link_citation(
+    link_tok: Token, parts: list[str], link_start: int, line: str, cur: int
+) -> Citation | None:
+    href = str(link_tok.attrs.get("href", ""))
+    title = link_tok.attrs.get("title")
+    title_s = str(title) if title else None
+    text = "".join(parts)[link_start:]
+    if link_tok.markup == "autolink":
+        return resolve.link_citation(f"<{href}>", CitationKind.link, href, title_s)
+    close = line.find("]", cur)
+    after = line[close + 1 : close + 2] if close >= 0 else "("
+    if after == "(":
+        return resolve.link_citation(f"[{text}]({href})", CitationKind.link, href, title_s)
+    if after == "[":
+        end = line.find("]", close + 2)
+        label = line[close + 2 : end] if end > close + 2 else text
+        return resolve.link_citation(f"[{text}][{label}]", CitationKind.reference, href, title_s, label)
+    return resolve.link_citation(f"[{text}]", CitationKind.reference, href, title_s, text)
+
+
+# --- sentences → claims ---------------------------------------------------------------------------
+
+_ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*", re.IGNORECASE)
+_UNDEFINED_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]")
+_UNDEFINED_REF = re.compile(r"\[([^\]]+)\]\[([^\]]*)\]")
+
+
+@dataclass
+class _Draft:
+    """A claim whose reference-list and footnote citations resolve once the file is read."""
+
+    claim: Claim
+    citations: list[tuple[int, Citation | resolve.Mention | str]]  # (offset, item); str: a footnote
+    fact_kinds: list[ClaimKind]
+
+
+def _apply_mask(text: str, spans: list[tuple[int, int]]) -> str:
+    if not spans:
+        return text
+    out: list[str] = []
+    prev = 0
+    for s, e in sorted(spans):
+        if s < prev:
+            s = prev
+        if e <= s:
+            continue
+        out.append(text[prev:s])
+        out.append("x" * (e - s))
+        prev = e
+    out.append(text[prev:])
+    return "".join(out)
+
+
+def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
+    return any(s <= pos < e for s, e in spans)
+
+
+def _block_drafts(
+    block: _Block,
+    file: str,
+    *,
+    split: bool = True,
+    quote: bool = False,
+    extra: list[Citation] | None = None,
+) -> list[_Draft]:
+    text = block.text
+    if not text.strip():
+        return []
+    link_spans = [(lk.start, lk.end) for lk in block.links]
+    masked = list(block.masked)
+    # Bare URLs and DOIs in running text (not inside link text or code).
+    found: list[tuple[int, int, Citation]] = []
+    if "http" in text or "www." in text or "10." in text or "doi:" in text.lower():
+        pre_mask = _apply_mask(text, masked)
+        for m in resolve.BARE_URL.finditer(pre_mask):
+            if _inside(m.start(), link_spans):
+                continue
+            raw = resolve.trim_url(m.group(0))
+            url = resolve.web_url(raw)
+            if url:
+                found.append((m.start(), m.start() + len(raw), resolve.url_citation(raw, url)))
+                masked.append((m.start(), m.start() + len(raw)))
+        for m in resolve.DOI.finditer(pre_mask):
+            if _inside(m.start(), link_spans) or any(s <= m.start() < e for s, e, _ in found):
+                continue
+            raw = resolve.trim_url(m.group(0))
+            found.append(
+                (m.start(), m.start() + len(raw), resolve.url_citation(raw, resolve.normalize_doi(raw)))
+            )
+            masked.append((m.start(), m.start() + len(raw)))
+    mask = _apply_mask(text, masked)
+    alert = _ALERT.match(mask)
+    if alert:  # a GitHub alert's "[!NOTE]" label is not part of any sentence
+        mask = " " * alert.end() + mask[alert.end() :]
+    spans = split_sentences(mask) if split else [(len(text) - len(text.lstrip()), len(text.rstrip()))]
+    mentions = resolve.find_mentions(mask) if "[" in mask or "(" in mask else []
+    undefined: list[tuple[int, int, Citation]] = []
+    if "[" in mask:
+        for m in _UNDEFINED_FOOTNOTE.finditer(mask):
+            undefined.append(
+                (m.start(), m.end(), resolve.footnote_citations(m.group(0), m.group(1), None)[0])
+            )
+        for m in _UNDEFINED_REF.finditer(mask):
+            label = m.group(2) or m.group(1)
+            undefined.append((m.start(), m.end(), resolve.undefined_reference(m.group(0), label)))
+    drafts: list[_Draft] = []
+    for k, (s, e) in enumerate(spans):
+        nxt = spans[k + 1][0] if k + 1 < len(spans) else len(text) + 1
+        sentence = text[s:e]
+        if is_question(sentence):
+            continue
+        items: list[tuple[int, Citation | resolve.Mention | str]] = []
+        link_chars = 0
+        for lk in block.links:
+            if lk.start < nxt and lk.end > s:
+                link_chars += min(lk.end, e) - max(lk.start, s)
+                if lk.citation is not None:
+                    c = lk.citation.model_copy()
+                    c.start, c.end = max(lk.start, s) - s, min(lk.end, e) - s
+                    items.append((lk.start, c))
+        for fs, fe, c in found + undefined:
+            if s <= fs < nxt:
+                c = c.model_copy()
+                c.start, c.end = fs - s, min(fe, e) - s
+                items.append((fs, c))
+        for mn in mentions:
+            if s <= mn.start < nxt:
+                # offsets inside the claim text, as for the other visible citations
+                items.append((mn.start, replace(mn, start=mn.start - s, end=min(mn.end, e) - s)))
+        for off, key in block.footnotes:
+            if s <= off < nxt or (off == len(text) and k == len(spans) - 1):
+                items.append((off, key))
+        smask = mask[s:e]
+        kinds = detect_kinds(smask)
+        if quote and ClaimKind.quote not in kinds:
+            kinds.append(ClaimKind.quote)
+        if not items and extra:
+            items.extend((s, c) for c in extra)
+        if items:
+            if not kinds and not _enough_words(smask, block.links, s, e):
+                continue  # a link-only line, a navigation entry, a stray fragment
+            if not kinds and all(
+                isinstance(c, Citation) and c.resolve_status == RS.skipped for _, c in items
+            ):
+                continue  # the author told us to ignore the only citations
+        elif not kinds or is_imperative_or_opinion(sentence):
+            continue
+        line, col = block.position(s)
+        claim = Claim(text=sentence, kinds=[], file=file, line=line, column=col)
+        drafts.append(_Draft(claim, items, kinds))
+    return drafts
+
+
+def _enough_words(smask: str, links: list[_Link], s: int, e: int) -> bool:
+    """At least three words outside the sentence's links."""
+    count = 0
+    prev = 0
+    for lk in links:
+        if lk.start < e and lk.end > s:
+            count += len(_WORD.findall(smask, prev, max(lk.start - s, prev)))
+            prev = max(prev, min(lk.end, e) - s)
+    count += len(_WORD.findall(smask, prev))
+    return count >= 3
+
+
+# --- the document walk ---------------------------------------------------------------------------
+
+_ATTRIB_LINE = re.compile(r"^\s*(?:—|―|–|--|~)\s*\S")
+
+
+@dataclass
+class _Footnote:
+    urls: list[str] = field(default_factory=list)
+    mentions: list[resolve.Mention] = field(default_factory=list)
+    drafts: list[_Draft] = field(default_factory=list)
+
+
+def _block_urls(block: _Block) -> list[str]:
+    urls = [lk.citation.url for lk in block.links if lk.citation is not None and lk.citation.url]
+    for u in resolve.urls_in(_apply_mask(block.text, [s for s in block.masked if not _is_link(s, block)])):
+        if u not in urls:
+            urls.append(u)
+    return urls
+
+
+def _is_link(span: tuple[int, int], block: _Block) -> bool:
+    return any(span == (lk.start, lk.end) for lk in block.links)
+
+
+def _find_close(tokens: list[Token], i: int) -> int:
+    """Index of the token closing the one opened at i."""
+    level = tokens[i].level
+    for j in range(i + 1, len(tokens)):
+        if tokens[j].nesting == -1 and tokens[j].level == level:
+            return j
+    return len(tokens) - 1
+
+
+def _inline_links(tok: Token, env: dict[str, Any]) -> list[Citation]:
+    out: list[Citation] = []
+    for ch in _children(tok, env):
+        if ch.type == "link_open":
+            c = resolve.link_citation(
+                str(ch.attrs.get("href", "")), CitationKind.link, str(ch.attrs.get("href", ""))
+            )
+            if c:
+                out.append(c)
+        elif ch.type == "html_inline":
+            m = _HTML_A.match(ch.content)
+            if m:
+                href = m.group(1) or m.group(2) or m.group(3) or ""
+                c = resolve.link_citation(f'<a href="{href}">', CitationKind.link, href)
+                if c:
+                    out.append(c)
+    return out
+
+
+_KRAMDOWN = re.compile(r"\bmarkdown=[\"']?(?:1|block|span)")
+
+
+def _html_markdown(tok: Token, lines: list[str], file: str, env: dict[str, Any]) -> list[_Draft]:
+    """Claims from an HTML block whose Markdown content is marked `markdown="1"` (kramdown, as
+    GitHub Pages / Jekyll sites write pull quotes): its text lines are Markdown; a line opening
+    with a dash is the attribution, and the other lines are then attributed quotes."""
+    if not tok.map:
+        return []
+    runs: list[Token] = []
+    current: Token | None = None
+    for ln in range(tok.map[0], min(tok.map[1], len(lines))):
+        text = lines[ln].strip()
+        if not text or text.startswith("<"):
+            current = None
+            continue
+        if current is None:
+            current = Token("inline", "", 0)
+            current.map = [ln, ln]
+            current.children = []
+            runs.append(current)
+        current.content = f"{current.content}\n{text}" if current.content else text
+        current.map = [current.map[0], ln + 1]
+    attribution = [t for t in runs if _ATTRIB_LINE.match(t.content)]
+    citations = [c for t in attribution for c in _inline_links(t, env)]
+    drafts: list[_Draft] = []
+    for t in runs:
+        if t in attribution:
+            continue
+        _children(t, env)
+        block = _scan_inline(t, lines)
+        if not block.ignore:
+            drafts.extend(_block_drafts(block, file, quote=bool(attribution), extra=citations or None))
+    return drafts
+
+
+@dataclass
+class _QuoteContext:
+    close: int  # token index of the blockquote_close
+    citations: list[Citation]
+    attributed: bool
+
+
+def _blockquote_context(
+    tokens: list[Token], i: int, prev_inline: Token | None, env: dict[str, Any]
+) -> tuple[_QuoteContext, int | None]:
+    """Whether the block quote opened at i is attributed; returns the attribution token to skip."""
+    close = _find_close(tokens, i)
+    last_inline = None
+    for j in range(close - 1, i, -1):
+        if tokens[j].type == "inline":
+            last_inline = j
+            break
+    attribution: int | None = None
+    if last_inline is not None:
+        content = tokens[last_inline].content
+        last_line_start = content.rfind("\n") + 1
+        if _ATTRIB_LINE.match(content[last_line_start:]):
+            attribution = last_inline if last_line_start == 0 else None
+            cits = _inline_links(tokens[last_inline], env)
+            return _QuoteContext(close, cits, True), attribution
+    if close + 2 < len(tokens) and tokens[close + 1].type == "paragraph_open":
+        nxt = tokens[close + 2]
+        if _ATTRIB_LINE.match(nxt.content):
+            return _QuoteContext(close, _inline_links(nxt, env), True), close + 2
+    if prev_inline is not None and prev_inline.content.rstrip().endswith(":"):
+        cits = _inline_links(prev_inline, env)
+        if cits:
+            return _QuoteContext(close, cits, True), None
+    return _QuoteContext(close, [], False), None
+
+
+def _walk(
+    tokens: list[Token], lines: list[str], file: str, doc: ExtractedDocument, env: dict[str, Any]
+) -> None:
+    drafts: list[_Draft] = []
+    references: list[Reference] = []
+    footnotes: dict[str, _Footnote] = {}
+    disabled = False
+    ignore_level: int | None = None  # a citecheck-ignore marker waits for the next block here
+    skip_close_level: int | None = None  # skipping an ignored block until its close
+    ref_section: int | None = None  # heading level of the current reference-list section
+    ref_item: Reference | None = None
+    ref_item_level = -1
+    quotes: list[_QuoteContext] = []
+    skip_inline: set[int] = set()
+    footnote_key: str | None = None
+    prev_inline: Token | None = None
+    row: list[_Block] = []
+    in_thead = False
+
+    for i, tok in enumerate(tokens):
+        ttype = tok.type
+        if skip_close_level is not None:
+            if tok.nesting == -1 and tok.level == skip_close_level:
+                skip_close_level = None
+            continue
+        if ttype == "html_block":
+            markers = list(_MARKER.finditer(tok.content))
+            for m in markers:
+                kind = m.group(1)
+                if kind == "disable":
+                    disabled = True
+                elif kind == "enable":
+                    disabled = False
+                elif "<!--" in tok.content:
+                    ignore_level = tok.level
+            if markers:
+                continue
+            if ignore_level is not None and tok.level == ignore_level:
+                ignore_level = None  # the ignored block is this HTML block
+                continue
+            if not disabled and ref_section is None and _KRAMDOWN.search(tok.content):
+                drafts.extend(_html_markdown(tok, lines, file, env))
+            continue
+        if ignore_level is not None:
+            if tok.level < ignore_level:
+                ignore_level = None
+            elif tok.level == ignore_level and tok.nesting >= 0:
+                ignore_level = None
+                if tok.nesting == 1:
+                    skip_close_level = tok.level
+                continue
+        while quotes and i > quotes[-1].close:
+            quotes.pop()
+        if ttype == "heading_open":
+            level = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
+            if ref_section is not None and level <= ref_section:
+                ref_section = None
+            inline = tokens[i + 1] if i + 1 < len(tokens) else None
+            if inline is not None and inline.type == "inline":
+                skip_inline.add(i + 1)
+                if resolve.is_reference_heading(inline.content):
+                    ref_section = level
+            continue
+        if ttype == "blockquote_open":
+            ctx, attribution = _blockquote_context(tokens, i, prev_inline, env)
+            quotes.append(ctx)
+            if attribution is not None:
+                skip_inline.add(attribution)
+            continue
+        if ttype == "footnote_reference_open":
+            footnote_key = str((tok.meta or {}).get("label", ""))
+            footnotes[footnote_key] = _Footnote()
+            continue
+        if ttype == "footnote_reference_close":
+            fn = footnotes.get(footnote_key or "")
+            if fn is not None and not fn.urls and not fn.mentions:
+                drafts.extend(fn.drafts)  # an explanatory note: its own sentences are claims
+            footnote_key = None
+            continue
+        if (
+            ttype == "list_item_open"
+            and ref_section is not None
+            and (ref_item is None or tok.level <= ref_item_level)
+        ):
+            line = (tok.map[0] + 1) if tok.map else 1
+            ref_item = Reference(label=tok.info or None, text="", urls=[], line=line)
+            ref_item_level = tok.level
+            references.append(ref_item)
+            continue
+        if ttype == "list_item_close" and ref_item is not None and tok.level == ref_item_level:
+            ref_item = None
+            continue
+        if ttype == "thead_open":
+            in_thead = True
+            continue
+        if ttype == "thead_close":
+            in_thead = False
+            continue
+        if ttype == "tr_close" and row:
+            if not disabled and ref_section is None:
+                drafts.extend(_block_drafts(_join(row), file, split=False))
+            row = []
+            continue
+        if ttype != "inline" or i in skip_inline:
+            continue
+        in_cell = i > 0 and tokens[i - 1].type in ("th_open", "td_open")
+        if in_cell and in_thead:
+            continue
+        attributed = bool(quotes) and quotes[-1].attributed
+        if not (in_cell or attributed or ref_section is not None or _may_hold_claim(tok.content)):
+            prev_inline = tok
+            continue
+        _children(tok, env)
+        block = _scan_inline(tok, lines)
+        prev_inline = tok
+        was_disabled = disabled
+        for t in block.toggles:
+            disabled = not t
+        if was_disabled or block.ignore:
+            continue
+        if ref_section is not None:
+            _add_reference(block, tok, ref_item, references)
+            continue
+        if in_cell:
+            row.append(block)
+            continue
+        extra = quotes[-1].citations if attributed else None
+        new = _block_drafts(block, file, quote=attributed, extra=extra)
+        if footnote_key is not None:
+            fn = footnotes[footnote_key]
+            fn.urls.extend(u for u in _block_urls(block) if u not in fn.urls)
+            fn.mentions.extend(resolve.find_mentions(_apply_mask(block.text, block.masked)))
+            fn.drafts.extend(new)
+        else:
+            drafts.extend(new)
+
+    _inline_footnotes(env, footnotes)
+    doc.references = references
+    _finish(drafts, references, footnotes, doc)
+
+
+def _inline_footnotes(env: dict[str, Any], footnotes: dict[str, _Footnote]) -> None:
+    """Bodies of inline footnotes (`^[…]`), which live only in the parser's env."""
+    listed = (env.get("footnotes") or {}).get("list") or {}
+    for fid, note in listed.items():
+        if "tokens" not in note:
+            continue
+        tok = Token("inline", "", 0)
+        tok.content = note.get("content", "")
+        tok.children = note["tokens"]
+        block = _scan_inline(tok, [])
+        footnotes[f"#{fid}"] = _Footnote(
+            urls=_block_urls(block), mentions=resolve.find_mentions(_apply_mask(block.text, block.masked))
+        )
+
+
+def _join(cells: list[_Block]) -> _Block:
+    """One block for a table row: the cells' text joined with " | "."""
+    out = _Block()
+    parts: list[str] = []
+    off = 0
+    for cell in cells:
+        if not cell.text:
+            continue
+        if parts:
+            parts.append(" | ")
+            off += 3
+        parts.append(cell.text)
+        out.seg_v.extend(v + off for v in cell.seg_v)
+        out.seg_line.extend(cell.seg_line)
+        out.seg_col.extend(cell.seg_col)
+        out.seg_text_col.extend(cell.seg_text_col)
+        out.links.extend(_Link(lk.start + off, lk.end + off, lk.citation) for lk in cell.links)
+        out.masked.extend((s + off, e + off) for s, e in cell.masked)
+        out.footnotes.extend((o + off, key) for o, key in cell.footnotes)
+        out.ignore = out.ignore or cell.ignore
+        off += len(cell.text)
+    out.text = "".join(parts)
+    return out
+
+
+def _add_reference(block: _Block, tok: Token, item: Reference | None, references: list[Reference]) -> None:
+    urls = _block_urls(block)
+    if item is not None:
+        if item.text:
+            item.text += " " + block.text
+        else:
+            m = resolve.make_reference(block.text, [], item.line, item.label)
+            item.label, item.text = m.label, m.text
+        item.urls.extend(u for u in urls if u not in item.urls)
+        return
+    first = (tok.map[0] + 1) if tok.map else 1
+    # A paragraph of "[1] …" lines holds one entry per line.
+    pieces: list[tuple[int, int]] = []
+    starts = [0, *block.breaks]
+    if len(starts) > 1 and all(resolve.starts_with_label(block.text[s:].lstrip()) for s in starts):
+        pieces = [
+            (s, starts[k + 1] if k + 1 < len(starts) else len(block.text)) for k, s in enumerate(starts)
+        ]
+    else:
+        pieces = [(0, len(block.text))]
+    for s, e in pieces:
+        sub = block.text[s:e].strip()
+        if not sub:
+            continue
+        sub_urls = [
+            lk.citation.url for lk in block.links if lk.citation and lk.citation.url and s <= lk.start < e
+        ]
+        line = block.position(s)[0] if block.seg_v else first
+        references.append(resolve.make_reference(sub, sub_urls, line))
+
+
+def _finish(
+    drafts: list[_Draft], references: list[Reference], footnotes: dict[str, _Footnote], doc: ExtractedDocument
+) -> None:
+    for d in drafts:
+        cits: list[Citation] = []
+        for _, item in sorted(d.citations, key=lambda x: x[0]):
+            if isinstance(item, Citation):
+                cits.append(item)
+            elif isinstance(item, resolve.Mention):
+                if item.strong or references:
+                    cits.append(resolve.mention_citation(item, references))
+            else:
+                fn = footnotes.get(item)
+                body = [resolve.mention_citation(m, references) for m in fn.mentions] if fn else []
+                raw = "^[…]" if item.startswith("#") else f"[^{item}]"
+                cits.extend(resolve.footnote_citations(raw, item, fn.urls if fn else None, body))
+        cits = resolve.dedupe(cits)
+        kinds = list(d.fact_kinds)
+        if cits:
+            kinds.append(ClaimKind.hyperlinked)
+        elif not kinds:
+            continue  # its only "citation" was a weak author-year look-alike
+        d.claim.kinds = kinds
+        d.claim.citations = cits
+        doc.claims.append(d.claim)
+
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_ESM = re.compile(r"^(?:import|export)\s")
+
+
+def _blank_non_markdown(text: str, *, mdx: bool) -> str:
+    """Blank out TOML front matter (`+++`) and, in MDX, top-level import/export lines, keeping
+    every line where it is so positions stay exact."""
+    if not text.startswith("+++") and not (mdx and ("import" in text or "export" in text)):
+        return text
+    lines = text.split("\n")
+    if lines[0].strip() == "+++":
+        for n in range(1, len(lines)):
+            if lines[n].strip() == "+++":
+                lines[: n + 1] = [""] * (n + 1)
+                break
+    if mdx:
+        fence = ""
+        for n, line in enumerate(lines):
+            m = _FENCE.match(line)
+            if m and (not fence or (m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence))):
+                fence = "" if fence else m.group(1)
+            elif not fence and _ESM.match(line):
+                lines[n] = ""
+    return "\n".join(lines)
+
+
+# --- public entry points ----------------------------------------------------------------------------
+
+
+def extract_text(text: str, file: str) -> ExtractedDocument:
+    """Claims and resolved citations of one Markdown text; `file` names it in every claim."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    doc = ExtractedDocument(file=file)
+    text = _blank_non_markdown(text, mdx=file.lower().endswith(".mdx"))
+    env: dict[str, Any] = {}
+    tokens = _parser().parse(text, env)
+    _walk(tokens, text.split("\n"), file, doc, env)
+    return doc
+
+
+def extract_file(
+    path: Path, *, display: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+) -> ExtractedDocument:
+    """`extract_text` of a file; never raises for bad input: problems go to `doc.errors`."""
+    name = display or str(path)
+    doc = ExtractedDocument(file=name)
+    try:
+        size = os.stat(path).st_size
+        if size > max_bytes:
+            doc.errors.append(
+                FileError(
+                    file=name, message=f"file is {size:,} bytes, over the {max_bytes:,}-byte limit; skipped"
+                )
+            )
+            return doc
+        with open(path, "rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except IsADirectoryError:
+        doc.errors.append(FileError(file=name, message="is a directory, not a Markdown file"))
+        return doc
+    except OSError as exc:
+        doc.errors.append(FileError(file=name, message=f"cannot read file: {exc.strerror or exc}"))
+        return doc
+    if len(data) > max_bytes:
+        doc.errors.append(FileError(file=name, message=f"file is over the {max_bytes:,}-byte limit; skipped"))
+        return doc
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark, as some editors save
+        try:
+            return _with_errors(extract_text(data.decode("utf-16"), name), doc.errors)
+        except UnicodeDecodeError:
+            pass
+    if b"\x00" in data:
+        doc.errors.append(
+            FileError(file=name, message="binary file (contains NUL bytes), not Markdown; skipped")
+        )
+        return doc
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        text = data.decode("utf-8", errors="replace")
+        doc.errors.append(
+            FileError(
+                file=name,
+                line=line,
+                message=f"invalid UTF-8 at byte {exc.start}; decoded with replacement characters",
+                fatal=False,
+            )
+        )
+    return _with_errors(extract_text(text, name), doc.errors)
+
+
+def _with_errors(doc: ExtractedDocument, errors: list[FileError]) -> ExtractedDocument:
+    doc.errors = errors + doc.errors
+    return doc
+
+
+def render_text(docs: list[ExtractedDocument]) -> str:
+    """One line a claim: `file:line  kinds  text  → urls` (unresolved citations say why)."""
+    out: list[str] = []
+    for doc in docs:
+        for c in doc.claims:
+            targets = []
+            for cit in c.citations:
+                if cit.resolve_status == RS.ok and cit.url:
+                    targets.append(cit.url)
+                elif cit.resolve_status == RS.skipped:
+                    targets.append(f"{cit.raw} (skipped)")
+                else:
+                    targets.append(f"{cit.raw} (error: {cit.resolve_error})")
+            arrow = "  → " + " ".join(targets) if targets else "  → (no citation)"
+            out.append(f"{c.file}:{c.line}  {','.join(k.value for k in c.kinds)}  {c.text}{arrow}")
+    return "\n".join(out) + ("\n" if out else "")

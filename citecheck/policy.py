@@ -1,0 +1,262 @@
+"""Verdict and exit policy, in one place: how what the stages found becomes one verdict per
+claim, which fail-on categories a verdict falls in, whether the run passed, and its exit code.
+
+Per claim (the pipeline calls these in order):
+- `triage`, before anything is fetched: a claim with a fact kind and no citation is
+  `unsourced`; one whose every citation is marked `citecheck-ignore` is left out; one with no
+  resolvable citation is `not_verified` (the resolve errors say why); past `max-claims` a
+  claim is `not_verified` with `limit`. The rest are checked.
+- per cited source: a failed fetch decides (`fetch_verdict`: `disallowed` / `unreachable` /
+  `not_extractable`, or `not_verified` when fetching is off); then the deterministic checks
+  (`checks_verdict`): a failed check fails the claim on its own, at no cost; with the judge
+  off, a number or quote found on the page passes with that page text as evidence and
+  anything else is `not_verified`; otherwise the judge decides (`judge_verdict`), and a
+  judge that gave no verdict leaves the claim `not_verified`.
+- `pick`: a claim passes when one of its sources supports it; otherwise the most telling
+  failure is reported (a source that contradicts the claim, then a fetch failure, then
+  "not verified").
+
+Per run (`assess`): every claim falls in the fail-on categories of `claim_categories`; a
+fatal file error counts as `not-verified` (that file's claims were not checked). `passed` is
+False when a category of the run's fail-on list is hit, True only when at least one claim got
+a pass/fail verdict, nothing failed and every file was read, and None otherwise — never True
+by default. `exit_code`: 1 when a fail-on category was hit, else 0; 2 belongs to errors
+(`citecheck.errors`), raised before a report exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from enum import StrEnum
+
+from citecheck.errors import ExitCode
+from citecheck.models import (
+    CheckResult,
+    Citation,
+    Claim,
+    ClaimResult,
+    DecidedBy,
+    FetchedSource,
+    FetchOutcome,
+    FileError,
+    JudgeResult,
+    Report,
+    ResolveStatus,
+    Verdict,
+)
+
+FAIL_ON_CATEGORIES = (
+    "unsupported",
+    "unreachable",
+    "not-extractable",
+    "disallowed",
+    "limit",
+    "not-verified",
+    "unsourced",
+)
+DEFAULT_FAIL_ON = ["unsupported", "unreachable", "not-extractable", "disallowed", "limit"]
+# What a run that cannot judge (a fork PR's, without secrets) does not fail on: the claims
+# that needed the judge are reported as not verified instead.
+JUDGE_DEPENDENT_CATEGORIES = frozenset({"limit", "not-verified"})
+
+JUDGE_OFF_REASON = "needs the LLM judge, which is off (judge: none)"
+CLAIM_LIMIT_REASON = "claim limit reached (max-claims)"
+UNSOURCED_REASON = "No citation provided"
+
+# Verdicts whose claim's support could not be decided (counted as "not verified").
+NOT_VERIFIED_VERDICTS = frozenset(
+    {Verdict.not_verified, Verdict.unreachable, Verdict.not_extractable, Verdict.disallowed}
+)
+# The fail-on category of each verdict (besides `not-verified` and `limit`).
+VERDICT_CATEGORY: dict[Verdict, str] = {
+    Verdict.fail: "unsupported",
+    Verdict.unreachable: "unreachable",
+    Verdict.not_extractable: "not-extractable",
+    Verdict.disallowed: "disallowed",
+    Verdict.not_verified: "not-verified",
+    Verdict.unsourced: "unsourced",
+}
+# Which failure to report when no source supports a claim: lower is more telling.
+_FAILURE_RANK = {
+    Verdict.fail: 0,
+    Verdict.disallowed: 1,
+    Verdict.unreachable: 2,
+    Verdict.not_extractable: 3,
+    Verdict.not_verified: 4,
+}
+_FETCH_VERDICT = {
+    FetchOutcome.disallowed: Verdict.disallowed,
+    FetchOutcome.unreachable: Verdict.unreachable,
+    FetchOutcome.not_extractable: Verdict.not_extractable,
+    FetchOutcome.skipped: Verdict.not_verified,
+}
+# Checks whose success alone may pass a claim when the judge is off.
+_PASSING_CHECKS = (DecidedBy.number, DecidedBy.quote)
+
+
+class Triage(StrEnum):
+    check = "check"  # fetch its sources and decide
+    ignored = "ignored"  # every citation carries `citecheck-ignore`: the author opted out
+
+
+def result(claim: Claim, verdict: Verdict, **fields: object) -> ClaimResult:
+    """`claim` with its verdict (and `reason`, `decided_by`, … as given)."""
+    return ClaimResult(**claim.model_dump(), verdict=verdict, **fields)  # type: ignore[arg-type]
+
+
+def checkable(citation: Citation) -> bool:
+    """A citation the run fetches: resolved, with a URL."""
+    return citation.resolve_status == ResolveStatus.ok and bool(citation.url)
+
+
+def triage(claim: Claim, *, over_limit: bool) -> ClaimResult | Triage:
+    """What happens to a claim before any fetch (`over_limit`: `max-claims` claims are
+    already being checked)."""
+    if not claim.citations:
+        return result(claim, Verdict.unsourced, decided_by=DecidedBy.policy, reason=UNSOURCED_REASON)
+    live = [c for c in claim.citations if c.resolve_status != ResolveStatus.skipped]
+    if not live:
+        return Triage.ignored
+    if not any(checkable(c) for c in live):
+        errors = "; ".join(c.resolve_error or "unresolved" for c in live)
+        return result(
+            claim,
+            Verdict.not_verified,
+            decided_by=DecidedBy.policy,
+            reason=f"citation not resolved: {errors}",
+        )
+    if over_limit:
+        return result(
+            claim, Verdict.not_verified, decided_by=DecidedBy.policy, reason=CLAIM_LIMIT_REASON, limit=True
+        )
+    return Triage.check
+
+
+def fetch_verdict(claim: Claim, url: str, source: FetchedSource) -> ClaimResult | None:
+    """The verdict a failed fetch gives (None: the page was fetched and has text)."""
+    if source.outcome == FetchOutcome.ok:
+        return None
+    verdict = _FETCH_VERDICT[source.outcome]
+    return result(claim, verdict, decided_by=DecidedBy.fetch, reason=source.error, source_url=url)
+
+
+def checks_verdict(
+    claim: Claim, url: str, checks: list[CheckResult], *, judge_on: bool, judge_off_reason: str = ""
+) -> ClaimResult | None:
+    """The verdict the deterministic checks give on their own (None: the judge decides)."""
+    failed = next((c for c in checks if not c.passed), None)
+    if failed is not None:
+        return result(
+            claim,
+            Verdict.fail,
+            decided_by=failed.name,
+            reason=failed.detail,
+            evidence=failed.evidence,
+            source_url=url,
+            checks=checks,
+        )
+    if judge_on:
+        return None
+    found = [c for c in checks if c.passed and c.name in _PASSING_CHECKS]
+    if found:
+        return result(
+            claim,
+            Verdict.pass_,
+            decided_by=found[0].name,
+            reason=found[0].detail,
+            evidence=found[0].evidence,
+            source_url=url,
+            checks=checks,
+        )
+    return result(
+        claim,
+        Verdict.not_verified,
+        decided_by=DecidedBy.policy,
+        reason=judge_off_reason or JUDGE_OFF_REASON,
+        source_url=url,
+        checks=checks,
+    )
+
+
+def judge_verdict(claim: Claim, url: str, checks: list[CheckResult], judged: JudgeResult) -> ClaimResult:
+    """The verdict of the judge's answer for one source."""
+    common = {"source_url": url, "checks": checks, "judge": judged}
+    if judged.supported is None or judged.error:
+        return result(
+            claim,
+            Verdict.not_verified,
+            decided_by=DecidedBy.judge if not judged.limit else DecidedBy.policy,
+            reason=judged.error or "the judge gave no verdict",
+            limit=judged.limit,
+            **common,
+        )
+    verdict = Verdict.pass_ if judged.supported else Verdict.fail
+    return result(
+        claim,
+        verdict,
+        decided_by=DecidedBy.judge,
+        reason=judged.rationale,
+        evidence=judged.evidence,
+        **common,
+    )
+
+
+def pick(results: Sequence[ClaimResult]) -> ClaimResult:
+    """One verdict from a claim's per-source verdicts."""
+    passing = next((r for r in results if r.verdict == Verdict.pass_), None)
+    if passing is not None:
+        return passing
+    return min(results, key=lambda r: _FAILURE_RANK.get(r.verdict, 9))
+
+
+# --------------------------------------------------------------------------- the run
+
+
+def claim_categories(claim: ClaimResult) -> list[str]:
+    """The fail-on categories a claim falls in, in the canonical order."""
+    hit: set[str] = set()
+    category = VERDICT_CATEGORY.get(claim.verdict)
+    if category is not None and category != "not-verified":
+        hit.add(category)
+    if claim.verdict in NOT_VERIFIED_VERDICTS:
+        hit.add("not-verified")
+    if claim.verdict not in (Verdict.pass_, Verdict.fail) and (
+        claim.limit or (claim.judge is not None and claim.judge.limit)
+    ):
+        hit.add("limit")
+    return [c for c in FAIL_ON_CATEGORIES if c in hit]
+
+
+def assess(
+    claims: Iterable[ClaimResult], errors: Iterable[FileError], fail_on: Sequence[str]
+) -> tuple[list[str], bool | None]:
+    """The fail-on categories the run hit, and `passed`."""
+    claims = list(claims)
+    fatal = any(e.fatal for e in errors)
+    hit: set[str] = {cat for c in claims for cat in claim_categories(c)}
+    if fatal:
+        hit.add("not-verified")
+    failing = [c for c in FAIL_ON_CATEGORIES if c in hit and c in fail_on]
+    judged = any(c.verdict in (Verdict.pass_, Verdict.fail) for c in claims)
+    if failing:
+        return failing, False
+    if judged and not fatal:
+        return failing, True
+    return failing, None
+
+
+def failing_claims(report: Report) -> list[ClaimResult]:
+    """Claims in a fail-on category of this report (what fails the check)."""
+    fail_on = set(report.fail_on)
+    return [c for c in report.claims if fail_on.intersection(claim_categories(c))]
+
+
+def fail_on_without_judge(fail_on: Sequence[str]) -> list[str]:
+    """The fail-on list of a run that degrades to no judge (a fork PR without secrets)."""
+    return [c for c in fail_on if c not in JUDGE_DEPENDENT_CATEGORIES]
+
+
+def exit_code(report: Report) -> ExitCode:
+    """FAILED when a fail-on category was hit, else PASSED (passed True, or None: nothing
+    verified and nothing failed)."""
+    return ExitCode.FAILED if report.failing or report.passed is False else ExitCode.PASSED

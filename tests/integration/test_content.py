@@ -1,0 +1,153 @@
+"""Bytes + content type → text: charsets, HTML fallback, PDF limits, walls."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from citecheck.fetch.content import (
+    ExtractedContent,
+    _parse,
+    _visible_at_most,
+    decode_text,
+    extract_content,
+    extract_html,
+    extract_pdf,
+    sniff_kind,
+    unusable_reason,
+    visible_text,
+)
+from tests.servers.source_server import make_pdf
+
+
+def run(body: bytes, content_type: str | None) -> ExtractedContent:
+    return asyncio.run(extract_content(body, content_type))
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "expected"),
+    [
+        ("café".encode(), "text/plain; charset=utf-8", "café"),
+        ("café".encode("latin-1"), "text/plain; charset=ISO-8859-1", "café"),
+        ("café".encode("latin-1"), "text/plain; charset=utf-8", "café"),  # header lies: falls through
+        ("café".encode("cp1252"), "text/plain", "café"),  # no charset, not UTF-8
+        ("café".encode("utf-8-sig"), "text/plain; charset=latin-1", "café"),  # BOM wins
+        ("café".encode("utf-16"), None, "café"),
+        ("café".encode(), "text/plain; charset=no-such-charset", "café"),
+    ],
+)
+def test_decode_text(body: bytes, content_type: str | None, expected: str) -> None:
+    assert decode_text(body, content_type) == expected
+
+
+def test_meta_charset_used_when_header_has_none() -> None:
+    html = '<html><head><meta charset="windows-1251"></head><body>Привет</body></html>'.encode("cp1251")
+    assert "Привет" in decode_text(html, "text/html", html=True)
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "kind"),
+    [
+        (b"<p>x</p>", "text/html; charset=utf-8", "html"),
+        (b"<p>x</p>", "application/xhtml+xml", "html"),
+        (b"%PDF-1.4", "application/pdf", "pdf"),
+        (b"# md", "text/markdown", "text"),
+        (b"{}", "application/json", "text"),
+        (b"\x89PNG", "image/png", "unknown"),
+        (b"%PDF-1.7\n...", None, "pdf"),
+        (b"<!DOCTYPE html><html>", "application/octet-stream", "html"),
+        (b"plain words", None, "text"),
+        (b"\x00\x01\x02", None, "unknown"),
+    ],
+)
+def test_sniff_kind(body: bytes, content_type: str | None, kind: str) -> None:
+    assert sniff_kind(body, content_type) == kind
+
+
+def test_visible_text_drops_scripts_and_keeps_blocks() -> None:
+    html = (
+        "<html><head><title>t</title><style>p{}</style></head>"
+        "<body><script>x=1</script><p>One</p><p>Two</p></body></html>"
+    )
+    assert visible_text(html) == "One\nTwo"
+
+
+def test_html_without_main_text_falls_back_to_visible_text() -> None:
+    # A page of short list items and a table: no "article" for trafilatura, but the
+    # statistic a claim cites is on it.
+    items = "".join(f"<li>Item {i}</li>" for i in range(30))
+    html = (
+        "<html><head><title>Figures</title></head><body><ul>" + items + "</ul>"
+        "<table><tr><td>Residents</td><td>14,000,000</td></tr></table></body></html>"
+    )
+    result = extract_html(html)
+    assert "14,000,000" in result.text
+    assert result.title == "Figures"
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<html><body><p>One</p><p>Two</p></body></html>",
+        "<html><head><title>Long title of the page</title><script>var x = 'lots of script text';</script>"
+        "</head><body><p>a</p><br><br><div><p>b</p></div></body></html>",
+        "<html><body><noscript><div><p>hidden</p></div></noscript><template><li>t</li></template>"
+        "<ul><li>x</li><li>y</li></ul><table><tr><td>1</td><td>2</td></tr></table></body></html>",
+        "<html><body><p>line\r\nbreaks\rand\x0cfeeds\u2028here</p><pre>  spaced   out  </pre></body></html>",
+        "<html><body>" + "<p>&amp;&lt;&#x1F600;&NotEqualTilde;</p>" * 20 + "</body></html>",
+        "<html><body><svg><text>drawn</text></svg><h1> </h1><p>\n\n</p></body></html>",
+    ],
+)
+def test_the_visible_text_bound_holds(html: str) -> None:
+    """`extract_html` skips the visible text when this bound shows trafilatura's text long
+    enough: the bound must never be below the visible text's real length."""
+    assert _visible_at_most(_parse(html)) >= len(visible_text(html))  # type: ignore[arg-type]
+
+
+def test_a_teaser_gives_way_to_the_visible_text_and_an_article_does_not() -> None:
+    body = "".join(
+        f"<p>Paragraph {i} of the report says the district counted {i},000 residents.</p>" for i in range(9)
+    )
+    article = f"<html><body><nav>Home | About</nav><article><h1>Census</h1>{body}</article></body></html>"
+    assert "Home | About" not in extract_html(article).text  # the article's text, not the page's
+    # trafilatura keeps only the article's one sentence; the statistic is in the aside it
+    # leaves out, so the whole visible text it is.
+    rows = "".join(f"<p>District {i}: {1000 + i} residents</p>" for i in range(60))
+    teaser = (
+        "<html><body><article><p>The census counted the residents of all sixty districts in 2020."
+        f"</p></article><aside>{rows}</aside></body></html>"
+    )
+    assert "District 59: 1059 residents" in extract_html(teaser).text
+
+
+def test_unusable_text() -> None:
+    assert unusable_reason("") == "no readable text on the page"
+    assert unusable_reason("  ok  ") == "almost no text on the page"
+    assert "wall" in (unusable_reason("We value your privacy. Accept all cookies to continue reading.") or "")
+    assert unusable_reason("The census counted 14 million residents in 2020.") is None
+    long_text = "Please log in to comment. " + "The census counted 14 million residents. " * 30
+    assert unusable_reason(long_text) is None  # a real article with a login link is not a wall
+
+
+def test_pdf_page_limit() -> None:
+    pdf = make_pdf(["First page text here.", "Second page text here.", "Third page text here."])
+    result = asyncio.run(extract_pdf(pdf, max_pages=2))
+    assert "Second page" in result.text
+    assert "Third page" not in result.text
+
+
+def test_pdf_time_limit_kills_the_extractor() -> None:
+    pdf = make_pdf(["Some text."])
+    result = asyncio.run(extract_pdf(pdf, timeout_s=0.001))
+    assert result.error == "PDF text extraction took longer than 0.001 s"
+
+
+def test_plain_text_kept_as_is() -> None:
+    body = "Line one: 14 million residents.\n\n  indented line\n"
+    assert run(body.encode(), "text/plain").text == body
+
+
+def test_image_not_extractable() -> None:
+    result = run(b"GIF89a" + b"\x00" * 50, "image/gif")
+    assert result.error == "content type image/gif has no extractable text"

@@ -1,0 +1,355 @@
+"""HTML extraction in the worker process: same results as in a thread, pages indexed once."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import pickle
+import signal
+from pathlib import Path
+
+import pytest
+
+from citecheck.checks.evidence import PageIndex, run_checks
+from citecheck.cli import main
+from citecheck.config import Settings
+from citecheck.extract.document import extract_text
+from citecheck.fetch.content import ExtractedContent, extract_content, extract_indexed
+from citecheck.fetch.fetcher import fetch_all
+from citecheck.fetch.workers import (
+    EARLY_WORKER_BYTES,
+    WORKER_MIN_URLS,
+    WORKER_NICENESS,
+    WORKER_URLS,
+    ExtractionWorker,
+    WorkerLauncher,
+    html_batch,
+    launch_workers_early,
+    worker_processes,
+)
+from citecheck.models import Claim, ClaimKind, FetchOutcome, SelectedFile
+from tests.servers import source_server as servers
+from tests.servers.source_server import SourceServer
+
+source_server = servers.source_server  # the fixture, by its usual name
+
+
+def page(i: int) -> str:
+    return (
+        f"<!doctype html><html><head><title>District {i}</title>"
+        f'<meta property="article:published_time" content="2021-03-{1 + i % 28:02d}"></head>'
+        f"<body><nav>Home | About</nav><article><h1>District {i}</h1>"
+        f"<p>The 2020 census counted {10_000 + 37 * i:,} residents in district {i}, about 12% more "
+        f"than in 2010, according to the statistics bureau.</p></article></body></html>"
+    )
+
+
+WALL = "<html><body><p>Please sign in to continue.</p></body></html>"
+
+
+def test_many_urls_go_through_the_worker_with_the_thread_results(source_server: SourceServer) -> None:
+    n = WORKER_MIN_URLS + 10
+    urls = [source_server.add(f"/d{i}.html", page(i)) for i in range(n)]
+    wall = source_server.add("/wall.html", WALL)
+    image = source_server.add("/x.png", b"\x89PNG\r\n\x1a\n" + bytes(100), content_type="image/png")
+    pages: dict[str, PageIndex] = {}
+    got = asyncio.run(
+        fetch_all([*urls, wall, image], Settings(allow_private_hosts=["127.0.0.1"]), pages=pages)
+    )
+
+    for i, url in enumerate(urls):
+        src = got[url]
+        assert src.outcome is FetchOutcome.ok, src.error
+        expected = asyncio.run(extract_content(page(i).encode(), "text/html; charset=utf-8", url=url))
+        assert (src.text, src.title, src.date) == (expected.text, expected.title, expected.date)
+        assert f"{10_000 + 37 * i:,} residents" in src.text
+        assert pages[url] == PageIndex.build(src.text)  # built by the worker, same as here
+    assert got[wall].outcome is FetchOutcome.not_extractable
+    assert "login" in (got[wall].error or "")
+    assert got[image].outcome is FetchOutcome.not_extractable
+    assert wall not in pages and image not in pages
+
+
+def test_few_urls_are_extracted_in_a_thread(source_server: SourceServer) -> None:
+    # Below WORKER_MIN_URLS no worker starts: nothing is indexed ahead, the caller does it.
+    url = source_server.add("/d1.html", page(1))
+    pages: dict[str, PageIndex] = {}
+    got = asyncio.run(fetch_all([url], Settings(allow_private_hosts=["127.0.0.1"]), pages=pages))
+    assert got[url].outcome is FetchOutcome.ok
+    assert "10,037 residents" in got[url].text
+    assert pages == {}
+
+
+def extract_in_worker(
+    n: int, *, idle: bool = False, processes: int = 1
+) -> list[tuple[ExtractedContent, PageIndex | None]]:
+    """Pages 0 … n-1 through `processes` workers, all handed over at once."""
+
+    async def run() -> list[tuple[ExtractedContent, PageIndex | None]]:
+        worker = await ExtractionWorker.start(processes=processes)
+        assert worker is not None
+        try:
+            return await asyncio.gather(
+                *(
+                    worker.extract(
+                        page(i).encode(), "text/html", f"http://example.org/{i}", idle=lambda: idle
+                    )
+                    for i in range(n)
+                )
+            )
+        finally:
+            await worker.aclose()
+
+    return asyncio.run(run())
+
+
+def test_worker_batches_and_keeps_order() -> None:
+    done = extract_in_worker(40)
+    assert [(content.title, index is not None) for content, index in done] == [
+        (f"District {i}", True) for i in range(40)
+    ]
+
+
+def test_a_dead_worker_falls_back_to_a_thread() -> None:
+    async def run() -> tuple[str, str]:
+        worker = await ExtractionWorker.start()
+        assert worker is not None
+        try:
+            first, _ = await worker.extract(page(1).encode(), "text/html", None)
+            os.kill(worker.pid, signal.SIGKILL)  # the worker dies (OOM killer, a crash in lxml, …)
+            second, index = await worker.extract(page(2).encode(), "text/html", None)
+            assert worker.live == 0  # given up: extracted (and indexed) in a thread
+            assert index == PageIndex.build(second.text)
+        finally:
+            await worker.aclose()
+        return first.text, second.text
+
+    first, second = asyncio.run(run())
+    assert "10,037 residents" in first
+    assert "10,074 residents" in second
+
+
+def test_two_workers_share_the_pages_and_results_stay_the_same() -> None:
+    done = extract_in_worker(200, processes=2)
+    alone = extract_in_worker(200)
+    assert [(c.title, c.text, index) for c, index in done] == [(c.title, c.text, index) for c, index in alone]
+    assert [c.title for c, _ in done] == [f"District {i}" for i in range(200)]
+
+
+def test_a_large_run_starts_one_worker_per_share_of_urls(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)  # the machine, not our code
+    on = Settings()
+    assert [worker_processes(on, n) for n in (10, WORKER_MIN_URLS, WORKER_URLS * 2, WORKER_URLS * 9)] == [
+        0,
+        1,
+        2,
+        4,
+    ]
+    assert worker_processes(Settings(fetch=False), 1000) == 0
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert worker_processes(on, 1000) == 0  # one CPU: a thread, not a process beside it
+
+
+def _children(pid: int) -> set[int]:
+    """The live child processes of `pid` (Linux: /proc/PID/task/*/children)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            found |= {int(c) for c in (task / "children").read_text().split()}
+    return {c for c in found if _alive(c)}
+
+
+def _alive(pid: int) -> bool:
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] != "Z"
+    return False
+
+
+def test_the_pool_forks_its_workers_from_the_first() -> None:
+    async def run() -> tuple[set[int], list[tuple[ExtractedContent, PageIndex | None]]]:
+        launcher = WorkerLauncher.spawn(3)
+        assert launcher is not None
+        worker = await launcher.start(2)
+        try:
+            done = await asyncio.gather(
+                *(worker.extract(page(i).encode(), "text/html", None) for i in range(20))
+            )
+            assert worker.live == 2
+            forked = _children(worker.pid)
+            # Both run below this process's priority: the event loop's downloads come first.
+            lower = min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
+            assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in {worker.pid, *forked}} == {lower}
+            return forked, done
+        finally:
+            await worker.aclose()
+            assert not _alive(worker.pid)
+
+    forked, done = asyncio.run(run())
+    assert len(forked) == 1  # the second worker is a child of the first, not of this process
+    assert not any(_alive(pid) for pid in forked)  # and ended with the pool
+    assert [c.title for c, _ in done] == [f"District {i}" for i in range(20)]
+
+
+def test_a_launcher_not_needed_is_discarded(source_server: SourceServer) -> None:
+    before = _children(os.getpid())
+    launcher = WorkerLauncher.spawn(2)
+    assert launcher is not None
+    assert _children(os.getpid()) - before  # the first worker is running, importing
+    url = source_server.add("/d1.html", page(1))
+    # One URL is no run for workers: fetch_all discards the launcher and extracts in a thread.
+    got = asyncio.run(fetch_all([url], Settings(allow_private_hosts=["127.0.0.1"]), launcher=launcher))
+    assert "10,037 residents" in got[url].text
+    assert _children(os.getpid()) == before
+    launcher.discard()  # once more: nothing left to do
+
+
+def test_workers_start_early_only_for_enough_markdown(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)  # the machine, not our code
+    small, large = tmp_path / "small.md", tmp_path / "large.md"
+    small.write_bytes(b"x" * (EARLY_WORKER_BYTES - 1))
+    large.write_bytes(b"x" * EARLY_WORKER_BYTES)
+    whole = [SelectedFile(path=str(p), display=p.name) for p in (small, large)]
+    assert launch_workers_early(Settings(), whole[:1]) is None
+    assert launch_workers_early(Settings(fetch=False), whole) is None
+    # In a pull request only the changed lines count: three of a large file are too few.
+    three_lines = [SelectedFile(path=str(large), display="large.md", line_ranges=[(4, 6)])]
+    assert launch_workers_early(Settings(), three_lines) is None
+    launcher = launch_workers_early(Settings(), whole[1:])
+    assert launcher is not None
+    launcher.discard()
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert launch_workers_early(Settings(), whole) is None
+
+
+def test_a_run_stopped_before_the_fetch_stage_leaves_no_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "CITECHECK_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    doc = tmp_path / "big.md"
+    doc.write_text(
+        "".join(
+            f"District {i} had {10_000 + i:,} residents ([c](https://example.org/{i})).\n\n"
+            for i in range(80)
+        )
+    )
+    assert doc.stat().st_size >= EARLY_WORKER_BYTES  # large enough for the early start
+    before = _children(os.getpid())
+    # No key for the judge: the run stops before any fetch, after the worker was started.
+    assert main(["check", str(doc), "--judge", "anthropic"]) == 2
+    assert "no-api-key" in capsys.readouterr().err
+    assert _children(os.getpid()) == before
+
+
+def test_extract_indexed_without_worker_indexes_nothing() -> None:
+    content, index = asyncio.run(extract_indexed(page(3).encode(), "text/html"))
+    assert index is None
+    assert content.title == "District 3"
+
+
+def test_check_with_many_links_uses_the_worker_and_reports_as_without(
+    tmp_path: Path, source_server: SourceServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    n = WORKER_MIN_URLS + 5
+    lines = []
+    for i in range(n):
+        url = source_server.add(f"/d{i}.html", page(i))
+        # every third figure is wrong: the page says 10,000 + 37 i
+        figure = 10_000 + 37 * i + (500 if i % 3 == 0 else 0)
+        lines += [f"District {i} had {figure:,} residents in 2020 ([census]({url})).", ""]
+    doc = tmp_path / "districts.md"
+    doc.write_text("\n".join(lines), encoding="utf-8")
+    args = ["check", str(doc), "--judge", "none", "--allow-private-host", "127.0.0.1", "--format", "json"]
+    main([*args, "--max-claims", str(n)])
+    report = json.loads(capsys.readouterr().out)
+    verdicts = [c["verdict"] for c in report["claims"]]
+    assert verdicts == ["fail" if i % 3 == 0 else "pass" for i in range(n)]
+    assert all(c["decided_by"] == "number" for c in report["claims"])
+
+
+def test_worker_without_index_only_extracts() -> None:
+    async def run() -> tuple[str | None, object]:
+        worker = await ExtractionWorker.start(index=False)
+        assert worker is not None
+        try:
+            content, index = await worker.extract(page(4).encode(), "text/html", None)
+        finally:
+            await worker.aclose()
+        return content.title, index
+
+    assert asyncio.run(run()) == ("District 4", None)
+
+
+def test_an_idle_caller_helps_and_results_stay_the_same() -> None:
+    done = extract_in_worker(80, idle=True)
+    expected = [asyncio.run(extract_content(page(i).encode(), "text/html")) for i in range(80)]
+    assert [(c.title, c.text) for c, _ in done] == [(f"District {i}", expected[i].text) for i in range(80)]
+    assert all(index == PageIndex.build(c.text) for c, index in done)
+
+
+def claims_about(i: int, url: str) -> list[Claim]:
+    """Claims citing page `i`: a right and a wrong figure, dates, a quote found and one not."""
+    doc = extract_text(
+        f"District {i} had {10_000 + 37 * i:,} residents in 2020 ([census]({url})).\n\n"
+        f"District {i} had {20_000 + i:,} residents in March 2019 ([census]({url})).\n\n"
+        f'The bureau said "the 2020 census counted {10_000 + 37 * i:,} residents" ([census]({url})).\n\n'
+        f'The bureau said "every district lost people since the last census" ([census]({url})).\n',
+        "d.md",
+    )
+    assert len(doc.claims) == 4
+    return doc.claims
+
+
+def test_the_worker_checks_the_claims_as_this_process_would(source_server: SourceServer) -> None:
+    n = WORKER_MIN_URLS + 5
+    urls = [source_server.add(f"/d{i}.html", page(i)) for i in range(n)]
+    citing = {url: claims_about(i, url) for i, url in enumerate(urls)}
+    pages: dict[str, PageIndex] = {}
+    got = asyncio.run(
+        fetch_all(urls, Settings(allow_private_hosts=["127.0.0.1"]), pages=pages, claims=citing)
+    )
+    for url in urls:
+        src = got[url]
+        # Every claim was checked in the worker: its results came back with the page ...
+        assert len(pages[url].checked) == 4
+        for claim in citing[url]:
+            here = run_checks(claim, src.text, source_date=src.date)  # checked anew, here
+            assert here  # each of these claims has something to check
+            # ... and are what this process finds (`run_checks` hands them out unchanged).
+            assert run_checks(claim, src.text, page=pages[url], source_date=src.date) == here
+    verdicts = [[all(c.passed for c in r) for r in pages[urls[0]].checked.values()]]
+    assert verdicts == [[True, False, True, False]]
+
+
+def test_a_page_index_travels_with_its_checks_and_without_derived_data() -> None:
+    text = asyncio.run(extract_content(page(5).encode(), "text/html")).text
+    index = PageIndex.build(text)
+    claims = claims_about(5, "http://example.org/5")
+    checks = [run_checks(c, text, page=index) for c in claims]
+    assert index.numbers and index.dates  # computed by the checks
+    back = pickle.loads(pickle.dumps(index))
+    assert set(vars(back)) == {"text", "checked"}  # figures and dates are found again on demand
+    assert back.numbers == index.numbers and back.dates == index.dates
+    assert [run_checks(c, text, page=back) for c in claims] == checks
+
+
+def test_a_failing_page_in_a_batch_fails_alone_and_order_is_kept() -> None:
+    """A batch is extracted, then checked, in two passes: a page failing in either pass gives
+    its exception in its own place, and the pages around it their own results."""
+    good = [(page(i).encode(), "text/html", f"http://example.org/{i}", True, []) for i in range(3)]
+    request = ("District 1 had 10,037 residents.", (ClaimKind.statistic,))
+    bad_body = (None, "text/html", None, True, [])  # fails while extracting
+    bad_check = (page(1).encode(), "text/html", None, True, [("text", None)])  # fails while checking
+    batch = [good[0], bad_body, (*good[1][:4], [request]), bad_check, good[2]]
+    out = html_batch(batch)  # type: ignore[arg-type]
+    assert [isinstance(o, Exception) for o in out] == [False, True, False, True, False]
+    alone = [html_batch([job])[0] for job in (good[0], (*good[1][:4], [request]), good[2])]
+    for got, want in zip([out[0], out[2], out[4]], alone, strict=True):
+        assert not isinstance(got, Exception) and not isinstance(want, Exception)
+        assert got[0] == want[0] and got[1] == want[1]
+    checked = out[2][1].checked  # type: ignore[index,union-attr]
+    assert [r.passed for results in checked.values() for r in results] == [True]

@@ -1,0 +1,272 @@
+"""Settings parsing and the narrowing-only config file (DESIGN §4: the workflow inputs are the ceiling)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from citecheck.config import (
+    DEFAULT_PATHS,
+    FilterMode,
+    JudgeProvider,
+    Settings,
+    load_config_file,
+    narrow,
+    parse_shard,
+    split_list,
+)
+from citecheck.errors import ConfigError
+from citecheck.policy import DEFAULT_FAIL_ON
+
+# --------------------------------------------------------------------------- parsing
+
+
+def test_defaults() -> None:
+    s = Settings()
+    assert s.paths == DEFAULT_PATHS
+    assert s.fail_on == DEFAULT_FAIL_ON
+    assert "not-verified" not in s.fail_on and "unsourced" not in s.fail_on
+    assert s.filter_mode == FilterMode.added
+    assert s.judge == JudgeProvider.auto
+    assert s.allowed_domains == []
+    assert s.shard is None and s.shard_tuple is None
+    assert s.fetch is True
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("a.com,b.org", ["a.com", "b.org"]),
+        ("a.com, b.org", ["a.com", "b.org"]),
+        ("a.com\nb.org\n", ["a.com", "b.org"]),  # a multi-line Action input
+        ("  a.com  b.org ", ["a.com", "b.org"]),
+        (",,a.com,,\n,", ["a.com"]),
+        ("", []),
+        (None, []),
+        (["a.com,b.org", "c.net"], ["a.com", "b.org", "c.net"]),  # repeated flags
+    ],
+)
+def test_split_list(raw: str | list[str] | None, expected: list[str]) -> None:
+    assert split_list(raw) == expected
+
+
+def test_list_inputs_arrive_as_strings() -> None:
+    s = Settings.model_validate(
+        {
+            "allowed_domains": "Nature.com,\nwww.NIH.gov.\n",
+            "fail_on": "unsupported, unsourced",
+            "paths": "docs/**/*.md\nREADME.md",
+            "allow_private_hosts": "Intranet.Local",
+        }
+    )
+    assert s.allowed_domains == ["nature.com", "www.nih.gov"]
+    assert s.fail_on == ["unsupported", "unsourced"]
+    assert s.paths == ["docs/**/*.md", "README.md"]
+    assert s.allow_private_hosts == ["intranet.local"]
+
+
+def test_fail_on_rejects_unknown_categories() -> None:
+    with pytest.raises(ValidationError, match="unknown fail-on categories") as info:
+        Settings(fail_on="unsupported,unsuported")
+    assert "unsuported" in str(info.value)
+    assert "not-verified" in str(info.value)  # the message lists the valid choices
+
+
+def test_fail_on_accepts_every_category() -> None:
+    every = "unsupported,unreachable,not-extractable,disallowed,limit,not-verified,unsourced"
+    assert len(Settings(fail_on=every).fail_on) == 7
+
+
+@pytest.mark.parametrize(("raw", "expected"), [("1/4", (1, 4)), ("4/4", (4, 4)), ("1/1", (1, 1)), ("", None)])
+def test_parse_shard(raw: str, expected: tuple[int, int] | None) -> None:
+    assert parse_shard(raw) == expected
+
+
+@pytest.mark.parametrize("raw", ["0/4", "5/4", "1/0", "1-4", "a/b", "1/4/2", "/4", "-1/4"])
+def test_bad_shard_is_a_config_error(raw: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_shard(raw)
+    assert raw in str(info.value)
+    assert info.value.hint
+
+
+def test_shard_in_settings() -> None:
+    assert Settings(shard="2/3").shard_tuple == (2, 3)
+    assert Settings(shard="").shard is None
+    with pytest.raises(ConfigError):
+        Settings(shard="3/2")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("max_cost_usd", -1), ("max_claims", -1), ("concurrency", 0), ("timeout_s", 0), ("judge", "gpt")],
+)
+def test_out_of_range_values_are_rejected(field: str, value: object) -> None:
+    with pytest.raises(ValidationError):
+        Settings.model_validate({field: value})
+
+
+def test_config_error_carries_a_hint() -> None:
+    err = ConfigError("no API key", "set ANTHROPIC_API_KEY or pass --judge none", code="no-key")
+    assert str(err) == "no API key\n  hint: set ANTHROPIC_API_KEY or pass --judge none"
+    assert err.code == "no-key"
+    assert str(ConfigError("plain")) == "plain"
+
+
+# --------------------------------------------------------------------------- narrowing
+
+
+CEILING = Settings(
+    allowed_domains="nature.com,nih.gov",
+    max_cost_usd=2.0,
+    max_claims=100,
+    fail_on="unsupported,unreachable",
+    concurrency=32,
+    timeout_s=10,
+    max_source_bytes=1_000_000,
+    evidence_chars=4000,
+)
+
+
+def test_config_may_narrow_the_allowlist() -> None:
+    s = narrow(CEILING, {"allowed-domains": ["www.nature.com", "NIH.gov."]}, ".citecheck.toml")
+    assert s.allowed_domains == ["www.nature.com", "nih.gov"]
+
+
+@pytest.mark.parametrize("wider", ["evil.com", "evilnature.com", "com", "nature.com.evil.org"])
+def test_config_may_not_widen_the_allowlist(wider: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        narrow(CEILING, {"allowed_domains": ["nature.com", wider]}, "repo/.citecheck.toml")
+    assert "repo/.citecheck.toml" in str(info.value)
+    assert wider in str(info.value)
+
+
+def test_an_empty_allowlist_in_the_config_does_not_open_the_ceiling() -> None:
+    # An empty allowlist means "any public host": from a config file that would widen.
+    with pytest.raises(ConfigError, match=r"\.citecheck\.toml"):
+        narrow(CEILING, {"allowed_domains": []}, ".citecheck.toml")
+    with pytest.raises(ConfigError, match=r"\.citecheck\.toml"):
+        narrow(CEILING, {"allowed_domains": ""}, ".citecheck.toml")
+
+
+def test_config_may_set_an_allowlist_when_the_ceiling_has_none() -> None:
+    s = narrow(Settings(), {"allowed_domains": "example.org"}, ".citecheck.toml")
+    assert s.allowed_domains == ["example.org"]
+    assert narrow(Settings(), {"allowed_domains": []}, ".citecheck.toml").allowed_domains == []
+
+
+@pytest.mark.parametrize(
+    ("key", "lower", "higher"),
+    [
+        ("max_cost_usd", 0.5, 50.0),
+        ("max_claims", 10, 10_000),
+        ("concurrency", 4, 512),
+        ("timeout_s", 3, 600),
+        ("max_source_bytes", 1000, 10**9),
+        ("evidence_chars", 1000, 100_000),
+    ],
+)
+def test_caps_take_the_minimum(key: str, lower: float, higher: float) -> None:
+    assert getattr(narrow(CEILING, {key: lower}, "c.toml"), key) == lower
+    assert getattr(narrow(CEILING, {key: higher}, "c.toml"), key) == getattr(CEILING, key)
+
+
+def test_hyphenated_keys_work_like_the_action_inputs() -> None:
+    assert narrow(CEILING, {"max-cost-usd": 0.25}, "c.toml").max_cost_usd == 0.25
+
+
+def test_nan_cannot_disable_the_cost_cap() -> None:
+    # Every comparison with NaN is false, so a NaN cap would never stop a call.
+    with pytest.raises(ConfigError, match=r"c\.toml"):
+        narrow(CEILING, {"max_cost_usd": float("nan")}, "c.toml")
+    with pytest.raises(ValidationError):
+        Settings(max_cost_usd=float("nan"))
+
+
+def test_a_cap_of_the_wrong_type_names_the_file() -> None:
+    with pytest.raises(ConfigError, match=r"c\.toml"):
+        narrow(CEILING, {"max_cost_usd": "lots"}, "c.toml")
+    with pytest.raises(ConfigError, match=r"c\.toml"):
+        narrow(CEILING, {"max_claims": -5}, "c.toml")
+
+
+def test_fail_on_is_a_union() -> None:
+    s = narrow(CEILING, {"fail_on": "unsourced,unsupported"}, "c.toml")
+    assert set(s.fail_on) == {"unsupported", "unreachable", "unsourced"}
+    # An empty list in the config drops nothing.
+    assert set(narrow(CEILING, {"fail_on": []}, "c.toml").fail_on) == set(CEILING.fail_on)
+
+
+def test_unknown_fail_on_in_the_config_names_the_file() -> None:
+    with pytest.raises(ConfigError, match=r"c\.toml"):
+        narrow(CEILING, {"fail_on": "everything"}, "c.toml")
+
+
+def test_ignore_adds_and_paths_narrow() -> None:
+    base = Settings(ignore="drafts/**")
+    s = narrow(base, {"ignore": ["vendor/**"], "paths": "docs/**/*.md"}, "c.toml")
+    assert s.ignore == ["drafts/**", "vendor/**"]
+    assert s.paths == base.paths  # the workflow's globs stay; a file must match both
+    assert s.also_paths == ["docs/**/*.md"]
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "allow_private_hosts",
+        "allow-private-hosts",
+        "judge",
+        "model",
+        "base_url",
+        "cache_dir",
+        "fetch",
+        "typo",
+    ],
+)
+def test_non_narrowable_or_unknown_keys_are_errors_naming_the_file(key: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        narrow(CEILING, {key: "x"}, "docs/.citecheck.toml")
+    assert "docs/.citecheck.toml" in str(info.value)
+    assert key.replace("-", "_") in str(info.value)
+    assert "max_cost_usd" in info.value.hint  # says what may be set
+
+
+def test_narrow_leaves_the_ceiling_untouched() -> None:
+    before = CEILING.model_dump()
+    narrow(CEILING, {"max_cost_usd": 0.1, "allowed_domains": "nature.com"}, "c.toml")
+    assert CEILING.model_dump() == before
+
+
+# --------------------------------------------------------------------------- the file
+
+
+def test_load_flat_and_table_files(tmp_path: Path) -> None:
+    flat = tmp_path / "flat.toml"
+    flat.write_text('max-cost-usd = 0.5\nallowed-domains = ["nature.com"]\n', encoding="utf-8")
+    assert load_config_file(flat) == {"max-cost-usd": 0.5, "allowed-domains": ["nature.com"]}
+    table = tmp_path / "table.toml"
+    table.write_text('[citecheck]\nfail-on = "unsourced"\n', encoding="utf-8")
+    assert load_config_file(table) == {"fail-on": "unsourced"}
+    s = narrow(CEILING, load_config_file(table), str(table))
+    assert "unsourced" in s.fail_on
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"max_cost_usd = = 1\n", b"\xff\xfe not utf-8", b"citecheck = 3\n"],
+    ids=["bad-toml", "bad-utf8", "table-not-a-table"],
+)
+def test_bad_files_are_config_errors_naming_the_file(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "broken.toml"
+    path.write_bytes(content)
+    with pytest.raises(ConfigError, match=r"broken\.toml"):
+        load_config_file(path)
+
+
+def test_missing_or_unreadable_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"nope\.toml"):
+        load_config_file(tmp_path / "nope.toml")
+    with pytest.raises(ConfigError, match=str(tmp_path.name)):
+        load_config_file(tmp_path)  # a directory
