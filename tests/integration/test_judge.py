@@ -456,7 +456,6 @@ def test_cost_cap_stops_before_it_is_exceeded(llm: LLMServer) -> None:
     assert all(r.limit and r.error == CAP_REACHED and r.supported is None for r in results[first_limit:])
     assert len(llm.calls) == len(judged) == judge.calls_made
     assert judge.total_cost_usd <= cap
-    assert judge.cap_reached
 
 
 def test_cost_cap_checks_the_worst_case_not_the_likely_cost(llm: LLMServer) -> None:
