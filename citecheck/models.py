@@ -45,6 +45,17 @@ class Verdict(StrEnum):
     unsourced = "unsourced"
 
 
+class Cause(StrEnum):
+    """Why a claim was not verified, finer than its verdict: each is a fail-on category of its
+    own (see citecheck.policy), so a team can fail on dead links but not on sites that refuse
+    robots, or on a judge's errors but not on its doubts."""
+
+    blocked = "blocked"  # verdict unreachable: the site refused us (401/403/429, a challenge page)
+    judge_error = "judge-error"  # verdict not_verified: refusal, API error, malformed output
+    unsure = "unsure"  # verdict not_verified: the judge abstained (low confidence, evidence not found)
+    limit = "limit"  # verdict not_verified: the cost cap or the claim limit was reached
+
+
 class DecidedBy(StrEnum):
     number = "number"
     quote = "quote"
@@ -196,6 +207,7 @@ class ClaimResult(Claim):
     checks: list[CheckResult] = Field(default_factory=list)
     judge: JudgeResult | None = None
     limit: bool = False  # not verified because the cost cap or the claim limit was reached
+    cause: Cause | None = None  # why not verified, when finer than the verdict says
 
 
 class Report(BaseModel):

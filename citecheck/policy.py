@@ -31,6 +31,7 @@ from enum import StrEnum
 
 from citecheck.errors import ExitCode
 from citecheck.models import (
+    Cause,
     CheckResult,
     Citation,
     Claim,
@@ -48,16 +49,21 @@ from citecheck.models import (
 FAIL_ON_CATEGORIES = (
     "unsupported",
     "unreachable",
+    "blocked",
     "not-extractable",
     "disallowed",
     "limit",
+    "judge-error",
+    "unsure",
     "not-verified",
     "unsourced",
 )
-DEFAULT_FAIL_ON = ["unsupported", "unreachable", "not-extractable", "disallowed", "limit"]
+# Everything but `not-verified` and `unsourced`: a required status never goes green on a claim
+# that a budget, a site or the judge left unchecked.
+DEFAULT_FAIL_ON = [c for c in FAIL_ON_CATEGORIES if c not in ("not-verified", "unsourced")]
 # What a run that cannot judge (a fork PR's, without secrets) does not fail on: the claims
 # that needed the judge are reported as not verified instead.
-JUDGE_DEPENDENT_CATEGORIES = frozenset({"limit", "not-verified"})
+JUDGE_DEPENDENT_CATEGORIES = frozenset({"limit", "judge-error", "unsure", "not-verified"})
 
 JUDGE_OFF_REASON = "needs the LLM judge, which is off (judge: none)"
 CLAIM_LIMIT_REASON = "claim limit reached (max-claims)"
@@ -213,13 +219,19 @@ def pick(results: Sequence[ClaimResult]) -> ClaimResult:
 
 
 def claim_categories(claim: ClaimResult) -> list[str]:
-    """The fail-on categories a claim falls in, in the canonical order."""
+    """The fail-on categories a claim falls in, in the canonical order: its verdict's (a
+    `blocked` source replaces `unreachable`), its cause's, and `not-verified` for every
+    claim whose support could not be decided."""
     hit: set[str] = set()
     category = VERDICT_CATEGORY.get(claim.verdict)
+    if claim.cause is Cause.blocked and claim.verdict == Verdict.unreachable:
+        category = Cause.blocked.value
     if category is not None and category != "not-verified":
         hit.add(category)
     if claim.verdict in NOT_VERIFIED_VERDICTS:
         hit.add("not-verified")
+        if claim.cause in (Cause.judge_error, Cause.unsure, Cause.limit):
+            hit.add(claim.cause.value)
     if claim.verdict not in (Verdict.pass_, Verdict.fail) and (
         claim.limit or (claim.judge is not None and claim.judge.limit)
     ):
