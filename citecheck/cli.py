@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from citecheck import __version__
 from citecheck.config import Settings, load_config_file, narrow
 from citecheck.errors import CitecheckError, ConfigError, ExitCode
+from citecheck.policy import FAIL_ON_CATEGORIES
 
 DEFAULT_CONFIG_FILE = ".citecheck.toml"
 
@@ -95,8 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-claims", type=int, help="verify at most N claims (default 200)")
     p.add_argument(
         "--fail-on",
-        help="comma list of: unsupported, unreachable, not-extractable, disallowed, "
-        "limit, not-verified, unsourced",
+        help="comma list of: " + ", ".join(FAIL_ON_CATEGORIES) + " (default: all but the last two)",
     )
     p.add_argument("--cache-dir", type=Path, help="keep fetched sources and verdicts here")
     p.add_argument("--shard", help="I/N: check a stable 1/N slice of the files")
