@@ -49,9 +49,26 @@ def _add_judge_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_output_options(p: argparse.ArgumentParser, formats: Sequence[str]) -> None:
-    p.add_argument("--format", choices=list(formats), default=formats[0], help=f"default: {formats[0]}")
+def _add_output_options(p: argparse.ArgumentParser, formats: Sequence[str], help: str = "") -> None:
+    default = formats[0]
+    p.add_argument("--format", choices=list(formats), default=default, help=f"{help}default: {default}")
     p.add_argument("--output", "-o", type=Path, help="write the report here instead of stdout")
+
+
+def _add_report_options(p: argparse.ArgumentParser, *, extra_files: bool = False) -> None:
+    from citecheck.output import DEFAULT_FORMAT, FORMATS
+
+    names = [DEFAULT_FORMAT, *(n for n, f in FORMATS.items() if f.stdout and n != DEFAULT_FORMAT)]
+    _add_output_options(p, names, "".join(f"{n}: {FORMATS[n].description}; " for n in names))
+    if extra_files:
+        for name in FORMATS:
+            p.add_argument(
+                f"--{name}",
+                type=Path,
+                dest=f"{name}_file",
+                metavar="FILE",
+                help=f"also write the {name} report here",
+            )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -103,17 +120,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--concurrency", type=int, help="simultaneous fetches (default 64)")
     p.add_argument("--timeout", type=float, dest="timeout_s", help="seconds per source (default 10)")
     p.add_argument("--no-fetch", action="store_true", help="fetch nothing; cited claims are not verified")
-    _add_output_options(p, ["markdown", "json", "sarif"])
-    p.add_argument("--json", type=Path, dest="json_file", help="also write the JSON report here")
-    p.add_argument("--sarif", type=Path, dest="sarif_file", help="also write SARIF here")
+    _add_report_options(p, extra_files=True)
 
     p = sub.add_parser("merge", help="join the JSON reports of sharded runs into one")
     p.add_argument("reports", nargs="+", type=Path)
     p.add_argument("--fail-on", help="fail-on list for the merged verdict (default: the shards')")
-    _add_output_options(p, ["markdown", "json", "sarif"])
+    _add_report_options(p)
 
     p = sub.add_parser("demo", help="check the bundled example against bundled local sources (no key)")
-    _add_output_options(p, ["markdown", "json"])
+    _add_report_options(p)
 
     p = sub.add_parser("eval", help="judge accuracy and cost on a labelled JSONL set (WiCE format)")
     p.add_argument("--data", type=Path, required=True)
@@ -200,18 +215,16 @@ def cmd_extract(args: argparse.Namespace) -> int:
     return ExitCode.PASSED if readable else ExitCode.ERROR
 
 
-def _render(report: Any, fmt: str) -> str:
-    from citecheck.output.report import render_json, render_markdown, render_sarif
-
-    return {"markdown": render_markdown, "json": render_json, "sarif": render_sarif}[fmt](report)
-
-
 def _write_reports(report: Any, args: argparse.Namespace) -> None:
-    _emit(_render(report, args.format), args.output)
-    if getattr(args, "json_file", None):
-        _emit(_render(report, "json"), args.json_file)
-    if getattr(args, "sarif_file", None):
-        _emit(_render(report, "sarif"), args.sarif_file)
+    from citecheck.output import FORMATS
+    from citecheck.output.common import color_allowed
+
+    color = args.output is None and color_allowed(sys.stdout, os.environ)
+    _emit(FORMATS[args.format].render(report, color=color), args.output)
+    for name, fmt in FORMATS.items():
+        path = getattr(args, f"{name}_file", None)
+        if path:
+            _emit(fmt.render(report), path)
 
 
 def cmd_check(args: argparse.Namespace) -> int:

@@ -419,22 +419,20 @@ def _outputs(report: Report, files: Mapping[str, str]) -> dict[str, str]:
         "not-verified": str(counts.not_verified),
         "score": "null" if report.overall_score is None else f"{report.overall_score:.4f}",
         "cost-usd": f"{report.total_cost_usd:.4f}",
-        "report-json": files["json"],
-        "report-markdown": files["markdown"],
+        **{f"report-{name}": path for name, path in files.items()},
     }
 
 
 def publish(run: Run, settings: Settings, report: Report) -> int:
-    from citecheck.output.report import render_json, render_markdown, render_sarif
+    from citecheck.output import FORMATS
 
     log = run.log
     out_dir = run.workspace / REPORT_DIR
     out_dir.mkdir(parents=True, exist_ok=True)
-    files = {"json": "report.json", "markdown": "report.md", "sarif": "report.sarif"}
-    (out_dir / files["json"]).write_text(render_json(report), encoding="utf-8")
-    (out_dir / files["markdown"]).write_text(render_markdown(report), encoding="utf-8")
-    (out_dir / files["sarif"]).write_text(render_sarif(report), encoding="utf-8")
-    rel = {k: f"{REPORT_DIR}/{v}" for k, v in files.items()}
+    rel: dict[str, str] = {}
+    for fmt in (f for f in FORMATS.values() if f.action_file):
+        (out_dir / f"report.{fmt.extension}").write_text(fmt.render(report), encoding="utf-8")
+        rel[fmt.name] = f"{REPORT_DIR}/report.{fmt.extension}"
 
     annotations, not_annotated = annotation_commands(report) if settings.annotations else ([], 0)
     for line in annotations:

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import TextIO
 
 from citecheck.models import Report
-from citecheck.output.report import GITHUB_COMMENT_LIMIT, STEP_SUMMARY_LIMIT_BYTES, render_markdown, shorten
+from citecheck.output.common import GITHUB_COMMENT_LIMIT, STEP_SUMMARY_LIMIT_BYTES, shorten
+from citecheck.output.markdown import render_markdown
 from citecheck.policy import claim_categories, failing_claims
 from citecheck.select import PRFile, PRFileList
 

@@ -25,6 +25,7 @@ from citecheck.github.action import (
     load_event,
     settings_from_inputs,
 )
+from citecheck.output import FORMATS
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUTS = [
@@ -38,6 +39,7 @@ OUTPUTS = [
     "cost-usd",
     "report-json",
     "report-markdown",
+    "report-sarif",
 ]
 WORKFLOWS = sorted((ROOT / ".github/workflows").glob("*.yml")) + sorted(
     (ROOT / "examples/workflows").glob("*.yml")
@@ -92,6 +94,9 @@ def test_action_yml_readme_and_settings_list_the_same_inputs_and_defaults() -> N
 def test_action_yml_outputs_runs_env_and_branding() -> None:
     action = _action()
     assert list(action["outputs"]) == OUTPUTS == list(_readme_table("### Outputs"))
+    # The Action writes one report file per `action_file` format of the registry, each an output.
+    written = {f"report-{name}" for name, fmt in FORMATS.items() if fmt.action_file}
+    assert {o for o in OUTPUTS if o.startswith("report-")} == written
     assert all(spec["description"] for spec in action["outputs"].values())
     runs = action["runs"]
     assert runs["using"] == "docker" and runs["image"] == "Dockerfile"
@@ -298,9 +303,13 @@ def test_publish_counts_unannotated_claims_and_survives_a_dead_api(tmp_path: Pat
     summary = (tmp_path / "summary.md").read_text()
     assert "3 more failing claims are not annotated" in summary and "- Total claims: 13" in summary
     outputs = (tmp_path / "out").read_text()
-    for name in ("passed", "total-claims", "failed", "report-json", "report-markdown"):
+    for name in ("passed", "total-claims", "failed", "report-json", "report-markdown", "report-sarif"):
         assert f"\n{name}<<" in "\n" + outputs
     assert json.loads((tmp_path / "citecheck-report/report.json").read_text())["total_claims"] == 13
+    files = sorted(p.name for p in (tmp_path / "citecheck-report").iterdir())
+    assert files == ["report.json", "report.md", "report.sarif"]  # the console format is not a file
+    sarif = json.loads((tmp_path / "citecheck-report/report.sarif").read_text())
+    assert len(sarif["runs"][0]["results"]) == 13
 
 
 def test_publish_without_annotations_or_comment(tmp_path: Path) -> None:

@@ -244,7 +244,8 @@ def test_pr_run_comments_annotates_outputs_then_updates(
     assert o["score"] == "0.5000" and float(o["cost-usd"]) >= 0
     assert o["report-json"] == "citecheck-report/report.json"
     assert (ws / o["report-markdown"]).read_text().startswith("## Verification Report")
-    assert (ws / "citecheck-report/report.sarif").is_file()
+    assert o["report-sarif"] == "citecheck-report/report.sarif"
+    assert json.loads((ws / o["report-sarif"]).read_text())["version"] == "2.1.0"
     for figure in ("- Total claims: 3", "- Verified: 1", "- Failed: 1", "- Unsourced: 1"):
         assert figure in r.summary
     assert "Sales grew 25% in 2023" in r.summary

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -156,3 +159,55 @@ def test_merge_rejects_a_file_that_is_not_a_report(
     bad.write_text("{not json")
     assert main(["merge", str(bad)]) == 2
     assert "bad.json" in capsys.readouterr().err
+
+
+def _run_on_a_terminal(args: list[str], env: dict[str, str]) -> tuple[int, str]:
+    """Run `python -m citecheck ARGS` with its stdout on a pseudo-terminal; (exit code, output)."""
+    main_fd, tty_fd = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "citecheck", *args], stdout=tty_fd, stderr=subprocess.DEVNULL, env=env
+    )
+    os.close(tty_fd)
+    chunks: list[bytes] = []
+    try:
+        while True:
+            try:
+                chunk = os.read(main_fd, 65536)
+            except OSError:  # EIO: every writer of the terminal has closed it
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(main_fd)
+    return proc.wait(timeout=300), b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+
+
+def test_text_report_is_coloured_on_a_terminal_only(tmp_path: Path) -> None:
+    doc = tmp_path / "guide.md"
+    doc.write_text(
+        "Revenue doubled last year.\n\nSales grew 35% in 2023 [r](https://example.org/r).\n", encoding="utf-8"
+    )
+    args = ["check", str(doc), "--no-fetch", "--judge", "none", "--fail-on", "unsourced", "--format", "text"]
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+
+    piped = subprocess.run(
+        [sys.executable, "-m", "citecheck", *args], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert piped.returncode == 1
+    assert "\x1b" not in piped.stdout
+    assert piped.stdout.startswith(f"{doc}\n  3  FAIL (not verified)  Sales grew 35% in 2023 r.\n")
+    assert "\n  1  UNSOURCED  Revenue doubled last year.\n" in piped.stdout
+
+    code, shown = _run_on_a_terminal([*args, "--text", str(tmp_path / "also.txt")], env)
+    assert code == 1
+    assert "\x1b[31mUNSOURCED\x1b[0m" in shown and f"\x1b[1m{doc}\x1b[0m" in shown
+    assert re.sub(r"\x1b\[[0-9;]*m", "", shown) == piped.stdout
+    assert (tmp_path / "also.txt").read_text(encoding="utf-8") == piped.stdout  # a file: never colour
+
+    code, shown = _run_on_a_terminal(args, {**env, "NO_COLOR": "1"})
+    assert (code, shown) == (1, piped.stdout)
+
+    code, shown = _run_on_a_terminal([*args, "--output", str(tmp_path / "out.txt")], env)
+    assert (code, shown) == (1, "")
+    assert (tmp_path / "out.txt").read_text(encoding="utf-8") == piped.stdout

@@ -24,7 +24,7 @@ from citecheck.github.publish import (
     write_outputs,
 )
 from citecheck.models import ClaimKind, ClaimResult, Report, Verdict
-from citecheck.output.report import GITHUB_COMMENT_LIMIT, STEP_SUMMARY_LIMIT_BYTES
+from citecheck.output.common import GITHUB_COMMENT_LIMIT, STEP_SUMMARY_LIMIT_BYTES
 from tests.servers.github_server import GitHubServer
 from tests.servers.gitrepo import Repo
 

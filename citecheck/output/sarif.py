@@ -1,0 +1,129 @@
+"""SARIF 2.1.0 for code scanning: one rule per failure type, one result per failed or
+unsourced claim (docs/ARCHITECTURE.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from pydantic_core import to_json
+
+from citecheck import __version__
+from citecheck.cache import digest
+from citecheck.models import ClaimResult, Report, Verdict
+from citecheck.output.common import (
+    CLAIM_CHARS,
+    FAIL_TAGS,
+    REASON_CHARS,
+    collapse_whitespace,
+    shorten,
+    source_url,
+)
+from citecheck.policy import VERDICT_CATEGORY, claim_categories
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_VERSION = "2.1.0"
+INFORMATION_URI = "https://github.com/citecheck/citecheck"
+
+# fail-on category → SARIF rule description.
+_RULES: dict[str, str] = {
+    "unsupported": "The cited source does not support the claim.",
+    "unreachable": "The cited URL could not be fetched.",
+    "not-extractable": "No text could be extracted from the cited source.",
+    "disallowed": "The cited source is outside the allowlist or blocked by the fetch guard.",
+    "not-verified": "The claim could not be verified (cost cap, claim limit, judge disabled, ...).",
+    "unsourced": "The claim cites no source.",
+}
+# What to do about each, shown with a code-scanning alert.
+_RULE_HELP: dict[str, str] = {
+    "unsupported": "Correct the claim to match the source, or cite a source that supports it.",
+    "unreachable": "Fix or replace the link (an archived copy works), or retry if the site was down.",
+    "not-extractable": "Cite a page with the text in it (HTML, PDF or plain text), not an image or file.",
+    "disallowed": "Cite a source on an allowed domain, or add its domain to `allowed-domains`.",
+    "not-verified": "Raise `max-cost-usd` / `max-claims`, or enable the judge with an API key.",
+    "unsourced": "Add a citation (a link, footnote or reference) for the claim.",
+}
+
+
+def render_sarif(report: Report) -> str:
+    """SARIF 2.1.0: one rule per failure type, one result per failed or unsourced claim.
+
+    A result is an `error` when its claim hits a fail-on category, a `warning` otherwise.
+    `partialFingerprints` rest on file, claim text and source, so code scanning keeps
+    tracking an alert when the line moves.
+    """
+    rule_ids = list(_RULES)
+    rules = [
+        {
+            "id": rule,
+            "name": "".join(part.capitalize() for part in rule.split("-")),
+            "shortDescription": {"text": description},
+            "fullDescription": {"text": description},
+            "help": {"text": _RULE_HELP[rule], "markdown": _RULE_HELP[rule]},
+            "helpUri": INFORMATION_URI,
+            "defaultConfiguration": {"level": "error" if rule in report.fail_on else "warning"},
+        }
+        for rule, description in _RULES.items()
+    ]
+    results: list[dict[str, Any]] = []
+    seen: dict[str, int] = {}
+    for claim in report.claims:
+        rule = VERDICT_CATEGORY.get(claim.verdict)
+        if rule is None:
+            continue
+        error = any(cat in report.fail_on for cat in claim_categories(claim))
+        source = source_url(claim)
+        message = _sarif_message(claim, source)
+        results.append(
+            {
+                "ruleId": rule,
+                "ruleIndex": rule_ids.index(rule),
+                "level": "error" if error else "warning",
+                "message": {"text": message},
+                "locations": [
+                    {
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": quote(claim.file.replace("\\", "/"))},
+                            "region": {"startLine": max(claim.line, 1), "startColumn": max(claim.column, 1)},
+                        }
+                    }
+                ],
+                "partialFingerprints": {"citecheckClaim/v1": _fingerprint(claim, rule, source, seen)},
+                "properties": {"verdict": claim.verdict.value, "categories": claim_categories(claim)},
+            }
+        )
+    sarif = {
+        "$schema": SARIF_SCHEMA,
+        "version": SARIF_VERSION,
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "citecheck",
+                        "version": report.version or __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": rules,
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    # pydantic-core's encoder: indented output from `json` falls back to pure Python (slow).
+    return to_json(sarif, indent=2).decode("utf-8") + "\n"
+
+
+def _sarif_message(claim: ClaimResult, source: str | None) -> str:
+    text = shorten(claim.text, CLAIM_CHARS)
+    if claim.verdict == Verdict.unsourced:
+        return f"Unsourced claim: {text}"
+    tag, default = FAIL_TAGS[claim.verdict]
+    reason = shorten(claim.reason or default, REASON_CHARS)
+    return f"{tag}: {reason} — claim: {text} — source: {source or 'unresolved'}"
+
+
+def _fingerprint(claim: ClaimResult, rule: str, source: str | None, seen: dict[str, int]) -> str:
+    """Stable across line moves; the same sentence twice in one file gets an occurrence number."""
+    base = digest(rule, claim.file, collapse_whitespace(claim.text), source or "")
+    seen[base] = seen.get(base, 0) + 1
+    return f"{base[:32]}:{seen[base]}"
