@@ -29,7 +29,7 @@ from citecheck.output.common import (
     visible,
 )
 from citecheck.output.report import summary_counts
-from citecheck.policy import claim_categories
+from citecheck.policy import failing_claims
 
 _SECTION_ORDER: dict[Section, int] = {"failed": 0, "unsourced": 1, "verified": 2}
 
@@ -41,7 +41,7 @@ def render_text(report: Report, *, color: bool = False) -> str:
     def paint(text: str, code: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if color else text
 
-    fail_on = set(report.fail_on)
+    failing = {id(c) for c in failing_claims(report)}  # in a fail-on category: they fail the run
     out: list[str] = []
     by_file: dict[str, list[ClaimResult]] = {}
     for claim in report.claims:
@@ -53,9 +53,7 @@ def render_text(report: Report, *, color: bool = False) -> str:
             out.append("")
         out.append(paint(visible(file), _BOLD))
         for claim in claims:
-            out.extend(
-                _claim_lines(claim, width, paint, failing=bool(fail_on.intersection(claim_categories(claim))))
-            )
+            out.extend(_claim_lines(claim, width, paint, failing=id(claim) in failing))
     if not report.claims:
         out.append("No verifiable claims found.")
 
@@ -69,8 +67,8 @@ def render_text(report: Report, *, color: bool = False) -> str:
     status_code = _GREEN if report.passed is True else _RED if report.passed is False else _YELLOW
     out += [
         "",
-        f"{counts.total} claims: {counts.verified} verified, {counts.failed} failed, "
-        f"{counts.unsourced} unsourced",
+        f"{counts.total} claim{'' if counts.total == 1 else 's'}: {counts.verified} verified, "
+        f"{counts.failed} failed, {counts.unsourced} unsourced",
         f"Result: {paint(status, status_code)}",
     ]
     return "\n".join(out) + "\n"
