@@ -29,8 +29,9 @@ from pathlib import Path
 from citecheck.checks.evidence import select_evidence
 from citecheck.config import Settings
 from citecheck.evaluate import load_rows, render_eval, run_eval
-from citecheck.judge.judge import _PROMPT_JSON_NOTE, VERDICT_SCHEMA, build_excerpt, build_prompt
-from citecheck.judge.pricing import PRICES, cost_usd, estimate_tokens
+from citecheck.judge.ledger import input_upper_bound
+from citecheck.judge.pricing import PRICES, cost_usd
+from citecheck.judge.prompt import PROMPT_JSON_NOTE, VERDICT_SCHEMA, build_excerpt, build_prompt
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -53,8 +54,8 @@ def cost_table(data: Path) -> None:
             info=SourceInfo(url="https://example.org"), outcome=FetchOutcome.ok, text=item.text
         )
         system, user = build_prompt(src, excerpt, [item.claim])
-        text = system + user + _PROMPT_JSON_NOTE + json.dumps(VERDICT_SCHEMA)
-        worst_in.append(estimate_tokens(text) + 600)
+        text = system + user + PROMPT_JSON_NOTE + json.dumps(VERDICT_SCHEMA)
+        worst_in.append(input_upper_bound(system, user))
         typical_in.append(len(text) / 4)
     n = len(items)
     mean_worst = sum(worst_in) / n

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from citecheck import __version__
 from citecheck.config import Settings, load_config_file, narrow
 from citecheck.errors import CitecheckError, ConfigError, ExitCode
+from citecheck.judge.providers import judge_choices
 from citecheck.policy import FAIL_ON_CATEGORIES
 
 DEFAULT_CONFIG_FILE = ".citecheck.toml"
@@ -29,7 +30,7 @@ def _add_judge_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("judge")
     g.add_argument(
         "--judge",
-        choices=["auto", "anthropic", "openai", "openai-compatible", "none"],
+        choices=judge_choices(),
         help="LLM provider (default: whichever API key is set, else an error)",
     )
     g.add_argument("--model", help="model name (default per provider)")

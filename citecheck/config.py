@@ -25,12 +25,10 @@ class FilterMode(StrEnum):
     nofilter = "nofilter"
 
 
-class JudgeProvider(StrEnum):
-    auto = "auto"  # whichever key is set, else a configuration error
-    anthropic = "anthropic"
-    openai = "openai"
-    openai_compatible = "openai-compatible"
-    none = "none"
+# The two `judge` values that are not providers. The providers themselves are registered in
+# citecheck.judge.providers, a higher layer config may not import; resolve_judge checks the name.
+JUDGE_AUTO = "auto"  # whichever key is set, else a configuration error
+JUDGE_NONE = "none"  # the deterministic checks only
 
 
 DEFAULT_PATHS = ["**/*.md", "**/*.mdx"]
@@ -69,7 +67,7 @@ class Settings(BaseModel):
     filter_mode: FilterMode = FilterMode.added
     allowed_domains: list[str] = Field(default_factory=list)  # empty: any public host
     allow_private_hosts: list[str] = Field(default_factory=list)
-    judge: JudgeProvider = JudgeProvider.auto
+    judge: str = JUDGE_AUTO  # auto, none, or a provider's name
     model: str | None = None
     base_url: str | None = None
     max_cost_usd: float = Field(default=1.00, ge=0)

@@ -22,7 +22,9 @@ from citecheck.cache import DiskCache
 from citecheck.checks.evidence import select_evidence
 from citecheck.config import Settings
 from citecheck.errors import ConfigError
-from citecheck.judge.judge import Judge, resolve_judge
+from citecheck.judge.core import Judge
+from citecheck.judge.providers import PROVIDERS
+from citecheck.judge.resolve import resolve_judge
 from citecheck.models import Claim, ClaimKind, FetchedSource, FetchOutcome, FileError, JudgeResult, SourceInfo
 
 LABELS = ("supported", "partially_supported", "not_supported")
@@ -185,8 +187,11 @@ def run_eval(
     every judge call failed."""
     config = resolve_judge(settings, environ)
     if config is None:
-        raise ConfigError("eval needs a judge, but the judge is `none`", "choose --judge anthropic|openai|"
-                          "openai-compatible and set its API key", code="no-judge")  # fmt: skip
+        raise ConfigError(
+            "eval needs a judge, but the judge is `none`",
+            f"choose --judge {'|'.join(PROVIDERS)} and set its API key",
+            code="no-judge",
+        )
     items, errors = load_rows(data, limit)
     cache = DiskCache(settings.cache_dir) if settings.cache_dir else None
     judge = Judge(config, settings, cache)

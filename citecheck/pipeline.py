@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from citecheck import __version__, policy
 from citecheck.cache import DiskCache
 from citecheck.checks.evidence import PageIndex, find_fragment, run_checks, select_evidence
-from citecheck.config import JudgeProvider, Settings
+from citecheck.config import JUDGE_NONE, Settings
 from citecheck.errors import ConfigError
 from citecheck.extract.document import extract_file
 from citecheck.fetch.fetcher import fetch_all
@@ -46,7 +46,7 @@ from citecheck.output.report import build_report
 from citecheck.process import fewer_gc_passes
 
 if TYPE_CHECKING:
-    from citecheck.judge.judge import JudgeConfig
+    from citecheck.judge.resolve import JudgeConfig
 
 
 def _in_ranges(line: int, ranges: list[tuple[int, int]] | None) -> bool:
@@ -85,10 +85,10 @@ class _Run:
         self.launcher = launcher  # extraction workers started early, for the fetch stage
         # Before any fetch: no key / unknown model stops the run here (DESIGN §3).
         self.judge_config: JudgeConfig | None = None
-        if settings.judge != JudgeProvider.none:
+        if settings.judge != JUDGE_NONE:
             # Imported only by runs that judge: its models and price table cost a run
             # without a judge ~40 ms of start-up, before its first request.
-            from citecheck.judge.judge import resolve_judge
+            from citecheck.judge.resolve import resolve_judge
 
             self.judge_config = resolve_judge(settings, environ)
         self.cache = DiskCache(settings.cache_dir) if settings.cache_dir else None
@@ -181,7 +181,7 @@ class _Run:
         pages: dict[str, PageIndex],
         per_claim: dict[int, list[ClaimResult]],
     ) -> None:
-        from citecheck.judge.judge import Judge
+        from citecheck.judge.core import Judge
 
         assert self.judge_config is not None
         judge = Judge(self.judge_config, self.settings, self.cache)
@@ -233,7 +233,7 @@ async def check_async(
             "; ".join(f"{e.file}: {e.message}" for e in run.errors[:5]),
             code="no-input",
         )
-    if settings.judge == JudgeProvider.none:
+    if settings.judge == JUDGE_NONE:
         run.notes.append("judge: none — only the number, quote and date checks ran")
     if not settings.allowed_domains:
         run.notes.append("allowed-domains is empty: any public host could be fetched")

@@ -36,7 +36,7 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
-from citecheck.config import FilterMode, JudgeProvider, Settings, load_config_file, narrow
+from citecheck.config import JUDGE_AUTO, JUDGE_NONE, FilterMode, Settings, load_config_file, narrow
 from citecheck.errors import CitecheckError, ConfigError, ExitCode
 from citecheck.github.publish import (
     ActionLog,
@@ -48,6 +48,7 @@ from citecheck.github.publish import (
     summary_markdown,
     write_outputs,
 )
+from citecheck.judge.providers import PROVIDERS, key_inputs
 from citecheck.models import FileError, Report, SelectedFile
 from citecheck.policy import exit_code, fail_on_without_judge, failing_claims
 from citecheck.select import Selection, select_audit, select_pr
@@ -55,8 +56,8 @@ from citecheck.select import Selection, select_audit, select_pr
 PR_EVENTS = ("pull_request", "pull_request_target")
 DEFAULT_CONFIG = ".citecheck.toml"
 REPORT_DIR = "citecheck-report"  # inside the workspace: the only folder later steps share
-KEY_ENV = {"anthropic-api-key": "ANTHROPIC_API_KEY", "openai-api-key": "OPENAI_API_KEY"}
-# Every input of action.yml, in the order of DESIGN §7 (action.yml and the README follow it).
+# Every input of action.yml, in the order of DESIGN §7 (action.yml and the README follow it);
+# the judges' key inputs come from the provider registry.
 ALL_INPUTS = (
     "paths",
     "filter-mode",
@@ -65,8 +66,7 @@ ALL_INPUTS = (
     "judge",
     "model",
     "base-url",
-    "anthropic-api-key",
-    "openai-api-key",
+    *key_inputs(),
     "max-cost-usd",
     "max-claims",
     "fail-on",
@@ -79,7 +79,7 @@ ALL_INPUTS = (
 )
 # Inputs the Action itself consumes (secrets and the config file location); every other one
 # maps onto the Settings field of the same name (hyphen → underscore).
-ACTION_INPUTS = ("anthropic-api-key", "openai-api-key", "github-token", "config")
+ACTION_INPUTS = (*key_inputs(), "github-token", "config")
 SETTING_INPUTS = tuple(n for n in ALL_INPUTS if n not in ACTION_INPUTS)
 NO_KEY_NOTE = (
     "The LLM judge was skipped: no API key is available to this run (a pull request from a fork "
@@ -322,15 +322,16 @@ class Run:
 
     def pipeline_environ(self) -> dict[str, str]:
         env = dict(self.environ)
-        for name, var in KEY_ENV.items():
+        for name, var in key_inputs().items():
             value = read_input(self.environ, name)
             if value:
                 env[var] = value
         return env
 
     def secrets(self) -> list[str]:
-        values = [read_input(self.environ, n) for n in (*KEY_ENV, "github-token")]
-        values += [self.environ.get(v, "") for v in (*KEY_ENV.values(), "GITHUB_TOKEN")]
+        keys = key_inputs()
+        values = [read_input(self.environ, n) for n in (*keys, "github-token")]
+        values += [self.environ.get(v, "") for v in (*keys.values(), "GITHUB_TOKEN")]
         return [v for v in values if v]
 
     # ---- stages
@@ -340,11 +341,12 @@ class Run:
         config = read_input(self.environ, "config")
         settings = apply_config(settings, config, self.workspace, self.event, self.pr_client(), self.notes)
         env = self.pipeline_environ()
-        has_key = any(env.get(v) for v in KEY_ENV.values())
-        if settings.judge == JudgeProvider.auto and not has_key:
+        # A key that `judge: auto` could use.
+        has_key = any(env.get(p.key_env) for p in PROVIDERS.values() if p.auto)
+        if settings.judge == JUDGE_AUTO and not has_key:
             self.judge_skipped = True
             fail_on = fail_on_without_judge(settings.fail_on)
-            settings = settings.model_copy(update={"judge": JudgeProvider.none, "fail_on": fail_on})
+            settings = settings.model_copy(update={"judge": JUDGE_NONE, "fail_on": fail_on})
         return settings
 
     def verify_pr(self) -> None:
@@ -510,7 +512,7 @@ def run_action(environ: Mapping[str, str], stream: TextIO) -> int:
         run.verify_pr()
         settings = run.settings()
         mode = f"PR #{run.event.number}" if run.event.is_pr else f"audit ({run.event.name or 'local'})"
-        log.info(f"citecheck: {mode}, filter-mode {settings.filter_mode.value}, judge {settings.judge.value}")
+        log.info(f"citecheck: {mode}, filter-mode {settings.filter_mode.value}, judge {settings.judge}")
         if run.judge_skipped:
             log.warning(NO_KEY_NOTE)
         with log.commands_off():

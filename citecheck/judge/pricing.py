@@ -1,53 +1,42 @@
 """The one price table: judge models citecheck accepts and what they cost.
 
 Prices are US dollars per million tokens (input, output), the providers' list prices for
-standard (non-batch, non-cached) requests. A model outside this table is a configuration
-error unless the run gives its prices (`price_in_per_mtok` / `price_out_per_mtok`), so the
-cost cap always rests on a known price.
+standard (non-batch, non-cached) requests. Each provider module lists its own models'
+prices; this table joins them, tagged with the provider's price family. A model outside
+it is a configuration error unless the run gives its prices (`price_in_per_mtok` /
+`price_out_per_mtok`), so the cost cap always rests on a known price.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
-Provider = Literal["anthropic", "openai"]
+from citecheck.judge.providers import PROVIDERS, Provider
 
 
 @dataclass(frozen=True)
 class ModelPrice:
-    provider: Provider
+    provider: str  # the price family: the provider whose list the model is in
     input_per_mtok: float
     output_per_mtok: float
 
 
-PRICES: dict[str, ModelPrice] = {
-    # Anthropic
-    "claude-opus-4-7": ModelPrice("anthropic", 5.00, 25.00),
-    "claude-opus-4-6": ModelPrice("anthropic", 5.00, 25.00),
-    "claude-opus-4-5": ModelPrice("anthropic", 5.00, 25.00),
-    "claude-sonnet-4-6": ModelPrice("anthropic", 3.00, 15.00),
-    "claude-sonnet-4-5": ModelPrice("anthropic", 3.00, 15.00),
-    "claude-haiku-4-5": ModelPrice("anthropic", 1.00, 5.00),
-    "claude-haiku-4-5-20251001": ModelPrice("anthropic", 1.00, 5.00),
-    # OpenAI
-    "gpt-4o": ModelPrice("openai", 2.50, 10.00),
-    "gpt-4o-mini": ModelPrice("openai", 0.15, 0.60),
-    "gpt-4.1": ModelPrice("openai", 2.00, 8.00),
-    "gpt-4.1-mini": ModelPrice("openai", 0.40, 1.60),
-    "o1-mini": ModelPrice("openai", 1.10, 4.40),
-}
-
-DEFAULT_MODELS: dict[Provider, str] = {
-    # Sonnet: the quality/price balance for verdicts that gate a merge.
-    "anthropic": "claude-sonnet-4-6",
-    # 4o-mini: cheap, supports strict JSON-schema output.
-    "openai": "gpt-4o-mini",
-}
+def _price_table(providers: list[Provider]) -> dict[str, ModelPrice]:
+    table: dict[str, ModelPrice] = {}
+    for provider in providers:
+        for model, (price_in, price_out) in provider.prices.items():
+            if model in table:
+                # A model has one price; two lists naming it would make the cap depend on order.
+                raise ValueError(f"model {model!r} is priced by two providers")
+            table[model] = ModelPrice(provider.price_family, price_in, price_out)
+    return table
 
 
-def known_models(provider: Provider | None = None) -> list[str]:
-    return sorted(m for m, p in PRICES.items() if provider is None or p.provider == provider)
+PRICES: dict[str, ModelPrice] = _price_table(list(PROVIDERS.values()))
+
+
+def known_models(family: str | None = None) -> list[str]:
+    return sorted(m for m, p in PRICES.items() if family is None or p.provider == family)
 
 
 def estimate_tokens(text: str) -> int:

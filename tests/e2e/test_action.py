@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from citecheck.config import FilterMode, JudgeProvider, Settings
+from citecheck.config import JUDGE_NONE, FilterMode, Settings
 from citecheck.errors import ConfigError
 from citecheck.github.action import (
     ACTION_INPUTS,
@@ -131,7 +131,7 @@ def test_inputs_parse_into_settings() -> None:
     }
     s = settings_from_inputs(env, Path("/ws"))
     assert s.paths == ["docs/**/*.md", "!docs/drafts/**"]
-    assert s.filter_mode == FilterMode.diff_context and s.judge == JudgeProvider.none
+    assert s.filter_mode == FilterMode.diff_context and s.judge == JUDGE_NONE
     assert s.allowed_domains == ["who.int", "nature.com"]
     assert (s.max_cost_usd, s.max_claims) == (0.25, 50)
     assert s.fail_on == ["unsupported", "unsourced"]

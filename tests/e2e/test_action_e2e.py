@@ -400,6 +400,11 @@ def test_bad_input_exits_2_with_clear_error(tmp_path: Path, sources: SourceServe
     assert re.search(r"^::error::citecheck: input max-claims: ", r.stdout, re.M)
     r = run_action(tmp_path, s.origin.root, gh, inputs={"judge": "openai"}, payload=pr_payload(s))
     assert r.code == 2 and "::error::citecheck:" in r.stdout and "OPENAI_API_KEY" in r.stdout
+    # The providers are checked where they are known (resolve_judge), still before any fetch.
+    r = run_action(tmp_path, s.origin.root, gh, inputs={"judge": "opneai"}, payload=pr_payload(s))
+    assert r.code == 2 and "::error::citecheck: unknown judge 'opneai'" in r.stdout
+    assert "choose one of auto, anthropic, openai, openai-compatible, none" in r.stdout
+    assert sources.hits() == 0
 
 
 def test_fork_safe_workflow_run_judges_and_comments(

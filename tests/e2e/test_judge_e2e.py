@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -166,3 +169,36 @@ def test_check_without_a_key_stops_before_any_fetch(
     err = capsys.readouterr().err
     assert "no-api-key" in err and "ANTHROPIC_API_KEY" in err and "judge none" in err.replace("--", "")
     assert site.hits() == 0 and llm.calls == []
+
+
+def _check_in_fresh_process(args: list[str], env: dict[str, str]) -> tuple[int, list[str]]:
+    """Run `citecheck check` in a new interpreter; its exit code and the LLM SDKs it imported."""
+    code = (
+        "import sys\nfrom citecheck.cli import main\n"
+        f"code = main({args!r})\n"
+        "print(code, ','.join(m for m in ('anthropic', 'openai') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, **env}, check=True
+    )
+    exit_code, _, sdks = out.stdout.strip().rpartition("\n")[2].partition(" ")
+    return int(exit_code), [s for s in sdks.split(",") if s]
+
+
+def test_runs_that_make_no_judge_call_do_not_import_an_sdk(
+    tmp_path: Path, site: SourceServer, llm: LLMServer
+) -> None:
+    # The SDKs take seconds to import: `judge: none` and a fully cached re-run must not pay.
+    doc = write_doc(tmp_path, site)
+    common = [str(doc), "--allow-private-host", site.host, "--format", "json", "-o", str(tmp_path / "r")]
+    code, sdks = _check_in_fresh_process(["check", *common, "--judge", "none"], {})
+    assert code in (0, 1) and sdks == []
+
+    llm.responder = judge_by_content
+    keys = {"ANTHROPIC_API_KEY": "sk-ant-e2e", "OPENAI_API_KEY": "sk-e2e"}
+    judged = ["check", *common, "--judge", llm.protocol, "--base-url", llm.base_url]
+    judged += ["--cache-dir", str(tmp_path / "cache")]
+    code, sdks = _check_in_fresh_process(judged, keys)
+    assert code == 1 and sdks == [llm.protocol] and len(llm.calls) == 1
+    code, sdks = _check_in_fresh_process(judged, keys)
+    assert code == 1 and sdks == [] and len(llm.calls) == 1

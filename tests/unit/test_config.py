@@ -9,8 +9,8 @@ from pydantic import ValidationError
 
 from citecheck.config import (
     DEFAULT_PATHS,
+    JUDGE_AUTO,
     FilterMode,
-    JudgeProvider,
     Settings,
     load_config_file,
     narrow,
@@ -29,7 +29,7 @@ def test_defaults() -> None:
     assert s.fail_on == DEFAULT_FAIL_ON
     assert "not-verified" not in s.fail_on and "unsourced" not in s.fail_on
     assert s.filter_mode == FilterMode.added
-    assert s.judge == JudgeProvider.auto
+    assert s.judge == JUDGE_AUTO
     assert s.allowed_domains == []
     assert s.shard is None and s.shard_tuple is None
     assert s.fetch is True
@@ -101,7 +101,8 @@ def test_shard_in_settings() -> None:
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("max_cost_usd", -1), ("max_claims", -1), ("concurrency", 0), ("timeout_s", 0), ("judge", "gpt")],
+    # An unknown `judge` is rejected by resolve_judge, which knows the providers: test_judge_resolve.py.
+    [("max_cost_usd", -1), ("max_claims", -1), ("concurrency", 0), ("timeout_s", 0)],
 )
 def test_out_of_range_values_are_rejected(field: str, value: object) -> None:
     with pytest.raises(ValidationError):
