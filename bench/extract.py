@@ -17,7 +17,8 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from citecheck.extract.document import extract_text, find_markdown_files
+from citecheck.extract.document import extract_text
+from citecheck.select import find_markdown_files
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIRS = [ROOT.parent / "shared" / "eval" / "markdown", ROOT / "tests" / "data" / "markdown"]
