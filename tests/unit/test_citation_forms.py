@@ -86,8 +86,6 @@ def test_running_text_forms_are_found_in_registry_order() -> None:
         ("arXiv: 1709.06560", "1709.06560"),
         ("arxiv.org/abs/2207.07048", "2207.07048"),
         ("https://arxiv.org/abs/2301.01234v2", "2301.01234v2"),
-        ("https://arxiv.org/pdf/2207.07048.pdf", "2207.07048"),
-        ("https://arxiv.org/pdf/2412.19437", "2412.19437"),
         ("http://arxiv.org/abs/hep-th/9602043", "hep-th/9602043"),
         ("https://export.arxiv.org/abs/1706.03762", "1706.03762"),
     ],
@@ -137,7 +135,7 @@ def test_arxiv_pandoc_keys_deep_rules() -> None:
 
 def test_arxiv_pdf_link_failed_ml() -> None:
     # kennethleungty/Failed-ML, README.md: a table row whose link is an arXiv PDF. The link stays a
-    # link (its text is what the row says); its URL is the paper's abstract page.
+    # link (its text is what the row says) to the PDF as written: the full text is the source.
     md = (
         "| Title | Description |\n| --- | --- |\n"
         "| [Leakage and the Reproducibility Crisis in ML-based Science]"
@@ -147,16 +145,16 @@ def test_arxiv_pdf_link_failed_ml() -> None:
     )
     cit = one(md).citations[0]
     assert cit.kind == CitationKind.link
-    assert cit.url == "https://arxiv.org/abs/2207.07048"
+    assert cit.url == "https://arxiv.org/pdf/2207.07048.pdf"
 
 
 def test_arxiv_html_link_deepseek() -> None:
-    # deepseek-ai/DeepSeek-V3, README.md: the paper link is an HTML anchor to the PDF.
+    # deepseek-ai/DeepSeek-V3, README.md: the paper link is an HTML anchor to the PDF (kept as written).
     md = (
         'The model is described in the <a href="https://arxiv.org/pdf/2412.19437"><b>Paper Link</b></a> '
         "published in 2024.\n"
     )
-    assert one(md).citations[0].url == "https://arxiv.org/abs/2412.19437"
+    assert one(md).citations[0].url == "https://arxiv.org/pdf/2412.19437"
 
 
 def test_arxiv_old_style_link_in_reference_list_nlab() -> None:
@@ -293,7 +291,8 @@ def test_pubmed_in_footnote_body() -> None:
 @pytest.mark.parametrize(
     "href, url",
     [
-        ("https://arxiv.org/pdf/2207.07048.pdf", "https://arxiv.org/abs/2207.07048"),
+        ("https://arxiv.org/pdf/2207.07048.pdf", "https://arxiv.org/pdf/2207.07048.pdf"),
+        ("https://arxiv.org/abs/2207.07048v1", "https://arxiv.org/abs/2207.07048v1"),
         ("www.ncbi.nlm.nih.gov/pubmed/25637115", "https://pubmed.ncbi.nlm.nih.gov/25637115/"),
         ("http://dx.doi.org/10.1000/xyz123", "https://doi.org/10.1000/xyz123"),
         ("https://example.com/a", "https://example.com/a"),

@@ -1,11 +1,12 @@
 """arXiv identifiers: `arXiv:2301.01234`, `arXiv:2301.01234v2`, old-style
 `arXiv:hep-th/9901001` (also pandoc/manubot's `@arxiv:…`, and `arxiv.org/abs/…` written without
-a scheme), and the `https://arxiv.org/abs/…` / `/pdf/…` URLs, all normalised to
-`https://arxiv.org/abs/<id>` (kind `arxiv`; a link to an arXiv URL stays a `link` with the
-normalised URL). The id keeps its version: the author cited that one.
+a scheme), and `https://arxiv.org/abs/…` URLs, all normalised to `https://arxiv.org/abs/<id>`
+(kind `arxiv`; a link to an arXiv URL stays a `link` with the normalised URL). The id keeps its
+version: the author cited that one.
 
-The abstract page is the canonical one: it is HTML (title, authors, abstract, dates) and links
-every version; a `/pdf/` link is read there too.
+The abstract page is the canonical one for an identifier: it is HTML (title, authors, abstract,
+dates) and links every version. A link to the `/pdf/` is kept as written: the author pointed at
+the full text, where a figure the abstract lacks may be (the fetcher reads PDFs).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ SPELLINGS = ("arXiv", "arxiv", "ArXiv", "ARXIV")
 _NAME = "|".join(SPELLINGS)
 # Not inside a URL or a word.
 ARXIV = re.compile(rf"(?<![\w/.-])(?:(?:{_NAME}):\s?|(?:{_NAME})\.org/(?:abs|pdf)/)({_ID})(?:\.pdf)?(?!\w)")
-_URL = re.compile(rf"https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/({_ID})(?:\.pdf)?/?(?=[?#]|$)", re.I)
+_URL = re.compile(rf"https?://(?:www\.|export\.)?arxiv\.org/abs/({_ID})/?(?=[?#]|$)", re.I)
 
 
 def abs_url(arxiv_id: str) -> str:
