@@ -205,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-v", "--verbose", action="store_true", help="list misses and false failures")
     add_quick(ap, f"the first {QUICK_ROWS} rows of each data file")
     args = ap.parse_args(argv)
-    folder = eval_file("wice", args.quick).parent
+    folder = eval_file("wice", args.quick).parent  # the data folder this run reads: eval data or sample
     if not (folder / "wice").exists():
         print(f"{folder}: no eval data (set CITECHECK_EVAL_DIR)", file=sys.stderr)
         return 2
