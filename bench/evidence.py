@@ -5,7 +5,7 @@ gold set reaches the judge (lies wholly inside the selected passages). The page 
 WiCE sentences joined by newlines (as extracted page text has one paragraph a line); gold
 sentence indices are mapped to character spans of that text. The "(1 para)" rows join them
 by spaces instead, a harder case where our own sentence splitter must find every boundary.
-ms/claim includes parsing the page (`PageIndex.build`).
+ms/claim includes parsing the page (`PageIndex`).
 
 Run from the repository root: `python bench/evidence.py` (data: `../shared/eval/wice/
 claims_dev.jsonl`, or the path in CITECHECK_WICE_DEV).
@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from citecheck.checks.evidence import PageIndex, select_evidence
+from citecheck.checks.passages import PageIndex, select_evidence
 from citecheck.models import Passage
 
 DEFAULT = Path(__file__).resolve().parent.parent / ".." / "shared" / "eval" / "wice" / "claims_dev.jsonl"
@@ -86,7 +86,7 @@ def main() -> int:
         for budget in BUDGETS:
 
             def ours(claim: str, text: str, budget: int = budget) -> list[Passage]:
-                return select_evidence(claim, text, budget_chars=budget, page=PageIndex.build(text))
+                return select_evidence(claim, text, budget_chars=budget, page=PageIndex(text))
 
             r, c, n, t = evaluate(rows, ours, sep)
             label = f"select_evidence {budget:,}{name}"

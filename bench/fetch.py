@@ -49,12 +49,12 @@ NPM_TOOLS = {"linkinator": "linkinator", "markdown-link-check": "markdown-link-c
 HOSTS = [f"127.0.0.{i}" for i in range(1, 21)]
 
 FETCH_ONLY = """
-import sys, time
+import asyncio, sys, time
 from citecheck.config import Settings
-from citecheck.fetch.fetcher import fetch_all_sync
+from citecheck.fetch.fetcher import fetch_all
 urls = [line.strip() for line in open(sys.argv[1]) if line.strip()]
 hosts = sys.argv[2].split(",")
-res = fetch_all_sync(urls, Settings(allow_private_hosts=hosts, concurrency=int(sys.argv[3])))
+res = asyncio.run(fetch_all(urls, Settings(allow_private_hosts=hosts, concurrency=int(sys.argv[3])))).sources
 bad = [u for u, s in res.items() if s.outcome.value != "ok"]
 print(f"{len(res) - len(bad)} ok, {len(bad)} not ok", bad[:3])
 """

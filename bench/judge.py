@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-from citecheck.checks.evidence import select_evidence
+from citecheck.checks.passages import select_evidence
 from citecheck.config import Settings
 from citecheck.evaluate import load_rows, render_eval, run_eval
 from citecheck.judge.judge import _PROMPT_JSON_NOTE, VERDICT_SCHEMA, build_excerpt, build_prompt

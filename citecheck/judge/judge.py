@@ -38,7 +38,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from citecheck.cache import DiskCache, digest
-from citecheck.checks.evidence import find_verbatim
+from citecheck.checks.passages import find_verbatim
 from citecheck.config import JudgeProvider, Settings
 from citecheck.errors import ConfigError, JudgeFailedError
 from citecheck.judge.pricing import (
