@@ -5,7 +5,7 @@ gold set reaches the judge (lies wholly inside the selected passages). The page 
 WiCE sentences joined by newlines (as extracted page text has one paragraph a line); gold
 sentence indices are mapped to character spans of that text. The "(1 para)" rows join them
 by spaces instead, a harder case where our own sentence splitter must find every boundary.
-ms/claim includes parsing the page (`PageIndex.build`).
+ms/claim includes parsing the page (`PageIndex`).
 
 Run from the repository root: `python bench/evidence.py [--quick]` (data: `../shared/eval/wice/
 claims_dev.jsonl`, or the path in CITECHECK_WICE_DEV; `--quick`: its first 40 claims, else the
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench._data import add_quick, eval_file, read_jsonl
 
 # citecheck's own modules, all here: their paths may move in a restructure
-from citecheck.checks.evidence import PageIndex, select_evidence
+from citecheck.checks.passages import PageIndex, select_evidence
 from citecheck.models import Passage
 
 BUDGETS = (2000, 3000, 4000, 6000)
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         for budget in BUDGETS:
 
             def ours(claim: str, text: str, budget: int = budget) -> list[Passage]:
-                return select_evidence(claim, text, budget_chars=budget, page=PageIndex.build(text))
+                return select_evidence(claim, text, budget_chars=budget, page=PageIndex(text))
 
             r, c, n, t = evaluate(rows, ours, sep)
             label = f"select_evidence {budget:,}{name}"

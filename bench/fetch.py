@@ -58,12 +58,12 @@ from bench._data import add_quick  # noqa: E402
 from citecheck.config import Settings  # noqa: E402
 
 FETCH_ONLY = """
-import asyncio, sys
+import asyncio, sys, time
 from citecheck.config import Settings
 from citecheck.fetch.fetcher import fetch_all
 urls = [line.strip() for line in open(sys.argv[1]) if line.strip()]
 hosts = sys.argv[2].split(",")
-res = asyncio.run(fetch_all(urls, Settings(allow_private_hosts=hosts, concurrency=int(sys.argv[3]))))
+res = asyncio.run(fetch_all(urls, Settings(allow_private_hosts=hosts, concurrency=int(sys.argv[3])))).sources
 bad = [u for u, s in res.items() if s.outcome.value != "ok"]
 print(f"{len(res) - len(bad)} ok, {len(bad)} not ok", bad[:3])
 """

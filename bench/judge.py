@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench._data import add_quick, eval_file
 
 # citecheck's own modules, all here: their paths may move in a restructure
-from citecheck.checks.evidence import select_evidence
+from citecheck.checks.passages import select_evidence
 from citecheck.config import Settings
 from citecheck.evaluate import load_rows, render_eval, run_eval
 from citecheck.judge.ledger import input_upper_bound

@@ -36,7 +36,10 @@ from functools import partial  # noqa: E402
 from bench._data import add_quick, eval_file, read_jsonl  # noqa: E402
 
 # citecheck's own modules, all here: their paths may move in a restructure
-from citecheck.checks.evidence import PageIndex, check_dates, check_numbers, check_quotes  # noqa: E402
+from citecheck.checks.date import check_dates  # noqa: E402
+from citecheck.checks.number import check_numbers  # noqa: E402
+from citecheck.checks.passages import PageIndex  # noqa: E402
+from citecheck.checks.quote import check_quotes  # noqa: E402
 from citecheck.models import CheckResult  # noqa: E402
 from citecheck.numbers import (  # noqa: E402
     DateMention,
@@ -76,7 +79,7 @@ def false_failures(
 ) -> tuple[int, int]:
     failed = total = 0
     for claim, text in pairs:
-        result = check(claim, text, page=PageIndex.build(text))
+        result = check(claim, PageIndex(text))
         if result is None:
             continue
         total += 1
@@ -131,16 +134,16 @@ def wice(quick: bool, verbose: bool) -> None:
         if kind is None:
             continue
         total[kind] += 1
-        page = PageIndex.build(text)
+        page = PageIndex(text)
         check = check_numbers if kind == "figure" else check_dates
-        result = check(claim, text, page=page)
+        result = check(claim, page)
         if result is not None and not result.passed:
             caught[kind] += 1
         elif verbose:
             flagged_words = ", ".join(m.text for m in [*bad_stats, *bad_dates])
             print(f"    missed ({kind}: {flagged_words}): {claim[:100]!r}")
         if kind == "date":
-            strict_result = check_dates(claim, text, page=page, strict=True)
+            strict_result = check_dates(claim, page, strict=True)
             strict_caught += strict_result is not None and not strict_result.passed
         if not all(m.text.lower() in text.lower() for m in [*bad_stats, *bad_dates]):
             absent += 1

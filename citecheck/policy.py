@@ -9,8 +9,9 @@ Per claim (the pipeline calls these in order):
 - per cited source: a failed fetch decides (`fetch_verdict`: `disallowed` / `unreachable` /
   `not_extractable`, or `not_verified` when fetching is off); then the deterministic checks
   (`checks_verdict`): a failed check fails the claim on its own, at no cost; with the judge
-  off, a number or quote found on the page passes with that page text as evidence and
-  anything else is `not_verified`; otherwise the judge decides (`judge_verdict`), and a
+  off, a check that may decide alone (a number or quote found on the page, see
+  `citecheck.checks`) passes it with that page text as evidence and anything else is
+  `not_verified`; otherwise the judge decides (`judge_verdict`), and a
   judge that gave no verdict leaves the claim `not_verified`.
 - `pick`: a claim passes when one of its sources supports it; otherwise the most telling
   failure is reported (a source that contradicts the claim, then a fetch failure, then
@@ -26,7 +27,7 @@ by default. `exit_code`: 1 when a fail-on category was hit, else 0; 2 belongs to
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from enum import StrEnum
 
 from citecheck.errors import ExitCode
@@ -96,8 +97,6 @@ _FETCH_VERDICT = {
     FetchOutcome.not_extractable: Verdict.not_extractable,
     FetchOutcome.skipped: Verdict.not_verified,
 }
-# Checks whose success alone may pass a claim when the judge is off.
-_PASSING_CHECKS = (DecidedBy.number, DecidedBy.quote)
 
 
 class Triage(StrEnum):
@@ -147,9 +146,18 @@ def fetch_verdict(claim: Claim, url: str, source: FetchedSource) -> ClaimResult 
 
 
 def checks_verdict(
-    claim: Claim, url: str, checks: list[CheckResult], *, judge_on: bool, judge_off_reason: str = ""
+    claim: Claim,
+    url: str,
+    checks: list[CheckResult],
+    *,
+    decide_alone: Collection[DecidedBy],
+    judge_on: bool,
+    judge_off_reason: str = "",
 ) -> ClaimResult | None:
-    """The verdict the deterministic checks give on their own (None: the judge decides)."""
+    """The verdict the deterministic checks give on their own (None: the judge decides).
+
+    `decide_alone`: the checks whose pass may pass the claim with the judge off
+    (`citecheck.checks.DECIDE_ALONE`)."""
     failed = next((c for c in checks if not c.passed), None)
     if failed is not None:
         return result(
@@ -163,7 +171,7 @@ def checks_verdict(
         )
     if judge_on:
         return None
-    found = [c for c in checks if c.passed and c.name in _PASSING_CHECKS]
+    found = [c for c in checks if c.passed and c.name in decide_alone]
     if found:
         return result(
             claim,

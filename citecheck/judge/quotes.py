@@ -6,7 +6,7 @@ the report then shows the page's own text of it, not the model's rendering.
 
 from __future__ import annotations
 
-from citecheck.checks.evidence import find_verbatim
+from citecheck.checks.passages import find_verbatim
 from citecheck.judge.prompt import EXCERPT_GAP
 
 # Typographic characters models often straighten when quoting; one character each way, so
