@@ -10,7 +10,7 @@ derived from `FORMS`:
 - `running_forms` / `citation`: the forms found in a block's visible text and the citations
   they make (`citecheck.extract.document` masks what they cover before kinds are detected);
 - `web_url` / `identify`: a link target or bare URL made canonical by the form that knows it
-  (a doi.org URL → `https://doi.org/…`, an arXiv PDF → its `/abs/` page);
+  (a doi.org URL → `https://doi.org/…`, an arXiv abstract URL → `https://arxiv.org/abs/<id>`);
 - `urls_in`: the sources named in plain text (footnote bodies, reference entries);
 - `text_without_citations`: a claim's text with its citation markers blanked, for the checks.
 
