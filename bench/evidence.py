@@ -5,31 +5,31 @@ gold set reaches the judge (lies wholly inside the selected passages). The page 
 WiCE sentences joined by newlines (as extracted page text has one paragraph a line); gold
 sentence indices are mapped to character spans of that text. The "(1 para)" rows join them
 by spaces instead, a harder case where our own sentence splitter must find every boundary.
-ms/claim includes parsing the page (`PageIndex.build`).
+ms/claim includes parsing the page (`PageIndex`).
 
-Run from the repository root: `python bench/evidence.py` (data: `../shared/eval/wice/
-claims_dev.jsonl`, or the path in CITECHECK_WICE_DEV).
+Run from the repository root: `python bench/evidence.py [--quick]` (data: `../shared/eval/wice/
+claims_dev.jsonl`, or the path in CITECHECK_WICE_DEV; `--quick`: its first 40 claims, else the
+14 of tests/data/eval_sample, a second or two).
 """
 
 from __future__ import annotations
 
-import json
-import os
+import argparse
 import sys
 import time
 from pathlib import Path
 
-from citecheck.checks.evidence import PageIndex, select_evidence
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._data import add_quick, eval_file, read_jsonl
+
+# citecheck's own modules, all here: their paths may move in a restructure
+from citecheck.checks.passages import PageIndex, select_evidence
 from citecheck.models import Passage
 
-DEFAULT = Path(__file__).resolve().parent.parent / ".." / "shared" / "eval" / "wice" / "claims_dev.jsonl"
 BUDGETS = (2000, 3000, 4000, 6000)
 BASELINE_CHARS = 12000
-
-
-def load(path: Path) -> list[dict]:
-    with path.open(encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+QUICK_CLAIMS = 40
 
 
 def page_of(row: dict, sep: str = "\n") -> tuple[str, list[tuple[int, int]]]:
@@ -68,13 +68,16 @@ def evaluate(rows: list[dict], pick, sep: str = "\n") -> tuple[float, float, int
     return hits / n, chars / len(rows), n, elapsed
 
 
-def main() -> int:
-    path = Path(os.environ.get("CITECHECK_WICE_DEV", DEFAULT))
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_quick(ap, f"the first {QUICK_CLAIMS} claims")
+    args = ap.parse_args(argv)
+    path = eval_file("wice/claims_dev.jsonl", args.quick, env="CITECHECK_WICE_DEV")
     if not path.exists():
-        print(f"{path}: not found (set CITECHECK_WICE_DEV)", file=sys.stderr)
+        print(f"{path}: not found (set CITECHECK_WICE_DEV or CITECHECK_EVAL_DIR)", file=sys.stderr)
         return 2
-    rows = load(path)
-    print(f"WiCE dev: {len(rows)} claims, {path}")
+    rows = read_jsonl(path, QUICK_CLAIMS if args.quick else None)
+    print(f"WiCE dev: {len(rows)} claims, {path}{' (quick run)' if args.quick else ''}")
     print(f"{'selection':<30} {'recall':>7} {'mean chars':>11} {'claims':>7} {'ms/claim':>9}")
 
     def baseline(claim: str, text: str) -> list[Passage]:
@@ -86,7 +89,7 @@ def main() -> int:
         for budget in BUDGETS:
 
             def ours(claim: str, text: str, budget: int = budget) -> list[Passage]:
-                return select_evidence(claim, text, budget_chars=budget, page=PageIndex.build(text))
+                return select_evidence(claim, text, budget_chars=budget, page=PageIndex(text))
 
             r, c, n, t = evaluate(rows, ours, sep)
             label = f"select_evidence {budget:,}{name}"

@@ -14,38 +14,42 @@
    letters or more and every number of the claim occurs in the excerpt), beside the peer
    "always supported". These are floors for a real model's figures, not a model's figures.
 
-Run from the repository root: `python bench/judge.py` (data: `../shared/eval/wice/
-claims_dev.jsonl`, or the path in CITECHECK_WICE_DEV).
+Run from the repository root: `python bench/judge.py [--quick]` (data: `../shared/eval/wice/
+claims_dev.jsonl`, or the path in CITECHECK_WICE_DEV; `--quick`: its first 20 claims, else the 14
+of tests/data/eval_sample, a few seconds).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
 
-from citecheck.checks.evidence import select_evidence
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._data import add_quick, eval_file
+
+# citecheck's own modules, all here: their paths may move in a restructure
+from citecheck.checks.passages import select_evidence
 from citecheck.config import Settings
 from citecheck.evaluate import load_rows, render_eval, run_eval
 from citecheck.judge.ledger import input_upper_bound
 from citecheck.judge.pricing import PRICES, cost_usd
 from citecheck.judge.prompt import PROMPT_JSON_NOTE, VERDICT_SCHEMA, build_excerpt, build_prompt
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.servers.llm_server import LLMServer, RecordedRequest, Reply, parse_prompt, verdict, verdicts_reply
 
-DEFAULT = Path(__file__).resolve().parent.parent / ".." / "shared" / "eval" / "wice" / "claims_dev.jsonl"
+QUICK_CLAIMS = 20
 MODELS = ("claude-sonnet-4-6", "claude-haiku-4-5", "claude-opus-4-7", "gpt-4o-mini", "gpt-4o")
 BUDGET = 4000
 MAX_TOKENS_ONE_CLAIM = 200 + 350  # what the judge asks for a one-claim call
 TYPICAL_OUT = 120
 
 
-def cost_table(data: Path) -> None:
-    items, _ = load_rows(data)
+def cost_table(data: Path, limit: int | None) -> None:
+    items, _ = load_rows(data, limit)
     worst_in, typical_in = [], []
     for item in items:
         passages = select_evidence(item.claim, item.text, budget_chars=BUDGET)
@@ -83,22 +87,30 @@ def always_supported(req: RecordedRequest) -> Reply:
     )
 
 
-def eval_runs(data: Path) -> None:
+def eval_runs(data: Path, limit: int | None) -> None:
     for name, responder in (("word-overlap judge", None), ("always supported (peer)", always_supported)):
         with LLMServer("openai", responder) as server:
             settings = Settings(judge="openai", base_url=server.base_url, max_cost_usd=100)
             started = time.perf_counter()
-            result = run_eval(data, settings, {"OPENAI_API_KEY": "local"}, None)
+            result = run_eval(data, settings, {"OPENAI_API_KEY": "local"}, limit)
             seconds = time.perf_counter() - started
         print(f"== {name}: {result.total} claims in {seconds:.1f} s ({result.total / seconds:.1f} claims/s)")
         print(render_eval(result))
 
 
-def main() -> None:
-    data = Path(os.environ.get("CITECHECK_WICE_DEV", DEFAULT))
-    cost_table(data)
-    eval_runs(data)
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_quick(ap, f"the first {QUICK_CLAIMS} claims")
+    args = ap.parse_args(argv)
+    data = eval_file("wice/claims_dev.jsonl", args.quick, env="CITECHECK_WICE_DEV")
+    if not data.exists():
+        print(f"{data}: not found (set CITECHECK_WICE_DEV or CITECHECK_EVAL_DIR)", file=sys.stderr)
+        return 2
+    limit = QUICK_CLAIMS if args.quick else None
+    cost_table(data, limit)
+    eval_runs(data, limit)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -15,7 +15,8 @@
   `REFUTE` claims with a figure (for information: many refutations change a word, not a figure).
 
 The page text is the evidence sentences joined by newlines. Run from the repository root:
-`python bench/numbers.py`; data under `../shared/eval` or CITECHECK_EVAL_DIR.
+`python bench/numbers.py [-v] [--quick]`; data under `../shared/eval` or CITECHECK_EVAL_DIR
+(`--quick`: the first 100 rows of each file, else tests/data/eval_sample; a second or so).
 """
 
 from __future__ import annotations
@@ -26,13 +27,19 @@ from pathlib import Path
 # Run as `python bench/numbers.py`, this file's folder comes first on sys.path, where its own
 # name would shadow the standard library's `numbers` module (imported by `decimal`).
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import json  # noqa: E402
-import os  # noqa: E402
+import argparse  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from functools import partial  # noqa: E402
 
-from citecheck.checks.evidence import PageIndex, check_dates, check_numbers, check_quotes  # noqa: E402
+from bench._data import add_quick, eval_file, read_jsonl  # noqa: E402
+
+# citecheck's own modules, all here: their paths may move in a restructure
+from citecheck.checks.date import check_dates  # noqa: E402
+from citecheck.checks.number import check_numbers  # noqa: E402
+from citecheck.checks.passages import PageIndex  # noqa: E402
+from citecheck.checks.quote import check_quotes  # noqa: E402
 from citecheck.models import CheckResult  # noqa: E402
 from citecheck.numbers import (  # noqa: E402
     DateMention,
@@ -42,7 +49,7 @@ from citecheck.numbers import (  # noqa: E402
     statistics_in,
 )
 
-DEFAULT = Path(__file__).resolve().parent.parent / ".." / "shared" / "eval"
+QUICK_ROWS = 100  # of each file (Check-COVID's corpus is read whole: claims cite its abstracts)
 
 
 # Number mentions the number check leaves out on purpose ("two step-children", "17th-century").
@@ -63,11 +70,6 @@ def flagged_spans(claim: str, claim_tokens: list[str], flags: list[bool]) -> lis
     return spans
 
 
-def jsonl(path: Path) -> list[dict]:
-    with path.open(encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
 def rate(n: int, d: int) -> str:
     return f"{n}/{d} = {100 * n / d:.1f}%" if d else "n/a"
 
@@ -77,7 +79,7 @@ def false_failures(
 ) -> tuple[int, int]:
     failed = total = 0
     for claim, text in pairs:
-        result = check(claim, text, page=PageIndex.build(text))
+        result = check(claim, PageIndex(text))
         if result is None:
             continue
         total += 1
@@ -89,8 +91,9 @@ def false_failures(
     return failed, total
 
 
-def wice(base: Path, verbose: bool) -> None:
-    rows = jsonl(base / "wice" / "claims_dev.jsonl")
+def wice(quick: bool, verbose: bool) -> None:
+    limit = QUICK_ROWS if quick else None
+    rows = read_jsonl(eval_file("wice/claims_dev.jsonl", quick), limit)
     supported = [(r["claim"], "\n".join(r["evidence"])) for r in rows if r["label"] == "supported"]
     f, t = false_failures(supported, check_numbers, show=10 if verbose else 0)
     print(f"WiCE dev, supported claims with a figure: number check false failures {rate(f, t)}")
@@ -104,7 +107,7 @@ def wice(base: Path, verbose: bool) -> None:
     f, t = false_failures(others, check_quotes)
     print(f"WiCE dev, other claims with a quote:      quote check fails           {rate(f, t)}")
 
-    subs = jsonl(base / "wice" / "non_supported_tokens_dev.jsonl")
+    subs = read_jsonl(eval_file("wice/non_supported_tokens_dev.jsonl", quick), limit)
     caught = {"figure": 0, "date": 0}
     total = {"figure": 0, "date": 0}
     absent = strict_caught = 0
@@ -131,16 +134,16 @@ def wice(base: Path, verbose: bool) -> None:
         if kind is None:
             continue
         total[kind] += 1
-        page = PageIndex.build(text)
+        page = PageIndex(text)
         check = check_numbers if kind == "figure" else check_dates
-        result = check(claim, text, page=page)
+        result = check(claim, page)
         if result is not None and not result.passed:
             caught[kind] += 1
         elif verbose:
             flagged_words = ", ".join(m.text for m in [*bad_stats, *bad_dates])
             print(f"    missed ({kind}: {flagged_words}): {claim[:100]!r}")
         if kind == "date":
-            strict_result = check_dates(claim, text, page=page, strict=True)
+            strict_result = check_dates(claim, page, strict=True)
             strict_caught += strict_result is not None and not strict_result.passed
         if not all(m.text.lower() in text.lower() for m in [*bad_stats, *bad_dates]):
             absent += 1
@@ -162,10 +165,10 @@ def wice(base: Path, verbose: bool) -> None:
     )
 
 
-def check_covid(base: Path, verbose: bool) -> None:
-    folder = base / "check_covid"
-    corpus = {r["cord_id"]: r for r in jsonl(folder / "corpus.json")}
-    claims = jsonl(folder / "Check-COVID_all.json")  # JSON lines, despite the name
+def check_covid(quick: bool, verbose: bool) -> None:
+    corpus = {r["cord_id"]: r for r in read_jsonl(eval_file("check_covid/corpus.json", quick))}
+    # JSON lines, despite the name
+    claims = read_jsonl(eval_file("check_covid/Check-COVID_all.json", quick), QUICK_ROWS if quick else None)
 
     def pairs(label: str, auth: bool | None = None) -> list[tuple[str, str]]:
         return [
@@ -200,14 +203,18 @@ def _digits_on_page(m: NumberMention, text: str) -> bool:
     return digits in text.replace(",", "").replace("·", ".")
 
 
-def main() -> int:
-    base = Path(os.environ.get("CITECHECK_EVAL_DIR", DEFAULT))
-    if not (base / "wice").exists():
-        print(f"{base}: no eval data (set CITECHECK_EVAL_DIR)", file=sys.stderr)
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-v", "--verbose", action="store_true", help="list misses and false failures")
+    add_quick(ap, f"the first {QUICK_ROWS} rows of each data file")
+    args = ap.parse_args(argv)
+    folder = eval_file("wice", args.quick).parent  # the data folder this run reads: eval data or sample
+    if not (folder / "wice").exists():
+        print(f"{folder}: no eval data (set CITECHECK_EVAL_DIR)", file=sys.stderr)
         return 2
-    verbose = "-v" in sys.argv
-    wice(base, verbose)
-    check_covid(base, verbose)
+    print(f"data: {folder}{' (quick run)' if args.quick else ''}")
+    wice(args.quick, args.verbose)
+    check_covid(args.quick, args.verbose)
     return 0
 
 

@@ -229,7 +229,7 @@ def _write_reports(report: Any, args: argparse.Namespace) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from citecheck.fetch.workers import launch_workers_early
+    from citecheck.pipeline import check
     from citecheck.select import select_local
 
     settings = settings_from_args(args)
@@ -237,17 +237,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     _print_file_errors(errors)
     if not files and errors:
         raise ConfigError("no Markdown file could be selected", "check the paths you gave", code="no-input")
-    # Before the pipeline's own imports, which the worker's then overlap.
-    launcher = launch_workers_early(settings, files)
-    try:
-        from citecheck.output.report import with_errors
-        from citecheck.pipeline import check
-        from citecheck.policy import exit_code
-    except BaseException:
-        if launcher is not None:
-            launcher.discard()
-        raise
-    report = check(settings, files, environ=os.environ, launcher=launcher)
+    report = check(settings, files, environ=os.environ)
+    # Imported once the run is done: the run's first step starts an extraction worker,
+    # whose imports overlap everything imported after it.
+    from citecheck.output.report import with_errors
+    from citecheck.policy import exit_code
+
     _print_file_errors(report.errors)
     report = with_errors(report, errors)
     _write_reports(report, args)

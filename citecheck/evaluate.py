@@ -19,7 +19,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from citecheck.cache import DiskCache
-from citecheck.checks.evidence import select_evidence
+from citecheck.checks.passages import select_evidence
 from citecheck.config import Settings
 from citecheck.errors import ConfigError
 from citecheck.judge.core import Judge

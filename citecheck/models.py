@@ -27,6 +27,8 @@ class CitationKind(StrEnum):
     author_year = "author_year"  # (Author, Year) / Author (Year)
     bare_url = "bare_url"  # https://… in running text
     doi = "doi"  # doi:10.…, https://doi.org/10.…, bare 10.xxxx/…
+    arxiv = "arxiv"  # arXiv:2301.01234, arXiv:hep-th/9901001, https://arxiv.org/abs/… → /abs/<id>
+    pmid = "pmid"  # PMID: 12345678, pubmed.ncbi.nlm.nih.gov/12345678 → https://pubmed.ncbi.nlm.nih.gov/<id>/
 
 
 class ResolveStatus(StrEnum):

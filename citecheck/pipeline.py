@@ -13,6 +13,10 @@ combines what the stages found into one `ClaimResult` per claim:
   verbatim quote found on the page (checked in the judge);
 - with `judge: none`, a number or quote found on the page passes with that page text as
   evidence; anything that needs a judge is `not_verified`.
+
+Only light modules are imported here: `check` starts the fetch stage's first extraction
+worker (`launch_workers_early`) before the stages are imported, so the worker's imports
+overlap theirs and the claims' extraction; the stages are imported where they run.
 """
 
 from __future__ import annotations
@@ -24,50 +28,34 @@ from typing import TYPE_CHECKING
 
 from citecheck import __version__, policy
 from citecheck.cache import DiskCache
-from citecheck.checks.evidence import PageIndex, find_fragment, run_checks, select_evidence
 from citecheck.config import JUDGE_NONE, Settings
 from citecheck.errors import ConfigError
-from citecheck.extract.document import extract_file
-from citecheck.fetch.fetcher import fetch_all
 from citecheck.fetch.workers import WorkerLauncher, launch_workers_early
 from citecheck.models import (
     CheckResult,
     Citation,
     Claim,
     ClaimResult,
-    DecidedBy,
     FetchedSource,
     FetchOutcome,
     FileError,
     Report,
     SelectedFile,
 )
-from citecheck.output.report import build_report
 from citecheck.process import fewer_gc_passes
 
 if TYPE_CHECKING:
+    from citecheck.checks import CheckedPage
+    from citecheck.fetch.fetcher import FetchResult
     from citecheck.judge.resolve import JudgeConfig
+
+# What the checks stage's preparers (run in the extraction workers) need imported: the worker
+# imports it while this process reads the Markdown.
+_WORKER_PRELOAD = ("citecheck.checks",)
 
 
 def _in_ranges(line: int, ranges: list[tuple[int, int]] | None) -> bool:
     return ranges is None or any(lo <= line <= hi for lo, hi in ranges)
-
-
-def _source_checks(
-    claim: Claim, citation: Citation, source: FetchedSource, page: PageIndex | None
-) -> list[CheckResult]:
-    """The deterministic checks of `claim` against a fetched page: the link's own text
-    fragment first (when the page lacks it, nothing else is checked), then the number /
-    quote / date checks its kinds call for."""
-    if citation.text_fragment and find_fragment(citation.text_fragment, source.text) is None:
-        return [
-            CheckResult(
-                name=DecidedBy.quote,
-                passed=False,
-                detail=f"the text fragment {citation.text_fragment!r} in the link is not on the page",
-            )
-        ]
-    return run_checks(claim, source.text, page=page, source_date=source.date)
 
 
 class _Run:
@@ -96,6 +84,8 @@ class _Run:
         self.notes: list[str] = []
 
     def extract(self, files: list[SelectedFile]) -> list[Claim]:
+        from citecheck.extract.document import extract_file
+
         claims: list[Claim] = []
         for f in files:
             doc = extract_file(Path(f.path), display=f.display, max_bytes=self.settings.max_file_bytes)
@@ -104,6 +94,8 @@ class _Run:
         return claims
 
     async def verify(self, claims: list[Claim]) -> list[ClaimResult]:
+        from citecheck import checks
+
         out: dict[int, ClaimResult] = {}
         to_check: list[int] = []
         for i, claim in enumerate(claims):
@@ -116,19 +108,17 @@ class _Run:
         if ignored:
             self.notes.append(f"{ignored} claim(s) skipped: every citation is marked citecheck-ignore")
 
-        pages: dict[str, PageIndex] = {}
         citing: dict[str, list[Claim]] = {}
         for i in to_check:
             for c in claims[i].citations:
                 if policy.checkable(c):
                     citing.setdefault(c.url or "", []).append(claims[i])
-        sources = await self._fetch(citing, pages)
+        fetched = await self._fetch(citing)
+        sources = fetched.sources
         per_claim: dict[int, list[ClaimResult]] = {i: [] for i in to_check}
         # Each page is parsed once and shared by every claim that cites it (the fetch
-        # stage's worker process has checked most claims against their pages already).
-        for url, s in sources.items():
-            if s.outcome == FetchOutcome.ok and url not in pages:
-                pages[url] = PageIndex.build(s.text)
+        # stage's worker processes have checked most claims against their pages already).
+        pages = checks.checked_pages(sources, fetched.prepared)
         pending: dict[str, list[tuple[int, Claim, list[CheckResult], Citation]]] = {}
         for i in to_check:
             for cit in claims[i].citations:
@@ -138,49 +128,61 @@ class _Run:
                 source = sources[url]
                 cit.source = source.info
                 decided = policy.fetch_verdict(claims[i], url, source)
-                checks: list[CheckResult] = []
+                results: list[CheckResult] = []
                 if decided is None:
-                    checks = _source_checks(claims[i], cit, source, pages.get(url))
+                    results = checks.claim_results(claims[i], cit, pages[url])
                     decided = policy.checks_verdict(
                         claims[i],
                         url,
-                        checks,
+                        results,
+                        decide_alone=checks.DECIDE_ALONE,
                         judge_on=self.judge_config is not None,
                         judge_off_reason=self.judge_off_reason,
                     )
                 if decided is not None:
                     per_claim[i].append(decided)
                 else:
-                    pending.setdefault(url, []).append((i, claims[i], checks, cit))
+                    pending.setdefault(url, []).append((i, claims[i], results, cit))
         if pending:
             await self._judge(pending, sources, pages, per_claim)
         for i in to_check:
             out[i] = policy.pick(per_claim[i])
         return [out[i] for i in sorted(out)]
 
-    async def _fetch(
-        self, citing: dict[str, list[Claim]], pages: dict[str, PageIndex]
-    ) -> dict[str, FetchedSource]:
+    async def _fetch(self, citing: dict[str, list[Claim]]) -> FetchResult[CheckedPage]:
+        from citecheck.checks import preparers
+        from citecheck.fetch.fetcher import FetchResult, fetch_all, fetch_key
+
         wanted = sorted(u for u in citing if u)
         if not self.settings.fetch:
-            return {
-                u: FetchedSource(info={"url": u}, outcome=FetchOutcome.skipped, error="fetching is disabled")
-                for u in wanted
-            }
+            skipped = "fetching is disabled"
+            return FetchResult(
+                sources={
+                    u: FetchedSource(info={"url": u}, outcome=FetchOutcome.skipped, error=skipped)
+                    for u in wanted
+                },
+                prepared={},
+            )
+        # The checks of the claims citing each page go with it to the extraction workers,
+        # which run them as the page arrives.
+        by_page: dict[str, list[Claim]] = {}
+        for url, cited in citing.items():
+            by_page.setdefault(fetch_key(url), []).extend(cited)
         # fetch_all starts (and stops) its extraction workers itself when the run is large
         # enough, from the launcher started early if there is one (and discards it if not).
         launcher, self.launcher = self.launcher, None
         return await fetch_all(
-            wanted, self.settings, cache=self.cache, pages=pages, claims=citing, launcher=launcher
+            wanted, self.settings, cache=self.cache, prepare=preparers(by_page), launcher=launcher
         )
 
     async def _judge(
         self,
         pending: dict[str, list[tuple[int, Claim, list[CheckResult], Citation]]],
         sources: dict[str, FetchedSource],
-        pages: dict[str, PageIndex],
+        pages: dict[str, CheckedPage],
         per_claim: dict[int, list[ClaimResult]],
     ) -> None:
+        from citecheck.checks.passages import select_evidence
         from citecheck.judge.core import Judge
 
         assert self.judge_config is not None
@@ -196,7 +198,7 @@ class _Run:
                         source.text,
                         budget_chars=self.settings.evidence_chars,
                         text_fragment=cit.text_fragment,
-                        page=pages[url],
+                        page=pages[url].index,
                     ),
                 )
                 for _, claim, _, cit in pending[url]
@@ -216,15 +218,23 @@ class _Run:
 
 
 async def check_async(
+    settings: Settings, files: list[SelectedFile], *, environ: Mapping[str, str], judge_off_reason: str = ""
+) -> Report:
+    """The run (see `check`), for a caller with its own event loop."""
+    return await _check_async(settings, files, environ, judge_off_reason, launcher=None)
+
+
+async def _check_async(
     settings: Settings,
     files: list[SelectedFile],
-    *,
     environ: Mapping[str, str],
-    launcher: WorkerLauncher | None = None,
-    judge_off_reason: str = "",
+    judge_off_reason: str,
+    launcher: WorkerLauncher | None,
 ) -> Report:
-    """The run (see `check`); `launcher`, if given, goes to the fetch stage (the caller
-    discards it if the run ends before)."""
+    """The run; `launcher`, if given, goes to the fetch stage (the caller discards it if the
+    run ends before)."""
+    from citecheck.output.report import build_report
+
     run = _Run(settings, environ, launcher, judge_off_reason)
     claims = run.extract(files)
     if files and not claims and len({e.file for e in run.errors if e.fatal}) == len(files):
@@ -253,23 +263,17 @@ def check(
     files: list[SelectedFile],
     *,
     environ: Mapping[str, str],
-    launcher: WorkerLauncher | None = None,
     judge_off_reason: str = "",
 ) -> Report:
     """One run over `files`. `judge_off_reason` replaces the default reason of the claims
-    that needed the judge when the caller turned it off (the Action, without a key).
-    `launcher`: the extraction workers' first process, if the caller started it
-    (`workers.launch_workers_early`) before importing this module; this run ends it either way."""
+    that needed the judge when the caller turned it off (the Action, without a key)."""
     reports: list[Report] = []
-    # Started before anything else: the worker's imports overlap the claims' extraction.
-    launcher = launcher or launch_workers_early(settings, files)
+    # Started before anything else, the stages' imports included: the worker's imports
+    # overlap them and the claims' extraction. This run ends it either way.
+    launcher = launch_workers_early(settings, files, preload=_WORKER_PRELOAD)
 
     async def run() -> None:
-        reports.append(
-            await check_async(
-                settings, files, environ=environ, launcher=launcher, judge_off_reason=judge_off_reason
-            )
-        )
+        reports.append(await _check_async(settings, files, environ, judge_off_reason, launcher))
 
     # The report is handed out of the event loop's main task rather than returned by it: on
     # leaving, `asyncio.run` restores its SIGINT handler, and the standard library's signal

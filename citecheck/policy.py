@@ -9,13 +9,14 @@ Per claim (the pipeline calls these in order):
 - per cited source: a failed fetch decides (`fetch_verdict`: `disallowed` / `unreachable` /
   `not_extractable`, or `not_verified` when fetching is off); then the deterministic checks
   (`checks_verdict`): a failed check fails the claim on its own, at no cost; with the judge
-  off, a number or quote found on the page passes with that page text as evidence and
-  anything else is `not_verified`; otherwise the judge decides (`judge_verdict`). A judge that
-  gave no verdict leaves the claim `not_verified`: with cause `judge-error` after a refusal,
-  an API error or malformed output; with cause `unsure` when it abstained (`judge_doubt`: a
-  confidence below `Settings.min_confidence`, a rationale that contradicts its verdict; or an
-  evidence quote that is not on the page or carries no weight, see citecheck.judge.quotes);
-  with `limit` when the cost cap stopped the call.
+  off, a check that may decide alone (a number or quote found on the page, see
+  `citecheck.checks`) passes it with that page text as evidence and anything else is
+  `not_verified`; otherwise the judge decides (`judge_verdict`). A judge that gave no verdict
+  leaves the claim `not_verified`: with cause `judge-error` after a refusal, an API error or
+  malformed output; with cause `unsure` when it abstained (`judge_doubt`: a confidence below
+  `Settings.min_confidence`, a rationale that contradicts its verdict; or an evidence quote
+  that is not on the page or carries no weight, see citecheck.judge.quotes); with `limit`
+  when the cost cap stopped the call.
 - `pick`: a claim passes when one of its sources supports it; otherwise the most telling
   failure is reported (a source that contradicts the claim, then a fetch failure, then
   "not verified").
@@ -31,7 +32,7 @@ by default. `exit_code`: 1 when a fail-on category was hit, else 0; 2 belongs to
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from enum import StrEnum
 
 from citecheck.errors import ExitCode
@@ -110,8 +111,6 @@ _FETCH_VERDICT = {
     FetchOutcome.not_extractable: Verdict.not_extractable,
     FetchOutcome.skipped: Verdict.not_verified,
 }
-# Checks whose success alone may pass a claim when the judge is off.
-_PASSING_CHECKS = (DecidedBy.number, DecidedBy.quote)
 
 
 class Triage(StrEnum):
@@ -161,9 +160,18 @@ def fetch_verdict(claim: Claim, url: str, source: FetchedSource) -> ClaimResult 
 
 
 def checks_verdict(
-    claim: Claim, url: str, checks: list[CheckResult], *, judge_on: bool, judge_off_reason: str = ""
+    claim: Claim,
+    url: str,
+    checks: list[CheckResult],
+    *,
+    decide_alone: Collection[DecidedBy],
+    judge_on: bool,
+    judge_off_reason: str = "",
 ) -> ClaimResult | None:
-    """The verdict the deterministic checks give on their own (None: the judge decides)."""
+    """The verdict the deterministic checks give on their own (None: the judge decides).
+
+    `decide_alone`: the checks whose pass may pass the claim with the judge off
+    (`citecheck.checks.DECIDE_ALONE`)."""
     failed = next((c for c in checks if not c.passed), None)
     if failed is not None:
         return result(
@@ -177,7 +185,7 @@ def checks_verdict(
         )
     if judge_on:
         return None
-    found = [c for c in checks if c.passed and c.name in _PASSING_CHECKS]
+    found = [c for c in checks if c.passed and c.name in decide_alone]
     if found:
         return result(
             claim,

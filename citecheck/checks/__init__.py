@@ -1,1 +1,166 @@
-"""TODO"""
+"""The checks stage: deterministic checks of a claim against a fetched page, at no cost.
+
+For the claim's kinds (see docs/ARCHITECTURE.md):
+- number (statistic, `checks.number`): every figure of the claim must be stated on the page;
+- quote (`checks.quote`): each quoted passage must be on the page, exactly or as a close match;
+- date (temporal, `checks.date`): each year or decade of the claim's dates must be on the page;
+and for the citation, first: the link's `#:~:text=` passage must be on the page
+(`checks.fragment`). A failing check carries the page text nearest to what was looked for as
+`evidence`. The passages that reach the judge are chosen in `checks.passages`.
+
+A check is a `Check`: its name, the claim kinds it applies to, `run`, and whether its pass
+may decide a claim alone (with the judge off). `CHECKS` lists them, one line each.
+
+Pages checked where they are extracted: a run's checks may run in the fetch stage's worker
+processes, as each page arrives. This stage hands the fetch stage, per page, a picklable
+callable (`preparers`: `prepare_page` with the check requests of the claims citing the page)
+and gets back the `CheckedPage` it made there. A page prepared nowhere (a cache hit, text
+extracted in a thread, a run too small for workers) gets its `CheckedPage` here
+(`checked_pages`), its results computed as the claims ask for them (`claim_results`): the
+same checks on the same text and date under the same request key (`check_request`), so the
+results are the same either way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Protocol
+
+from citecheck.checks.date import DateCheck
+from citecheck.checks.fragment import check_fragment
+from citecheck.checks.number import NumberCheck
+from citecheck.checks.passages import PageIndex
+from citecheck.checks.quote import QuoteCheck
+from citecheck.extract.citations import text_without_citations
+from citecheck.models import (
+    CheckResult,
+    Citation,
+    Claim,
+    ClaimKind,
+    DecidedBy,
+    FetchedSource,
+    FetchOutcome,
+)
+
+
+class Check(Protocol):
+    """A deterministic check of a claim against a page."""
+
+    name: DecidedBy  # the name of its results (`CheckResult.name`, a claim's `decided_by`)
+    kinds: frozenset[ClaimKind]  # it runs for a claim of any of these kinds
+    decides_alone: bool  # its pass may pass the claim with the judge off (a failure always fails it)
+
+    def run(self, claim_text: str, page: PageIndex) -> CheckResult | None:
+        """Its result for the claim's text (citation markers blanked); None: nothing to check."""
+        ...
+
+
+# The checks, in the order their results are reported.
+CHECKS: tuple[Check, ...] = (
+    NumberCheck(),
+    QuoteCheck(),
+    DateCheck(),
+)
+
+# The names of the checks whose pass may decide a claim with the judge off.
+DECIDE_ALONE = frozenset(check.name for check in CHECKS if check.decides_alone)
+
+
+def claim_text_without_citations(claim: Claim) -> str:
+    """The claim's text with its citation markers blanked (same length): "(Smith, 2020)" is
+    where the claim comes from, not a date it states; "[3]" is not a figure. The citation-form
+    registry knows which markers are content (a link's text) and which are not."""
+    return text_without_citations(claim.text, claim.citations)
+
+
+# What a process checking a page needs of a claim: its text without citation markers and the
+# names of the checks that apply (a `Claim` would cost ten times as much to send to a worker).
+# A claim's results on a page depend on nothing else: the request is what they are kept under.
+CheckRequest = tuple[str, tuple[DecidedBy, ...]]
+
+
+def check_request(claim: Claim) -> CheckRequest | None:
+    """What `run_request` needs to check the claim (None: no check applies to its kinds)."""
+    names = tuple(check.name for check in CHECKS if not check.kinds.isdisjoint(claim.kinds))
+    return (claim_text_without_citations(claim), names) if names else None
+
+
+def run_request(request: CheckRequest, page: PageIndex) -> list[CheckResult]:
+    """The results of the requested checks on the page, in `CHECKS` order."""
+    text, names = request
+    results: list[CheckResult] = []
+    for check in CHECKS:
+        if check.name in names and (result := check.run(text, page)) is not None:
+            results.append(result)
+    return results
+
+
+@dataclass
+class CheckedPage:
+    """A page (`index`) and the results of the claims' checks on it, by `check_request`."""
+
+    index: PageIndex
+    results: dict[CheckRequest, list[CheckResult]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, text: str, date: str | None = None) -> CheckedPage:
+        """A page with nothing checked yet (`date`: the page's own, from its metadata)."""
+        return cls(PageIndex(text, date))
+
+    def results_for(self, request: CheckRequest) -> list[CheckResult]:
+        """The request's results, run now unless they are here already (each request runs once
+        per page, wherever that happened first)."""
+        found = self.results.get(request)
+        if found is None:
+            found = self.results[request] = run_request(request, self.index)
+        return list(found)
+
+
+def prepare_page(requests: tuple[CheckRequest, ...], text: str, date: str | None) -> CheckedPage:
+    """The page of `text` with every request run on it: what a `preparers` callable makes of a
+    page where it is extracted (module-level, so that it pickles to a worker process)."""
+    page = CheckedPage.of(text, date)
+    for request in requests:
+        page.results_for(request)
+    return page
+
+
+def preparers(citing: Mapping[str, Iterable[Claim]]) -> dict[str, Callable[[str, str | None], CheckedPage]]:
+    """For each page (keyed as given) whose citing claims have checks to run, the callable that
+    runs them on the page's text and date where it is extracted: the fetch stage's `prepare`.
+    Picklable (`prepare_page` with the requests), so a worker process can run it."""
+    out: dict[str, Callable[[str, str | None], CheckedPage]] = {}
+    for key, claims in citing.items():
+        requests = tuple(dict.fromkeys(r for claim in claims if (r := check_request(claim)) is not None))
+        if requests:
+            out[key] = partial(prepare_page, requests)
+    return out
+
+
+def checked_pages(
+    sources: Mapping[str, FetchedSource], prepared: Mapping[str, CheckedPage]
+) -> dict[str, CheckedPage]:
+    """Every fetched page with text, by URL: the `CheckedPage` made where it was extracted, or
+    a new one whose checks run when a claim asks (`claim_results`)."""
+    return {
+        url: prepared.get(url) or CheckedPage.of(source.text, source.date)
+        for url, source in sources.items()
+        if source.outcome == FetchOutcome.ok
+    }
+
+
+def run_checks(claim: Claim, page: CheckedPage) -> list[CheckResult]:
+    """The checks the claim's kinds call for, on the page; [] when none applies."""
+    request = check_request(claim)
+    return [] if request is None else page.results_for(request)
+
+
+def claim_results(claim: Claim, citation: Citation, page: CheckedPage) -> list[CheckResult]:
+    """The deterministic checks of `claim` against the page `citation` leads to: the link's own
+    text fragment first (when the page lacks it, nothing else is checked), then the checks
+    the claim's kinds call for."""
+    if citation.text_fragment and (failed := check_fragment(citation.text_fragment, page.index)):
+        return [failed]
+    return run_checks(claim, page)

@@ -7,26 +7,20 @@ removed, link text and inline code kept), split into sentences (`citecheck.sente
 every sentence start is mapped back to its exact line and column in the file.
 
 What a claim is
-  A sentence is a claim when it carries a citation (kind `hyperlinked`) or a checkable fact:
-  - `statistic`: a number with a percent sign or word ("35%", "forty percent"), a currency
-    ("$2.1bn", "€5"), a scale word ("14 million", "2k", "a million"), a multiplier ("3x",
-    "three times as"), a ratio ("one in four", "9 out of 10"), a fraction ("two-thirds"), or a
-    count of things ("40 members", "48 hours", "1,200 projects"). Vague amounts ("thousands
-    of", "half of") are not statistics: there is no figure to look up, and every `statistic`
-    claim holds a figure that `citecheck.numbers` (the number check) recognises;
-  - `quote`: a quotation of three or more words in straight or curly quotes with an
-    attribution cue in the sentence ("said", "wrote", "according to", "— Name", ...), or a
-    sentence of a block quote that carries an attribution (a last line or a following
-    paragraph starting with "—", "--" or "~"; or an introducing paragraph that ends with a colon
-    and links the speaker), or of a kramdown pull quote (an HTML block marked `markdown="1"`
-    whose credit line starts with a dash — the Jekyll / GitHub Pages idiom);
-  - `temporal`: a year ("in 2023", "the 1990s"), a date ("2024-03-01", "March 5", "May 2021"),
-    a month with a preposition ("since March"), a relative time ("last year", "two years ago");
-    a number after a label is not a year ("RFC 1918", "ISO 8601", "version 2000");
-  - `comparative`: "faster than", "more … than", "the largest", "the most popular", "doubled",
-    "grew by", "twice as many". Evaluative superlatives ("the most important", "the best
-    way") and idioms ("more than just", "rather than", "better than") are not comparatives.
+  A sentence is a claim when it carries a citation (kind `hyperlinked`) or a checkable fact
+  (`statistic`, `quote`, `temporal`, `comparative`: `citecheck.extract.kinds`). The walk adds
+  `quote` to the sentences of a block quote that carries an attribution (a last line or a
+  following paragraph starting with "—", "--" or "~"; or an introducing paragraph that ends
+  with a colon and links the speaker), and of a kramdown pull quote (an HTML block marked
+  `markdown="1"` whose credit line starts with a dash — the Jekyll / GitHub Pages idiom).
   A sentence with a fact kind and no citation is still a claim: it is reported as unsourced.
+
+Citations
+  Links, reference links, footnotes, `[N]` and author-year references are found here and in
+  `citecheck.extract.resolve`; the forms with a syntax of their own (bare URLs, DOIs, arXiv
+  ids, PMIDs) come from the registry in `citecheck.extract.citations`, which also decides which
+  blocks are parsed at all (the parse gate). Code spans and what a running-text citation covers
+  are masked before sentences are split and kinds detected.
 
 What is skipped
   headings; code blocks and code spans (their text stays in the claim, but a URL or number in
@@ -55,8 +49,9 @@ Ignore markers
   `<!-- citecheck-enable -->` skip everything between them. A link whose title contains
   `citecheck-ignore` gives a citation with `resolve_status=skipped`.
 
-Citations are resolved here too (`citecheck.extract.resolve`), so `extract_text` is the extract and
-resolve stages together: every citation carries `url`, `resolve_status` and `resolve_error`.
+Citations are resolved here too (`citecheck.extract.resolve`), so `extract_text` is the extract
+and resolve stages together: every citation carries `url`, `resolve_status` and `resolve_error`.
+See docs/ARCHITECTURE.md.
 """
 
 from __future__ import annotations
@@ -74,10 +69,10 @@ from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from citecheck.extract import resolve
+from citecheck.extract import citations, resolve
+from citecheck.extract.kinds import detect_kinds, is_imperative_or_opinion, is_question
 from citecheck.models import Citation, CitationKind, Claim, ClaimKind, ExtractedDocument, FileError, Reference
 from citecheck.models import ResolveStatus as RS
-from citecheck.numbers import wordset
 from citecheck.sentences import split_sentences
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
@@ -116,9 +111,10 @@ def _children(tok: Token, env: dict[str, Any]) -> list[Token]:
     return tok.children or []
 
 
-# A block can hold a claim only if it has a link, URL, DOI, citation marker, HTML link or
-# comment, or one of the fact kinds shows even in its raw text (markup characters dropped).
-_PARSE_GATE = re.compile(r"\[|<[aA!hH]|\^\[|https?:|www\.|10\.\d|doi:")
+# A block can hold a claim only if one of the registered citation forms may be in it (the
+# gate is derived from the registry), it has an HTML comment (an inline citecheck marker
+# toggles state), or one of the fact kinds shows even in its raw text (markup characters dropped).
+_PARSE_GATE = citations.parse_gate(r"<!")
 _MARKUP = str.maketrans("", "", "*_~`\\")
 
 
@@ -126,480 +122,6 @@ def _may_hold_claim(content: str) -> bool:
     if _PARSE_GATE.search(content) is not None:
         return True
     return bool(detect_kinds(content.translate(_MARKUP)))
-
-
-# --- claim kinds ---------------------------------------------------------------------------------
-
-# Each kind is a few small regexes, run only when a cheap test (a digit, a word from a set)
-# says they could match: extraction must keep up with the parser (bench/extract.py).
-_NUM = r"(?<![\w.,$€£¥/#-])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
-_SMALL = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|\d+)"
-_COUNT_NOUNS = (
-    r"(?:people|persons|users|developers|devs|contributors|maintainers|members|projects|repositories|repos|"
-    r"companies|organi[sz]ations|orgs|downloads|installs|stars|forks|commits|issues|pull requests|PRs|"
-    r"countries|respondents|participants|employees|customers|students|visitors|views|sites|websites|"
-    r"packages|libraries|languages|lines|files|tests|bugs|vulnerabilities|hours|days|weeks|months|years|"
-    r"minutes|seconds|times|percent|points|votes|sponsors|donors|dollars|euros|pounds|servers|requests|"
-    r"teams|apps|applications|games|books|articles|papers|studies|surveys|responses|cases|deaths|jobs|"
-    r"workers|accounts|devices|machines|cores|nodes|releases|versions|events|meetings)"
-)
-_COUNT_NOUN = re.compile(_COUNT_NOUNS + r"\b", re.IGNORECASE)
-_STAT_DIGITS = re.compile(
-    "|".join(
-        [
-            rf"{_NUM}\s?(?:%|‰|percent\b|per\s?cent\b|percentage points?\b)",
-            r"[$€£¥₹]\s?\d",
-            rf"{_NUM}\s?(?:USD|EUR|GBP|dollars|euros|pounds|thousand|million|billion|trillion|bn|mn|k)\b",
-            rf"{_NUM}\s?[x×](?!\w)",
-            rf"{_NUM}\s+(?:in|out\s+of)\s+(?:every\s+)?{_SMALL}\b",
-            rf"{_NUM}\s+(?:times|fold)\b",
-            # a count is a number before a lower-case noun: "24 Pull Requests" is a name
-            rf"{_NUM}\s+(?-i:(?:[a-z]+\s+)?{_COUNT_NOUNS})\b",
-            r"(?<![\w.,$/#-])(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?\s+(?-i:(?:[a-z]+\s+)?[a-z]{3,}s)\b",
-        ]
-    ),
-    re.IGNORECASE,
-)
-_STAT_WORD_GATE = wordset(
-    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
-    "sixty seventy eighty ninety percent "
-    "hundred hundreds thousand thousands million millions billion billions trillion dozens "
-    "twice thrice thirds third quarter quarters fifth fifths tenth half"
-)
-_STAT_WORDS = re.compile(
-    "|".join(
-        [
-            # Vague amounts ("thousands of", "several million", "twice as", "half of") are not
-            # statistics: no figure to look up (`citecheck.numbers` agrees); "twice as" is comparative.
-            rf"\b(?:a|{_SMALL})[ -](?:hundred|thousand|million|billion|trillion)\b",
-            rf"\b{_SMALL}\s+times\s+(?:as|more|less|fewer|faster|slower|larger|bigger|"
-            r"smaller|higher|lower|greater|the)\b",
-            rf"\b{_SMALL}\s+(?:in|out\s+of)\s+(?:every\s+)?{_SMALL}\b",
-            rf"\b(?:{_SMALL}|sixty|seventy|eighty|ninety)(?:[ -][a-z]+)?\s+(?:percent|per\s+cent)\b",
-            r"\b(?:two|three|four)[ -](?:thirds|quarters|fifths)\b",
-            r"\b(?:a|one)[ -](?:third|quarter|fifth|tenth)\s+of\b",
-        ]
-    ),
-    re.IGNORECASE,
-)
-_YEARLIKE = re.compile(r"(?:1[5-9]\d\d|20\d\d)")
-
-_MONTHS = (
-    "January|February|March|April|May|June|July|August|September|October|November|December|"
-    "Jan.|Feb.|Mar.|Apr.|Jun.|Jul.|Aug.|Sep.|Sept.|Oct.|Nov.|Dec."
-)
-_MONTH_GATE = frozenset(m.rstrip(".").lower() for m in _MONTHS.split("|"))
-_MONTH = "(?:" + _MONTHS.replace(".", r"\.") + ")"
-_TEMPORAL_DIGITS = re.compile(
-    "|".join(
-        [
-            r"(?<![\w.,/#$€£-])(?:1[6-9]\d\d|20\d\d)(?:s|’s|'s)?(?![\w/%]|[.,]\d)",
-            r"(?<![\w.])'\d0s\b",
-            r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})\b",
-            r"\bQ[1-4]\s+(?:of\s+)?(?:19|20)\d\d\b|\b(?:FY|fiscal\s+year\s+)(?:19|20)?\d\d\b",
-            r"\b\d{1,2}(?:st|nd|rd|th)[ -]century\b",
-            r"\b\d+\s+(?:years?|months?|weeks?|days?|decades?)\s+ago\b",
-        ]
-    )
-)
-_TEMPORAL_MONTH = re.compile(
-    rf"\b(?:[Ii]n|[Ss]ince|[Bb]y|[Uu]ntil|[Tt]ill|[Ff]rom|[Dd]uring|[Bb]efore|[Aa]fter|[Oo]f|[Oo]n|"
-    rf"[Ee]arly|[Ll]ate|[Mm]id-?|[Ll]ast|[Tt]his|[Nn]ext|[Tt]hrough)\s+{_MONTH}|"
-    rf"{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH},?\s+\d{{4}}\b"
-)
-_RELATIVE_GATE = wordset("year years month months week weeks decade decades quarter century ago")
-_TEMPORAL_WORDS = re.compile(
-    r"\b(?:last|past|previous|this|next|coming)\s+(?:year|month|week|decade|quarter|century|summer|winter|"
-    r"spring|fall|autumn)s?\b|"
-    r"\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|a\s+few|many)\s+"
-    r"(?:years?|months?|weeks?|days?|decades?|centuries)\s+ago\b|"
-    r"\b(?:nineteenth|twentieth|twenty-first)[ -]century\b",
-    re.IGNORECASE,
-)
-_TEMPORAL_ALWAYS = frozenset({"yesterday"})
-
-_THAN = re.compile(
-    r"\b(?!rather\b|other\b|whether\b|either\b|neither\b|together\b|ever\b|never\b|however\b|"
-    r"better\b|longer\b|bigger\b|further\b)[a-z]{2,}er\s+than\b|"
-    r"\b(?:more|less|fewer)\s+(?!just\b|simply\b|merely\b|only\b)(?:[\w-]+\s+){1,3}?than\b|"
-    r"\b(?:more|less|fewer)\s+than\s+(?:\d|doubled|tripled|halved|half|a\s+third|twice)"
-)
-_SUPERLATIVE_WORDS = (
-    "largest biggest fastest slowest smallest highest lowest greatest oldest newest longest shortest "
-    "strongest weakest cheapest richest busiest heaviest lightest youngest widest deepest"
-)
-_SUPERLATIVE_GATE = frozenset([*_SUPERLATIVE_WORDS.split(), "most", "least", "top", "growing", "selling"])
-_SUPERLATIVE = re.compile(
-    r"\b(?:the|its|their|our|his|her|world'?s|[A-Z]\w+'s)\s+(?:(?:single|very|second|third|\w+'s)\s+)?"
-    r"(?:" + _SUPERLATIVE_WORDS.replace(" ", "|") + r"|(?:most|least)\s+(?!important\b|interesting\b|"
-    r"useful\b|valuable\b|effective\b|helpful\b|exciting\b|rewarding\b|difficult\b|challenging\b|fun\b|"
-    r"powerful\b|meaningful\b|beautiful\b|enjoyable\b|critical\b|essential\b|part\b|out\b|of\b|likely\b|"
-    r"cases\b|people\b)[a-z]\w+|fastest-growing|best-selling|top\s+\d+)\b|"
-    r"\b(?:fastest-growing|most\s+popular|most\s+used|most\s+widely|world's\s+largest)\b"
-)
-_CHANGE_ALWAYS = wordset(
-    "doubled tripled quadrupled halved trebled outperform outperforms outperformed outnumber "
-    "outnumbers outnumbered surpass surpasses surpassed overtook overtaken"
-)
-_CHANGE_GATE = wordset(
-    "increased decreased grew rose fell dropped declined jumped climbed surged plunged shrank "
-    "increases decreases grows rises falls drops declines twice thrice times"
-)
-_CHANGE = re.compile(
-    r"\b(?:increased|decreased|grew|rose|fell|dropped|declined|jumped|climbed|surged|plunged|shrank|"
-    r"increases|decreases|grows|rises|falls|drops|declines)\s+(?:by|from|to|more\s+than)\b|"
-    r"\b(?:twice|thrice|\w+\s+times)\s+(?:as\s+[\w-]+|more|less|fewer|faster|slower)\b"
-)
-_QUOTED = re.compile(r"“[^”]{8,}”|\"[^\"]{8,}\"|‘[^’]{8,}’")
-_ATTRIBUTION = re.compile(
-    r"\b(?:said|says|wrote|writes|told|tells|stated|noted|explained|explains|added|argued|argues|claimed|"
-    r"according\s+to|put\s+it|puts\s+it|described|asked|recalls|recalled|observed|remarked|commented|"
-    r"tweeted|announced|admitted|admits|warned|warns|insisted|declared|replied|reported|concluded|"
-    r"concludes|in\s+the\s+words\s+of|called\s+it)\b|(?:^|\s)[—―]\s*\S",
-    re.IGNORECASE,
-)
-_DIGIT = re.compile(r"\d")
-# Lower-case words for the gates: punctuation becomes space, then a plain split (C speed).
-_NOT_WORD = str.maketrans({c: " " for c in "0123456789.,;:!?()[]{}\"“”‘’'*_~`/\\|<>@#$%^&+=-–—…"})
-
-
-def _is_statistic(text: str, has_digit: bool, lower_words: set[str]) -> bool:
-    if has_digit or "$" in text or "€" in text or "£" in text:
-        for m in _STAT_DIGITS.finditer(text):
-            # A bare year before a noun ("the 2017 survey") is a date, not a count.
-            lead = m.group(0).split()[0]
-            if not _YEARLIKE.fullmatch(lead) or _COUNT_NOUN.search(m.group(0)):
-                return True
-    return not lower_words.isdisjoint(_STAT_WORD_GATE) and _STAT_WORDS.search(text) is not None
-
-
-# A number after one of these names a thing ("RFC 1918", "ISO 8601", "PR 2048"), not a year.
-_LABEL_BEFORE = re.compile(
-    r"(?:\b[A-Z]{2,}|\b(?i:no|number|version|v|page|section|chapter|issue|pull|step))[ -]$"
-)
-
-
-def _has_date(text: str) -> bool:
-    for m in _TEMPORAL_DIGITS.finditer(text):
-        if m.group(0)[:1].isdigit() and _LABEL_BEFORE.search(text, max(0, m.start() - 12), m.start()):
-            continue
-        return True
-    return False
-
-
-def detect_kinds(text: str) -> list[ClaimKind]:
-    """The fact kinds of a sentence (without `hyperlinked`), in `ClaimKind` order."""
-    kinds: list[ClaimKind] = []
-    has_digit = _DIGIT.search(text) is not None
-    lower = set(text.lower().translate(_NOT_WORD).split())
-    if _is_statistic(text, has_digit, lower):
-        kinds.append(ClaimKind.statistic)
-    if '"' in text or "“" in text or "‘" in text:
-        for m in _QUOTED.finditer(text):
-            if m.group(0).count(" ") >= 2:
-                if _ATTRIBUTION.search(text):
-                    kinds.append(ClaimKind.quote)
-                break
-    if (
-        (has_digit and _has_date(text))
-        or (not lower.isdisjoint(_MONTH_GATE) and _TEMPORAL_MONTH.search(text))
-        or (not lower.isdisjoint(_RELATIVE_GATE) and _TEMPORAL_WORDS.search(text))
-        or not lower.isdisjoint(_TEMPORAL_ALWAYS)
-    ):
-        kinds.append(ClaimKind.temporal)
-    if (
-        ("than" in lower and _THAN.search(text))
-        or (not lower.isdisjoint(_SUPERLATIVE_GATE) and _SUPERLATIVE.search(text))
-        or not lower.isdisjoint(_CHANGE_ALWAYS)
-        or (not lower.isdisjoint(_CHANGE_GATE) and _CHANGE.search(text))
-    ):
-        kinds.append(ClaimKind.comparative)
-    return kinds
-
-
-# --- skip rules -----------------------------------------------------------------------------
-
-_IMPERATIVE_VERBS = frozenset(
-    [
-        "accept",
-        "act",
-        "add",
-        "adopt",
-        "aim",
-        "allow",
-        "answer",
-        "apply",
-        "ask",
-        "assume",
-        "automate",
-        "avoid",
-        "be",
-        "begin",
-        "block",
-        "bookmark",
-        "browse",
-        "build",
-        "bump",
-        "call",
-        "celebrate",
-        "change",
-        "check",
-        "choose",
-        "clarify",
-        "clean",
-        "click",
-        "clone",
-        "close",
-        "collect",
-        "commit",
-        "communicate",
-        "compare",
-        "configure",
-        "connect",
-        "consider",
-        "contact",
-        "continue",
-        "contribute",
-        "copy",
-        "create",
-        "decide",
-        "define",
-        "delegate",
-        "delete",
-        "describe",
-        "design",
-        "determine",
-        "disable",
-        "discuss",
-        "do",
-        "don't",
-        "download",
-        "drop",
-        "edit",
-        "emphasize",
-        "enable",
-        "encourage",
-        "ensure",
-        "establish",
-        "estimate",
-        "evaluate",
-        "examine",
-        "expect",
-        "experiment",
-        "explain",
-        "explore",
-        "fill",
-        "find",
-        "fix",
-        "focus",
-        "follow",
-        "fork",
-        "gather",
-        "get",
-        "give",
-        "go",
-        "grant",
-        "greet",
-        "have",
-        "help",
-        "hold",
-        "identify",
-        "ignore",
-        "imagine",
-        "implement",
-        "include",
-        "install",
-        "introduce",
-        "invest",
-        "invite",
-        "join",
-        "keep",
-        "label",
-        "launch",
-        "lead",
-        "learn",
-        "leave",
-        "let",
-        "limit",
-        "link",
-        "list",
-        "listen",
-        "look",
-        "maintain",
-        "make",
-        "mark",
-        "measure",
-        "mention",
-        "merge",
-        "migrate",
-        "monitor",
-        "move",
-        "note",
-        "notice",
-        "offer",
-        "open",
-        "organize",
-        "pay",
-        "pick",
-        "plan",
-        "post",
-        "practice",
-        "prefer",
-        "prepare",
-        "prioritize",
-        "promote",
-        "protect",
-        "provide",
-        "publish",
-        "pull",
-        "push",
-        "put",
-        "quantify",
-        "raise",
-        "reach",
-        "read",
-        "reassess",
-        "recognize",
-        "record",
-        "reduce",
-        "refer",
-        "reflect",
-        "reject",
-        "release",
-        "remember",
-        "remind",
-        "remove",
-        "rename",
-        "reply",
-        "report",
-        "request",
-        "require",
-        "research",
-        "reserve",
-        "respect",
-        "respond",
-        "rest",
-        "restart",
-        "return",
-        "review",
-        "reward",
-        "run",
-        "save",
-        "say",
-        "schedule",
-        "search",
-        "see",
-        "seek",
-        "select",
-        "send",
-        "set",
-        "settle",
-        "share",
-        "show",
-        "sign",
-        "skip",
-        "speak",
-        "specify",
-        "spend",
-        "start",
-        "state",
-        "stay",
-        "step",
-        "stick",
-        "stop",
-        "submit",
-        "subscribe",
-        "suggest",
-        "summarize",
-        "support",
-        "switch",
-        "take",
-        "talk",
-        "teach",
-        "tell",
-        "test",
-        "thank",
-        "think",
-        "track",
-        "train",
-        "treat",
-        "try",
-        "turn",
-        "understand",
-        "update",
-        "upgrade",
-        "upload",
-        "use",
-        "verify",
-        "visit",
-        "wait",
-        "watch",
-        "welcome",
-        "write",
-        "never",
-        "always",
-        "please",
-        "let's",
-    ]
-)
-_NOT_IMPERATIVE_NEXT = frozenset(
-    [
-        "is",
-        "are",
-        "was",
-        "were",
-        "has",
-        "have",
-        "had",
-        "can",
-        "could",
-        "will",
-        "would",
-        "should",
-        "may",
-        "might",
-        "must",
-        "does",
-        "did",
-        "source",
-        "sources",
-        "of",
-        "'s",
-        "’s",
-    ]
-)
-_ADVICE = re.compile(
-    r"^(?:you|we|one|maintainers|contributors)\s+(?:should|must|shouldn't|mustn't|need\s+to|ought\s+to|"
-    r"have\s+to|might\s+want|may\s+want|will\s+want|could\s+consider|might\s+consider)\b|"
-    r"^(?:it'?s|it\s+is|it’s)\s+(?:a\s+good\s+idea|important|essential|worth|helpful|useful|wise|crucial|"
-    r"okay|ok|fine|best|better|recommended|advisable|vital|critical|key)\b|"
-    r"\b(?:I|we)\s+(?:think|believe|feel|guess|suspect|hope|recommend|suggest)\b|"
-    r"\bin\s+(?:my|our)\s+(?:opinion|view|experience)\b|"
-    r"^(?:personally|honestly|frankly|ideally|hopefully|probably|perhaps|maybe)\b|"
-    r"\b(?:IMO|IMHO)\b|^(?:if\s+you\b[^,]*,\s*)?(?:you\s+should|make\s+sure|be\s+sure|don't|do\s+not)\b|"
-    # requirements and recommendations state no fact ("the key must be 2048 bits or more")
-    r"\b(?:must|mustn't|should|shouldn't|shall|ought\s+to)\b|"
-    # licence boilerplate
-    r"^(?:copyright\b|\(c\)|©)",
-    re.IGNORECASE,
-)
-_FIRST_WORDS = re.compile(r"[\"'“‘(\[*_]*([A-Za-z’']+)\s*([A-Za-z’']*)")
-_WORD = re.compile(r"[A-Za-z]{2,}")
-_LEAD_LABEL = re.compile(r"^[\w/ ]{1,30}:\s+")  # "Tip: Do this" is still an imperative
-
-
-def is_question(text: str) -> bool:
-    return text.rstrip(" \"'”’)]*_").endswith("?")
-
-
-def is_imperative_or_opinion(text: str) -> bool:
-    text = _LEAD_LABEL.sub("", text, count=1)
-    m = _FIRST_WORDS.match(text)
-    if m:
-        first, second = m.group(1).lower(), m.group(2).lower()
-        if first in _IMPERATIVE_VERBS and second not in _NOT_IMPERATIVE_NEXT and not m.group(1).isupper():
-            return True
-    return bool(_ADVICE.search(text))
 
 
 # --- inline scanning -----------------------------------------------------------------------------
@@ -961,26 +483,21 @@ def _block_drafts(
         return []
     link_spans = [(lk.start, lk.end) for lk in block.links]
     masked = list(block.masked)
-    # Bare URLs and DOIs in running text (not inside link text or code).
+    # Citations in running text (bare URLs, DOIs, arXiv ids, PMIDs; not in link text or code).
     found: list[tuple[int, int, Citation]] = []
-    if "http" in text or "www." in text or "10." in text or "doi:" in text.lower():
+    forms = citations.running_forms(text)
+    if forms:
         pre_mask = _apply_mask(text, masked)
-        for m in resolve.BARE_URL.finditer(pre_mask):
-            if _inside(m.start(), link_spans):
-                continue
-            raw = resolve.trim_url(m.group(0))
-            url = resolve.web_url(raw)
-            if url:
-                found.append((m.start(), m.start() + len(raw), resolve.url_citation(raw, url)))
-                masked.append((m.start(), m.start() + len(raw)))
-        for m in resolve.DOI.finditer(pre_mask):
-            if _inside(m.start(), link_spans) or any(s <= m.start() < e for s, e, _ in found):
-                continue
-            raw = resolve.trim_url(m.group(0))
-            found.append(
-                (m.start(), m.start() + len(raw), resolve.url_citation(raw, resolve.normalize_doi(raw)))
-            )
-            masked.append((m.start(), m.start() + len(raw)))
+        for form in forms:
+            for hit in form.hits(pre_mask):
+                if _inside(hit.start, link_spans):
+                    if form.marker is not None:
+                        masked.append((hit.start, hit.end))  # an arXiv id as a link's text states no fact
+                    continue
+                if any(s <= hit.start < e for s, e, _ in found):
+                    continue  # a DOI inside a URL belongs to the URL
+                found.append((hit.start, hit.end, citations.citation(form, hit)))
+                masked.append((hit.start, hit.end))
     mask = _apply_mask(text, masked)
     alert = _ALERT.match(mask)
     if alert:  # a GitHub alert's "[!NOTE]" label is not part of any sentence
@@ -1044,6 +561,9 @@ def _block_drafts(
     return drafts
 
 
+_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
 def _enough_words(smask: str, links: list[_Link], s: int, e: int) -> bool:
     """At least three words outside the sentence's links."""
     count = 0
@@ -1070,7 +590,7 @@ class _Footnote:
 
 def _block_urls(block: _Block) -> list[str]:
     urls = [lk.citation.url for lk in block.links if lk.citation is not None and lk.citation.url]
-    for u in resolve.urls_in(_apply_mask(block.text, [s for s in block.masked if not _is_link(s, block)])):
+    for u in citations.urls_in(_apply_mask(block.text, [s for s in block.masked if not _is_link(s, block)])):
         if u not in urls:
             urls.append(u)
     return urls

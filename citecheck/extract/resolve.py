@@ -1,24 +1,25 @@
-"""Resolve stage: turn what a sentence cites into the URL of the source to check.
+"""Resolve stage: turn what a sentence cites into the URL of the source to check (see
+docs/ARCHITECTURE.md).
 
-Forms handled (the extract stage finds them; this module resolves them):
+The citation forms and their URLs are registered in `citecheck.extract.citations`; this
+module resolves the structural ones the document walk finds:
 
-- inline links, autolinks and `<a href>`: the link target as written (a DOI link is
-  normalized to `https://doi.org/…`); a `citecheck-ignore` link title marks it skipped;
+- inline links, autolinks and `<a href>`: the link target as written, canonicalised by the
+  form that knows it (a DOI link → `https://doi.org/…`, an arXiv link → `https://arxiv.org/abs/…`);
+  a `citecheck-ignore` link title marks it skipped;
 - reference-style links `[text][id]`: the definition (markdown-it applies it); an undefined
   one is an error;
-- footnotes `[^1]`: one citation per URL or DOI in the footnote body, plus what the body's
-  own `[N]` / author-year references resolve to; a body with none is an error;
+- footnotes `[^1]`: one citation per source the footnote body names (`citations.urls_in`),
+  plus what the body's own `[N]` / author-year references resolve to; a body with none is an
+  error;
 - numbered references `[N]` (also `[1, 2]`, `[3-5]`) and author-year `(Smith, 2020)`,
   `(Smith et al. 2020; Lee & Ng, 2019)`, `Smith (2020)`: looked up in the document's reference
   list (a References / Sources / Bibliography / Notes / Works cited section, numbered or
   not); a numbered citation uses the entry with that label, an author-year citation the first
-  entry whose text names the author and the year; the entry's first URL (DOI normalized) is
-  the source;
-- bare URLs and DOIs (`doi:10.…`, `https://doi.org/10.…`, bare `10.xxxx/…`) →
-  `https://doi.org/10.…`.
+  entry whose text names the author and the year; the entry's first source is the URL.
 
 A text fragment (`#:~:text=…`) stays in the URL as written; its decoded `textStart` goes to
-`Citation.text_fragment` (see `parse_text_fragment`).
+`Citation.text_fragment` (see `citecheck.extract.urls.parse_text_fragment`).
 """
 
 from __future__ import annotations
@@ -26,123 +27,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import unquote
 
+from citecheck.extract.citations import urls_in, web_url
+from citecheck.extract.urls import parse_text_fragment
 from citecheck.models import Citation, CitationKind, Reference, ResolveStatus
-
-# --- URLs and DOIs -------------------------------------------------------------------------
-
-BARE_URL = re.compile(r"(?<![\w@/])(?:https?://|www\.)[^\s<>\"'`]+", re.IGNORECASE)
-DOI = re.compile(
-    r"(?:(?<![\w/.])(?:https?://(?:dx\.)?doi\.org/|doi:\s?)|(?<![\w/.-]))(10\.\d{4,9}/[^\s\"<>]+)",
-    re.IGNORECASE,
-)
-_TRAILING = ".,;:!?'\"”’*_"
-
-
-def trim_url(url: str) -> str:
-    """Drop sentence punctuation stuck to a URL, keeping balanced closing parentheses."""
-    while url:
-        last = url[-1]
-        if (
-            last in _TRAILING
-            or (last == ")" and url.count(")") > url.count("("))
-            or (last == "]" and url.count("]") > url.count("["))
-        ):
-            url = url[:-1]
-        else:
-            break
-    return url
-
-
-def normalize_doi(doi: str) -> str:
-    """`doi:10.1/x`, `http://dx.doi.org/10.1/x`, `10.1/x` → `https://doi.org/10.1/x`."""
-    m = DOI.search(doi)
-    core = trim_url(m.group(1)) if m else doi.strip()
-    return "https://doi.org/" + core
-
-
-def is_doi_url(url: str) -> bool:
-    low = url.lower()
-    return low.startswith(("https://doi.org/10.", "http://doi.org/10.", "https://dx.doi.org/10.")) or (
-        low.startswith("http://dx.doi.org/10.")
-    )
-
-
-def is_web_url(url: str) -> bool:
-    return url.lower().startswith(("http://", "https://"))
-
-
-def web_url(href: str) -> str | None:
-    """The fetchable form of a link target, or None for mailto:, relative links, anchors."""
-    href = href.strip()
-    if href.startswith("//"):
-        return "https:" + href
-    if href.lower().startswith("www."):
-        return "http://" + href
-    if not is_web_url(href):
-        return None
-    return normalize_doi(href) if is_doi_url(href) else href
-
-
-def urls_in(text: str) -> list[str]:
-    """Every URL and DOI in a piece of plain text (a footnote body, a reference entry)."""
-    found: list[str] = []
-    for m in BARE_URL.finditer(text):
-        url = web_url(trim_url(m.group(0)))
-        if url and url not in found:
-            found.append(url)
-    for m in DOI.finditer(text):
-        url = normalize_doi(m.group(1))
-        if url not in found:
-            found.append(url)
-    return found
-
-
-# --- text fragments --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TextFragment:
-    """A decoded `#:~:text=[prefix-,]start[,end][,-suffix]` directive."""
-
-    start: str
-    end: str | None = None
-    prefix: str | None = None
-    suffix: str | None = None
-
-
-def parse_text_fragment_full(url: str) -> TextFragment | None:
-    hash_pos = url.find("#")
-    if hash_pos < 0:
-        return None
-    frag = url[hash_pos + 1 :]
-    directive_pos = frag.find(":~:")
-    if directive_pos < 0:
-        return None
-    for part in frag[directive_pos + 3 :].split("&"):
-        if not part.startswith("text="):
-            continue
-        pieces = part[5:].split(",")  # literal commas separate the parts; %2C is text
-        prefix = suffix = None
-        if len(pieces) > 1 and pieces[0].endswith("-"):
-            prefix = unquote(pieces.pop(0)[:-1])
-        if len(pieces) > 1 and pieces[-1].startswith("-"):
-            suffix = unquote(pieces.pop()[1:])
-        if not pieces or not pieces[0]:
-            continue
-        start = unquote(pieces[0]).strip()
-        end = unquote(pieces[1]).strip() if len(pieces) > 1 and pieces[1] else None
-        if start:
-            return TextFragment(start=start, end=end, prefix=prefix, suffix=suffix)
-    return None
-
-
-def parse_text_fragment(url: str) -> str | None:
-    """The decoded `textStart` of a URL's first `#:~:text=` directive: the author's pointer."""
-    tf = parse_text_fragment_full(url)
-    return tf.start if tf else None
-
 
 # --- citations ---------------------------------------------------------------------------------
 
@@ -161,12 +49,7 @@ def link_citation(
     return cit
 
 
-def url_citation(raw: str, url: str) -> Citation:
-    """A bare URL or DOI found in running text."""
-    if DOI.fullmatch(raw) or raw.lower().startswith("doi:") or is_doi_url(url):
-        return Citation(raw=raw, kind=CitationKind.doi, identifier=url[len("https://doi.org/") :], url=url)
-    return Citation(raw=raw, kind=CitationKind.bare_url, url=url, text_fragment=parse_text_fragment(url))
-
+# --- numbered and author-year mentions ----------------------------------------------------------
 
 _NUMBERED = re.compile(r"\[(\d{1,4}(?:\s*[,–-]\s*\d{1,4})*)\](?![(\[:])")
 _MONTHS = frozenset(

@@ -3,7 +3,7 @@
 - HTML: trafilatura's main text (plus title and date); when it finds no main text, or far
   less than the page shows, the page's whole visible text instead. Extracted in a thread,
   or — for runs of many pages — by `workers.ExtractionWorker` processes on other cores,
-  which also build each page's `evidence.PageIndex`; the text is the same either way.
+  which also run the caller's `Prepare` on each page; the text is the same either way.
 - PDF: pypdf in a separate process (`python -m citecheck.fetch.content`), killed after
   `PDF_TIMEOUT_S` and reading at most `PDF_MAX_PAGES` pages, so a hostile PDF cannot hang or
   exhaust the run.
@@ -27,16 +27,23 @@ import io
 import json
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     import lxml.html
     from trafilatura.settings import Extractor
 
-    from citecheck.checks.evidence import CheckRequest, PageIndex
     from citecheck.fetch.workers import ExtractionWorker
+
+T = TypeVar("T")
+# What the caller makes of a page from its text and date, run in the worker process that
+# extracts the page (runs of many pages), so that the work overlaps the downloads still under
+# way; a page extracted otherwise is not prepared (the caller makes it itself). Opaque to this
+# stage; it and what it returns must pickle (e.g. a `functools.partial` of a module-level
+# function).
+Prepare = Callable[[str, str | None], T]
 
 PDF_TIMEOUT_S = 30.0
 PDF_MAX_PAGES = 300
@@ -287,38 +294,28 @@ async def extract_pdf(
     return ExtractedContent(text=result.get("text", ""), title=result.get("title"), kind="pdf")
 
 
-async def extract_content(
-    body: bytes, content_type: str | None, *, url: str | None = None, worker: ExtractionWorker | None = None
-) -> ExtractedContent:
-    """Text of a fetched body, or `error` saying why it is not extractable.
-
-    HTML is extracted in a thread, or by `worker` (another process) when one is given.
-    """
-    content, _page = await extract_indexed(body, content_type, url=url, worker=worker)
-    return content
-
-
-async def extract_indexed(
+async def extract_page(
     body: bytes,
     content_type: str | None,
     *,
     url: str | None = None,
     worker: ExtractionWorker | None = None,
     idle: Callable[[], bool] | None = None,
-    checks: Sequence[CheckRequest] = (),
-) -> tuple[ExtractedContent, PageIndex | None]:
-    """`extract_content`, plus the page's `evidence.PageIndex` when `worker` built it.
+    prepare: Prepare[T] | None = None,
+) -> tuple[ExtractedContent, T | None]:
+    """Text of a fetched body, or `error` saying why it is not extractable; and what `prepare`
+    made of it when `worker` extracted it (None otherwise).
 
-    `idle` tells the worker when this process has nothing else to do (see `ExtractionWorker`);
-    `checks` (of the claims citing the page, see `evidence.check_request`) are run there,
-    their results kept in the index.
+    HTML is extracted in a thread, or by `worker` (other processes) when one is given; there
+    `prepare` runs on the page's text and date as it is extracted. `idle` tells the worker
+    when this process has nothing else to do (see `ExtractionWorker`).
     """
     kind = sniff_kind(body, content_type)
     if kind == "unknown":
         shown = media_type(content_type) or "unknown"
         return ExtractedContent(error=f"content type {shown} has no extractable text", kind=kind), None
     if kind == "html" and worker is not None:
-        return await worker.extract(body, content_type, url, idle=idle, checks=checks)
+        return await worker.extract(body, content_type, url, idle=idle, prepare=prepare)
     if kind == "pdf":
         result = await extract_pdf(body)
     elif kind == "html":

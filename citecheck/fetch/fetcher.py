@@ -18,6 +18,9 @@ allowlist or guard is never stored (it depends on the run's settings, not on the
 
 Text extraction is CPU-bound: for runs of many URLs (`workers.worker_processes`) it runs in
 `workers.ExtractionWorker` processes, so the event loop's core is left to the downloads.
+There the caller's `prepare` callable of each page (`content.Prepare`: the checks stage's
+checks of the claims citing it) runs too, as the page arrives; `fetch_all` returns what it
+made beside the sources. This stage knows nothing of what it prepares.
 """
 
 from __future__ import annotations
@@ -27,27 +30,24 @@ import functools
 import ssl
 import time
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import TYPE_CHECKING
+from typing import Any, Generic, TypeVar
 
 import httpx
 from pydantic import ValidationError
 
 from citecheck import USER_AGENT
 from citecheck.cache import DiskCache, digest
-from citecheck.checks.evidence import CheckRequest, check_request
 from citecheck.config import Settings
-from citecheck.fetch.content import extract_indexed
+from citecheck.fetch.content import Prepare, extract_page
 from citecheck.fetch.guard import DOI_RESOLVERS, GuardError, check_url, normalize_host, parse_url
 from citecheck.fetch.transport import GuardedTransport
 from citecheck.fetch.workers import ExtractionWorker, WorkerLauncher, worker_processes
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
 
-if TYPE_CHECKING:
-    from citecheck.checks.evidence import PageIndex
-    from citecheck.models import Claim
+T = TypeVar("T")
 
 CACHE_NAMESPACE = "sources"
 FAILURE_CACHE_S = 600.0
@@ -204,16 +204,16 @@ class Fetcher:
         *,
         ssl_context: ssl.SSLContext | None = None,
         worker: ExtractionWorker | None = None,
-        checks: Mapping[str, Sequence[CheckRequest]] | None = None,
+        prepare: Mapping[str, Prepare[Any]] | None = None,
     ) -> None:
         self.settings = settings
         self.cache = cache
         self.worker = worker
-        # The checks of the claims citing each page, by fetch key: the worker runs them as it
-        # extracts the page.
-        self.checks = checks or {}
-        # The `PageIndex` of each page the worker extracted, by fetch key.
-        self.pages: dict[str, PageIndex] = {}
+        # What to prepare of each page where it is extracted, by fetch key (see `fetch_all`).
+        self.prepare = prepare or {}
+        # What was prepared of each page the worker extracted, by fetch key: this run's output,
+        # with the sources, for `fetch_all` to return.
+        self.prepared: dict[str, Any] = {}
         # Fetches not (yet) waiting on text extraction: at 0, this process is idle and
         # may help the extraction worker.
         self._downloading = 0
@@ -410,18 +410,18 @@ class Fetcher:
         }
         self._downloading -= 1
         try:
-            content, page = await extract_indexed(
+            content, prepared = await extract_page(
                 dl.body,
                 content_type,
                 url=dl.final_url,
                 worker=self.worker,
                 idle=self.downloads_done,
-                checks=self.checks.get(info.url, ()),
+                prepare=self.prepare.get(info.url),
             )
         finally:
             self._downloading += 1
-        if page is not None:
-            self.pages[info.url] = page
+        if prepared is not None:
+            self.prepared[info.url] = prepared
         if content.error is not None:
             return FetchedSource(
                 outcome=FetchOutcome.not_extractable, error=content.error, title=content.title, **common
@@ -472,58 +472,60 @@ class _Unreachable(Exception):
     """A response that ends the fetch as unreachable (bad redirect, too many redirects)."""
 
 
+@dataclass(frozen=True)
+class FetchResult(Generic[T]):
+    """What `fetch_all` made: a source for every URL, and what was prepared of the pages
+    extracted in a worker process; both keyed by each URL as given."""
+
+    sources: dict[str, FetchedSource]
+    prepared: dict[str, T]
+
+
 async def fetch_all(
     urls: Iterable[str],
     settings: Settings,
     cache: DiskCache | None = None,
     *,
     ssl_context: ssl.SSLContext | None = None,
-    pages: dict[str, PageIndex] | None = None,
-    claims: Mapping[str, Sequence[Claim]] | None = None,
+    prepare: Mapping[str, Prepare[T]] | None = None,
     worker: ExtractionWorker | None = None,
     launcher: WorkerLauncher | None = None,
-) -> dict[str, FetchedSource]:
-    """Fetch every URL once (fragments ignored); keyed by each input URL as given.
+) -> FetchResult[T]:
+    """Fetch every URL once (fragments ignored).
 
     `ssl_context` replaces the default verification context (certifi's CA bundle), e.g. to
-    trust a test CA or an intranet CA; host names are verified either way. With `pages`,
-    the `evidence.PageIndex` of each HTML page extracted in the worker process (many URLs,
-    more than one CPU) is stored there by input URL. With `claims` too (the claims citing
-    each URL), the worker runs their deterministic checks (`evidence.run_checks`) as each
-    page arrives, overlapping the downloads still under way; the results travel in the
-    page's index, where `run_checks` finds them, so the caller's own call costs nothing.
+    trust a test CA or an intranet CA; host names are verified either way. `prepare` gives,
+    by page (`fetch_key`), what to make of its text and date where it is extracted: an
+    extraction worker process (many URLs, more than one CPU) runs it as the page arrives,
+    overlapping the downloads still under way, and what it returns is in the result's
+    `prepared`. A page extracted otherwise (in a thread, from the cache, a PDF) is not
+    prepared: the caller makes it itself, the same way.
     A `worker` given (see `worker_processes`) is used and left open; otherwise workers are
     started and closed here when there are enough URLs — from `launcher` when one is given
     (see `launch_workers_early`), which is discarded when they are not needed.
     """
     given = list(dict.fromkeys(urls))
     keys = list(dict.fromkeys(fetch_key(u) for u in given))
-    by_key: dict[str, dict[CheckRequest, None]] = {}
-    if pages is not None:
-        for url, cited in (claims or {}).items():
-            wanted = by_key.setdefault(fetch_key(url), {})
-            for claim in cited:
-                if (request := check_request(claim)) is not None:
-                    wanted[request] = None
     processes = worker_processes(settings, len(keys)) if worker is None else 0
     own = processes > 0
     if launcher is not None and not own:
         launcher.discard()
     elif launcher is not None:
-        worker = await launcher.start(processes, index=pages is not None)
+        worker = await launcher.start(processes)
     elif own:
-        worker = await ExtractionWorker.start(index=pages is not None, processes=processes)
+        worker = await ExtractionWorker.start(processes=processes)
+    fetcher = Fetcher(settings, cache, ssl_context=ssl_context, worker=worker, prepare=prepare)
     try:
-        checks = {key: list(wanted) for key, wanted in by_key.items()}
-        async with Fetcher(settings, cache, ssl_context=ssl_context, worker=worker, checks=checks) as fetcher:
+        async with fetcher:
             sources = await _fetch_every(fetcher, keys)
     finally:
         if own and worker is not None:
             await worker.aclose()
     fetched = dict(zip(keys, sources, strict=True))
-    if pages is not None:
-        pages.update({u: fetcher.pages[fetch_key(u)] for u in given if fetch_key(u) in fetcher.pages})
-    return {u: fetched[fetch_key(u)] for u in given}
+    return FetchResult(
+        sources={u: fetched[fetch_key(u)] for u in given},
+        prepared={u: fetcher.prepared[fetch_key(u)] for u in given if fetch_key(u) in fetcher.prepared},
+    )
 
 
 async def _fetch_every(fetcher: Fetcher, keys: list[str]) -> list[FetchedSource]:
@@ -545,14 +547,3 @@ async def _fetch_every(fetcher: Fetcher, keys: list[str]) -> list[FetchedSource]
         for task in tasks:  # cancelled or failed: none may go on fetching unawaited
             task.cancel()
         raise
-
-
-def fetch_all_sync(
-    urls: Iterable[str],
-    settings: Settings,
-    cache: DiskCache | None = None,
-    *,
-    ssl_context: ssl.SSLContext | None = None,
-) -> dict[str, FetchedSource]:
-    """`fetch_all` for callers without an event loop."""
-    return asyncio.run(fetch_all(urls, settings, cache, ssl_context=ssl_context))

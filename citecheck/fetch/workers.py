@@ -1,16 +1,18 @@
-"""Extraction worker processes: HTML extraction, page indexing and claim checks off the event loop.
+"""Extraction worker processes: HTML extraction, and what the caller prepares of each page
+(`content.Prepare`, e.g. the claims' checks of the page), off the event loop.
 
-trafilatura, `evidence.PageIndex` and the claims' checks are CPU-bound and hold the GIL, so
-in a thread they compete with the event loop that drives the downloads. Runs of many pages
-hand them to worker processes on the other cores.
+trafilatura and the caller's preparation are CPU-bound and hold the GIL, so in a thread they
+compete with the event loop that drives the downloads. Runs of many pages hand them to
+worker processes on the other cores.
 
 Start-up is most of a worker's cost (its imports: ~0.6 s of CPU). So one process is
 started (`python -m citecheck.fetch.workers`, a plain child: nothing of the caller's `__main__`
-is re-run), it imports what extraction needs, and when told how many workers the run wants
-it forks the others from itself: a forked worker starts with everything imported, for
-nothing. The process that forks has no threads and no event loop, which is what makes
-forking safe; its imports are frozen out of the cycle collector first, so the children
-share those pages with it instead of copying them.
+is re-run), it imports what extraction needs and the modules the caller names (`preload`:
+what its `Prepare` callables need, which this stage does not know), and when told how many
+workers the run wants it forks the others from itself: a forked worker starts with
+everything imported, for nothing. The process that forks has no threads and no event loop,
+which is what makes forking safe; its imports are frozen out of the cycle collector first,
+so the children share those pages with it instead of copying them.
 
 How many: none below `WORKER_MIN_URLS` URLs (measured on 30–200 loopback pages, fewer do
 not repay a worker's start-up) or on one CPU, then one per `WORKER_URLS` URLs, up to the
@@ -34,26 +36,26 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import os
 import pickle
 import struct
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
-from typing import IO, TYPE_CHECKING, NoReturn
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
-from citecheck.fetch.content import ExtractedContent, decode_text, extract_html, usable
+from citecheck.fetch.content import ExtractedContent, Prepare, decode_text, extract_html, usable
 from citecheck.process import start_process
 
 if TYPE_CHECKING:
-    from citecheck.checks.evidence import CheckRequest, PageIndex
     from citecheck.config import Settings
     from citecheck.models import SelectedFile
 
-# body, content type, URL, return the index, the checks of the claims citing the page
-_Job = tuple[bytes, str | None, str | None, bool, "Sequence[CheckRequest]"]
-_Outcome = tuple[ExtractedContent, "PageIndex | None"] | BaseException
-_Future = asyncio.Future[tuple[ExtractedContent, "PageIndex | None"]]
+# body, content type, URL, what to prepare of the page (None: nothing)
+_Job = tuple[bytes, str | None, str | None, "Prepare[Any] | None"]
+_Outcome = tuple[ExtractedContent, Any] | BaseException
+_Future = asyncio.Future[tuple[ExtractedContent, Any]]
 _FRAME = struct.Struct(">Q")
 # How often a waiting pump asks whether this process is idle enough to help the workers.
 _IDLE_POLL_S = 0.02
@@ -80,16 +82,18 @@ def worker_processes(settings: Settings, n_urls: int) -> int:
     return max(1, min(_most_workers(cpus), n_urls // WORKER_URLS))
 
 
-def launch_workers_early(settings: Settings, files: Sequence[SelectedFile]) -> WorkerLauncher | None:
+def launch_workers_early(
+    settings: Settings, files: Sequence[SelectedFile], *, preload: Sequence[str] = ()
+) -> WorkerLauncher | None:
     """The first worker process, started before the claims of `files` are even extracted
-    when the run may cite enough pages to want workers: its imports (~0.6 s) then overlap
-    this process's own work instead of the first downloads. Hand it to `fetch.fetch_all`,
-    which starts the pool the URLs need or discards it; discard it yourself if the run never
-    gets there. None when no worker would be wanted."""
+    when the run may cite enough pages to want workers: its imports (~0.6 s, and the
+    `preload` modules) then overlap this process's own work instead of the first downloads.
+    Hand it to `fetch.fetch_all`, which starts the pool the URLs need or discards it; discard
+    it yourself if the run never gets there. None when no worker would be wanted."""
     cpus = os.cpu_count() or 1
     if not settings.fetch or cpus < 2 or _markdown_bytes(files) < EARLY_WORKER_BYTES:
         return None
-    return WorkerLauncher.spawn(_most_workers(cpus))
+    return WorkerLauncher.spawn(_most_workers(cpus), preload=preload)
 
 
 def _most_workers(cpus: int) -> int:
@@ -112,42 +116,35 @@ def _markdown_bytes(files: Sequence[SelectedFile]) -> int:
     return total
 
 
-def _indexed(
-    result: ExtractedContent, index: bool, checks: Sequence[CheckRequest]
-) -> tuple[ExtractedContent, PageIndex | None]:
-    """An extracted page with its index (None when not asked or not usable), the claims'
-    checks already run on it."""
-    from citecheck.checks.evidence import PageIndex, run_requested_checks
-
-    if result.error is not None or not (index or checks):
+def _prepared(result: ExtractedContent, prepare: Prepare[Any] | None) -> tuple[ExtractedContent, Any]:
+    """An extracted page and what `prepare` made of it (None when there is nothing to prepare
+    or the page is not usable)."""
+    if result.error is not None or prepare is None:
         return result, None
-    page = PageIndex.build(result.text)
-    for request in checks:
-        # As the pipeline would run them: the results stay in `page.checked` for it to use.
-        run_requested_checks(request, result.text, page=page, source_date=result.date)
-    return result, page
+    return result, prepare(result.text, result.date)
 
 
 def html_batch(jobs: list[_Job]) -> list[_Outcome]:
-    """Each page extracted (indexed and checked if asked); an exception is returned, not raised
-    (one bad page must not fail the others).
+    """Each page extracted (and prepared if asked); an exception is returned, not raised (one
+    bad page must not fail the others).
 
-    In two passes, every page's text and then every page's checks: taking each page through
-    both in turn cost ~10 % more CPU (batches of 24 bench pages, median of 12 alternations;
-    trafilatura's code and the checks' evict each other from the CPU's caches)."""
+    In two passes, every page's text and then every page's preparation (the checks stage's:
+    its claims' checks): taking each page through both in turn cost ~10 % more CPU (batches
+    of 24 bench pages, median of 12 alternations; trafilatura's code and the checks' evict
+    each other from the CPU's caches)."""
     texts: list[ExtractedContent | Exception] = []
-    for body, content_type, url, _, _ in jobs:
+    for body, content_type, url, _ in jobs:
         try:
             texts.append(usable(extract_html(decode_text(body, content_type, html=True), url)))
         except Exception as exc:
             texts.append(exc)
     out: list[_Outcome] = []
-    for (_, _, _, index, checks), text in zip(jobs, texts, strict=True):
+    for (_, _, _, prepare), text in zip(jobs, texts, strict=True):
         if isinstance(text, Exception):
             out.append(text)
             continue
         try:
-            out.append(_indexed(text, index, checks))
+            out.append(_prepared(text, prepare))
         except Exception as exc:
             out.append(exc)
     return out
@@ -166,9 +163,10 @@ class WorkerLauncher:
         self._spare = spare  # our ends (write jobs, read answers) of each worker it may fork
 
     @classmethod
-    def spawn(cls, max_processes: int) -> WorkerLauncher | None:
-        """Start the first worker, ready to fork up to `max_processes - 1` more; None when no
-        process can be started (then extraction runs in a thread)."""
+    def spawn(cls, max_processes: int, *, preload: Sequence[str] = ()) -> WorkerLauncher | None:
+        """Start the first worker, ready to fork up to `max_processes - 1` more, importing the
+        `preload` modules (by name) before it forks; None when no process can be started (then
+        extraction runs in a thread)."""
         ours: list[tuple[int, int]] = []
         theirs: list[int] = []
         try:
@@ -178,7 +176,7 @@ class WorkerLauncher:
                 ours.append((jobs_w, answers_r))
                 theirs += [jobs_r, answers_w]
             fds = ",".join(str(fd) for fd in theirs)
-            command = [sys.executable, "-m", "citecheck.fetch.workers", fds]
+            command = [sys.executable, "-m", "citecheck.fetch.workers", fds, ",".join(preload)]
             pipe = subprocess.PIPE
             proc = subprocess.Popen(command, stdin=pipe, stdout=pipe, pass_fds=theirs)
         except (OSError, ValueError):  # no interpreter path (embedded Python), no processes left
@@ -190,7 +188,7 @@ class WorkerLauncher:
                 os.close(fd)  # the children's ends: open in the child only
         return cls(proc, ours)
 
-    async def start(self, processes: int, *, index: bool = True) -> ExtractionWorker:
+    async def start(self, processes: int) -> ExtractionWorker:
         """The pool of `processes` workers (the first, and as many forked from it as needed)."""
         proc, self._proc = self._proc, None
         assert proc is not None, "a launcher starts one pool"
@@ -205,7 +203,7 @@ class WorkerLauncher:
         for jobs_w, answers_r in used:
             jobs, answers = os.fdopen(jobs_w, "wb", buffering=0), os.fdopen(answers_r, "rb", buffering=0)
             channels.append(await _channel(jobs, answers))
-        return ExtractionWorker(proc, channels, index=index)
+        return ExtractionWorker(proc, channels)
 
     def discard(self) -> None:
         """Not needed after all: the process ends (it has forked nothing). Nothing to do once
@@ -245,10 +243,8 @@ class ExtractionWorker:
         proc: subprocess.Popen[bytes],
         channels: list[_Channel],
         *,
-        index: bool = True,
         max_batch: int = 64,
     ) -> None:
-        self.index = index  # also build each page's `evidence.PageIndex`
         self.max_batch = max_batch
         self._proc = proc  # the first worker, which forked the others
         self._channels: list[_Channel | None] = list(channels)
@@ -258,10 +254,10 @@ class ExtractionWorker:
         self._helping = False  # this process is extracting a page in its thread
 
     @classmethod
-    async def start(cls, *, index: bool = True, processes: int = 1) -> ExtractionWorker | None:
+    async def start(cls, *, processes: int = 1, preload: Sequence[str] = ()) -> ExtractionWorker | None:
         """Running workers, or None when no process can be started (then use a thread)."""
-        launcher = WorkerLauncher.spawn(processes)
-        return None if launcher is None else await launcher.start(processes, index=index)
+        launcher = WorkerLauncher.spawn(processes, preload=preload)
+        return None if launcher is None else await launcher.start(processes)
 
     @property
     def pid(self) -> int:
@@ -293,12 +289,13 @@ class ExtractionWorker:
         url: str | None,
         *,
         idle: Callable[[], bool] | None = None,
-        checks: Sequence[CheckRequest] = (),
-    ) -> tuple[ExtractedContent, PageIndex | None]:
+        prepare: Prepare[Any] | None = None,
+    ) -> tuple[ExtractedContent, Any]:
+        """The page's text, and what `prepare` made of it (None without one), from a worker."""
         if idle is not None:
             self._idle = idle
         future: _Future = asyncio.get_running_loop().create_future()
-        self._queue.append(((body, content_type, url, self.index, checks), future))
+        self._queue.append(((body, content_type, url, prepare), future))
         for i, pump in enumerate(self._pumps):
             if pump is None or pump.done():
                 self._pumps[i] = asyncio.create_task(self._run(i))
@@ -400,7 +397,8 @@ def _forked_worker(jobs_fd: int, answers_fd: int, others: set[int]) -> NoReturn:
 
 
 def _worker_main(argv: list[str]) -> int:
-    """The first worker: imports, forks the others when told how many, serves its own share."""
+    """The first worker: imports (its own and the caller's `preload`), forks the others when
+    told how many, serves its own share."""
     if hasattr(os, "nice"):
         # The downloads wait on the caller's event loop, the workers only on CPU: at a lower
         # priority they take what the loop leaves (1,000 loopback pages on 2 CPUs: a run's
@@ -411,8 +409,9 @@ def _worker_main(argv: list[str]) -> int:
     import htmldate  # noqa: F401
     import trafilatura  # noqa: F401
 
-    import citecheck.checks.evidence  # noqa: F401
-
+    for module in argv[1].split(",") if len(argv) > 1 else ():
+        if module:
+            importlib.import_module(module)
     fds = [int(fd) for fd in argv[0].split(",") if fd] if argv else []
     pairs = list(zip(fds[0::2], fds[1::2], strict=True))
     # The imports stay for the processes' life: the cycle collector need not scan them (and,

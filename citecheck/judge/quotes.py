@@ -26,7 +26,7 @@ must be:
    clause).
 4. **about the claim**: it shares at least `MIN_SHARED_WORDS` (2) content words with the
    claim (one, when the claim has only one), stop words left out and words lightly stemmed
-   (`citecheck.checks.evidence.tokens`, the ranking's own tokenizer); a number of the claim
+   (`citecheck.checks.passages.tokens`, the ranking's own tokenizer); a number of the claim
    counts on its own, written alike ("1889", "14,000") or as the same figure in another form
    (`citecheck.numbers.supports`: "7,000,000" for "7 million").
 
@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 
-from citecheck.checks.evidence import tokens
+from citecheck.checks.passages import tokens
 from citecheck.judge.prompt import EXCERPT_GAP
 from citecheck.numbers import numbers_in, statistics_in, supports
 

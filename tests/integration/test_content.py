@@ -11,8 +11,8 @@ from citecheck.fetch.content import (
     _parse,
     _visible_at_most,
     decode_text,
-    extract_content,
     extract_html,
+    extract_page,
     extract_pdf,
     sniff_kind,
     unusable_reason,
@@ -22,7 +22,9 @@ from tests.servers.source_server import make_pdf
 
 
 def run(body: bytes, content_type: str | None) -> ExtractedContent:
-    return asyncio.run(extract_content(body, content_type))
+    content, prepared = asyncio.run(extract_page(body, content_type))
+    assert prepared is None  # nothing to prepare
+    return content
 
 
 @pytest.mark.parametrize(

@@ -14,8 +14,9 @@ import pytest
 from citecheck import USER_AGENT
 from citecheck.cache import DiskCache
 from citecheck.config import Settings
-from citecheck.fetch.fetcher import CACHE_NAMESPACE, fetch_all, fetch_all_sync
+from citecheck.fetch.fetcher import CACHE_NAMESPACE, fetch_all
 from citecheck.models import FetchOutcome
+from tests.integration.fetching import fetch_sources
 from tests.servers import source_server as servers
 from tests.servers.source_server import Page, SourceServer, make_pdf, respond
 
@@ -37,7 +38,7 @@ def settings(**kw: object) -> Settings:
 
 def test_html_article(source_server: SourceServer) -> None:
     url = source_server.add("/census.html", ARTICLE)
-    src = fetch_all_sync([url], settings())[url]
+    src = fetch_sources([url], settings())[url]
     assert src.outcome is FetchOutcome.ok, src.error
     assert "14 million residents" in src.text
     assert "Home | About" not in src.text  # boilerplate left out
@@ -56,7 +57,7 @@ def test_html_article(source_server: SourceServer) -> None:
 def test_one_fetch_per_url_fragments_ignored(source_server: SourceServer) -> None:
     url = source_server.add("/census.html", ARTICLE)
     urls = [url, url, url + "#:~:text=14%20million", url + "#section"]
-    results = fetch_all_sync(urls, settings())
+    results = fetch_sources(urls, settings())
     assert set(results) == set(urls)
     assert all(r.outcome is FetchOutcome.ok for r in results.values())
     assert source_server.hits() == 1
@@ -68,7 +69,7 @@ def test_redirect_chain_followed(source_server: SourceServer) -> None:
     source_server.add_redirect("/a", "/b", 301)
     source_server.add_redirect("/b", source_server.url("/c"), 302)
     source_server.add_redirect("/c", "/census.html", 307)
-    src = fetch_all_sync([source_server.url("/a")], settings())[source_server.url("/a")]
+    src = fetch_sources([source_server.url("/a")], settings())[source_server.url("/a")]
     assert src.outcome is FetchOutcome.ok
     assert src.info.final_url == final
     assert source_server.hits() == 4
@@ -79,7 +80,7 @@ def test_a_cookie_set_on_a_redirect_is_sent_on_the_next_hop(source_server: Sourc
     # (and only then parses anything, see fetch._Cookies).
     source_server.add("/census.html", ARTICLE)
     source_server.add("/consent", b"", None, 302, {"Location": "/census.html", "Set-Cookie": "ok=1; Path=/"})
-    src = fetch_all_sync([source_server.url("/consent")], settings())[source_server.url("/consent")]
+    src = fetch_sources([source_server.url("/consent")], settings())[source_server.url("/consent")]
     assert src.outcome is FetchOutcome.ok
     first, second = source_server.requests
     assert "cookie" not in first.headers
@@ -91,7 +92,7 @@ def test_too_many_redirects(source_server: SourceServer) -> None:
         source_server.add_redirect(f"/r{i}", f"/r{i + 1}")
     source_server.add("/r5", ARTICLE)
     url = source_server.url("/r0")
-    src = fetch_all_sync([url], settings())[url]
+    src = fetch_sources([url], settings())[url]
     assert src.outcome is FetchOutcome.unreachable
     assert src.error == "more than 3 redirects (last to /r4)"
     assert source_server.hits("/r4") == 0
@@ -103,7 +104,7 @@ def test_too_many_redirects(source_server: SourceServer) -> None:
 )
 def test_http_errors_are_unreachable(source_server: SourceServer, status: int, reason: str) -> None:
     url = source_server.add("/x", "error page", "text/html", status=status)
-    src = fetch_all_sync([url], settings())[url]
+    src = fetch_sources([url], settings())[url]
     assert src.outcome is FetchOutcome.unreachable
     assert src.error == reason
     assert src.info.status == status
@@ -115,7 +116,7 @@ def test_429_retried_after_retry_after(source_server: SourceServer) -> None:
         "/busy",
         [Page(b"slow down", "text/plain", 429, {"Retry-After": "1"}), Page(ARTICLE.encode(), "text/html")],
     )
-    src = fetch_all_sync([url], settings())[url]
+    src = fetch_sources([url], settings())[url]
     assert src.outcome is FetchOutcome.ok
     assert source_server.hits("/busy") == 2
     first, second = source_server.requests
@@ -124,7 +125,7 @@ def test_429_retried_after_retry_after(source_server: SourceServer) -> None:
 
 def test_503_gives_up_after_three_tries(source_server: SourceServer) -> None:
     url = source_server.add("/down", "maintenance", "text/plain", 503, {"Retry-After": "0"})
-    src = fetch_all_sync([url], settings())[url]
+    src = fetch_sources([url], settings())[url]
     assert src.outcome is FetchOutcome.unreachable
     assert src.error == "HTTP 503 Service Unavailable after 3 tries"
     assert source_server.hits("/down") == 3
@@ -132,7 +133,7 @@ def test_503_gives_up_after_three_tries(source_server: SourceServer) -> None:
 
 def test_retry_after_beyond_the_wait_limit_is_not_waited(source_server: SourceServer) -> None:
     url = source_server.add("/later", "come back tomorrow", "text/plain", 429, {"Retry-After": "3600"})
-    src = fetch_all_sync([url], settings())[url]
+    src = fetch_sources([url], settings())[url]
     assert src.outcome is FetchOutcome.unreachable
     assert "HTTP 429 Too Many Requests" in (src.error or "")
     assert "60 s wait limit" in (src.error or "")
@@ -141,14 +142,14 @@ def test_retry_after_beyond_the_wait_limit_is_not_waited(source_server: SourceSe
 
 def test_slow_trickle_hits_the_per_source_deadline(source_server: SourceServer) -> None:
     url = source_server.add_trickle("/slow", total=1000, interval_s=0.1)
-    src = fetch_all_sync([url], settings(timeout_s=1))[url]
+    src = fetch_sources([url], settings(timeout_s=1))[url]
     assert src.outcome is FetchOutcome.unreachable
     assert src.error == "timed out after 1 s"
 
 
 def test_endless_body_cut_at_the_byte_cap(source_server: SourceServer) -> None:
     url = source_server.add_endless("/endless")
-    src = fetch_all_sync([url], settings(max_source_bytes=300_000))[url]
+    src = fetch_sources([url], settings(max_source_bytes=300_000))[url]
     assert src.outcome is FetchOutcome.ok
     assert src.info.truncated
     assert src.info.bytes_fetched == 300_000
@@ -157,7 +158,7 @@ def test_endless_body_cut_at_the_byte_cap(source_server: SourceServer) -> None:
 
 def test_gzip_bomb_stops_at_the_cap(source_server: SourceServer) -> None:
     url = source_server.add_gzip_bomb("/bomb", decoded_bytes=64 * 1024 * 1024)
-    src = fetch_all_sync([url], settings(max_source_bytes=1_000_000))[url]
+    src = fetch_sources([url], settings(max_source_bytes=1_000_000))[url]
     assert src.info.truncated
     assert src.info.bytes_fetched == 1_000_000
     assert src.outcome is FetchOutcome.ok
@@ -168,7 +169,7 @@ def test_gzip_page_is_decoded(source_server: SourceServer) -> None:
     import gzip
 
     url = source_server.add("/gz.html", gzip.compress(ARTICLE.encode()), headers={"Content-Encoding": "gzip"})
-    src = fetch_all_sync([url], settings())[url]
+    src = fetch_sources([url], settings())[url]
     assert src.outcome is FetchOutcome.ok
     assert "14 million residents" in src.text
     assert not src.info.truncated
@@ -177,7 +178,7 @@ def test_gzip_page_is_decoded(source_server: SourceServer) -> None:
 def test_wrong_header_charset_falls_back_to_the_document(source_server: SourceServer) -> None:
     page = ARTICLE.replace("<head>", '<head><meta charset="iso-8859-1">').replace("cheaper", "cheaper (café)")
     url = source_server.add("/latin.html", page.encode("latin-1"), "text/html; charset=utf-8")
-    src = fetch_all_sync([url], settings())[url]
+    src = fetch_sources([url], settings())[url]
     assert src.outcome is FetchOutcome.ok
     assert "café" in src.text
 
@@ -186,7 +187,7 @@ def test_plain_text_and_markdown_as_is(source_server: SourceServer) -> None:
     body = "# Notes\n\nThe census counted 14 million residents in 2020.\n"
     txt = source_server.add("/a.txt", body, "text/plain")
     md = source_server.add("/a.md", body, "text/markdown; charset=utf-8")
-    results = fetch_all_sync([txt, md], settings())
+    results = fetch_sources([txt, md], settings())
     assert results[txt].text == body
     assert results[md].text == body
 
@@ -194,7 +195,7 @@ def test_plain_text_and_markdown_as_is(source_server: SourceServer) -> None:
 def test_pdf_text(source_server: SourceServer) -> None:
     pdf = make_pdf(["The census counted 14 million residents.", "Second page."], title="Census report")
     url = source_server.add("/report.pdf", pdf, "application/pdf")
-    src = fetch_all_sync([url], settings())[url]
+    src = fetch_sources([url], settings())[url]
     assert src.outcome is FetchOutcome.ok, src.error
     assert "14 million residents" in src.text
     assert "Second page." in src.text
@@ -227,7 +228,7 @@ def test_pdf_text(source_server: SourceServer) -> None:
 )
 def test_not_extractable(source_server: SourceServer, body: bytes, content_type: str, reason: str) -> None:
     url = source_server.add("/thing", body, content_type)
-    src = fetch_all_sync([url], settings())[url]
+    src = fetch_sources([url], settings())[url]
     assert src.outcome is FetchOutcome.not_extractable
     assert reason in (src.error or "")
     assert src.text == ""
@@ -239,7 +240,7 @@ def test_unreachable_host_and_invalid_url() -> None:
     closed = f"http://127.0.0.2:{port}/x"
     bad = "http://exa mple.com/"
     bad_port = "http://example.com:abc/"
-    results = fetch_all_sync([closed, bad, bad_port], settings())
+    results = fetch_sources([closed, bad, bad_port], settings())
     assert results[bad_port].outcome is FetchOutcome.unreachable
     assert results[bad_port].error == "invalid URL: Invalid port: 'abc'"
     assert results[closed].outcome is FetchOutcome.unreachable
@@ -250,7 +251,7 @@ def test_unreachable_host_and_invalid_url() -> None:
 
 def test_fetch_disabled_sends_nothing(source_server: SourceServer) -> None:
     url = source_server.add("/census.html", ARTICLE)
-    src = fetch_all_sync([url], settings(fetch=False))[url]
+    src = fetch_sources([url], settings(fetch=False))[url]
     assert src.outcome is FetchOutcome.skipped
     assert source_server.hits() == 0
 
@@ -296,7 +297,7 @@ def test_per_host_and_global_concurrency_limits(two_servers: tuple[SourceServer,
     for server, name in ((a, "a"), (b, "b")):
         for i in range(8):
             urls.append(server.add_handler(f"/p{i}", flight.handler(name, 0.15)))  # type: ignore[arg-type]
-    results = fetch_all_sync(urls, settings(concurrency=3, per_host_concurrency=2))
+    results = fetch_sources(urls, settings(concurrency=3, per_host_concurrency=2))
     assert all(r.outcome is FetchOutcome.ok for r in results.values())
     assert flight.peak["a"] <= 2 and flight.peak["b"] <= 2
     assert flight.total_peak <= 3
@@ -306,7 +307,7 @@ def test_per_host_and_global_concurrency_limits(two_servers: tuple[SourceServer,
 def test_minimum_interval_between_requests_to_a_host(source_server: SourceServer) -> None:
     flight = InFlight()
     urls = [source_server.add_handler(f"/p{i}", flight.handler("a", 0)) for i in range(4)]  # type: ignore[arg-type]
-    fetch_all_sync(urls, settings(host_interval_s=0.2))
+    fetch_sources(urls, settings(host_interval_s=0.2))
     starts = sorted(flight.starts)
     gaps = [b - a for a, b in itertools.pairwise(starts)]
     assert len(starts) == 4
@@ -319,8 +320,8 @@ def test_minimum_interval_between_requests_to_a_host(source_server: SourceServer
 def test_second_run_makes_no_request(source_server: SourceServer, tmp_path: Path) -> None:
     url = source_server.add("/census.html", ARTICLE)
     cache = DiskCache(tmp_path)
-    first = fetch_all_sync([url], settings(), cache)[url]
-    second = fetch_all_sync([url], settings(), cache)[url]
+    first = fetch_sources([url], settings(), cache)[url]
+    second = fetch_sources([url], settings(), cache)[url]
     assert source_server.hits() == 1
     assert second.from_cache and not first.from_cache
     assert second.text == first.text and second.text_hash == first.text_hash
@@ -330,8 +331,8 @@ def test_second_run_makes_no_request(source_server: SourceServer, tmp_path: Path
 def test_stale_entry_revalidated_with_etag(source_server: SourceServer, tmp_path: Path) -> None:
     url = source_server.add("/census.html", ARTICLE, headers={"ETag": '"v1"'})
     cache = DiskCache(tmp_path)
-    fetch_all_sync([url], settings(cache_max_age_s=0), cache)
-    again = fetch_all_sync([url], settings(cache_max_age_s=0), cache)[url]
+    fetch_sources([url], settings(cache_max_age_s=0), cache)
+    again = fetch_sources([url], settings(cache_max_age_s=0), cache)[url]
     assert source_server.hits() == 2
     assert source_server.full_hits() == 1  # the second was a 304
     assert source_server.requests[1].headers.get("if-none-match") == '"v1"'
@@ -347,8 +348,8 @@ def test_stale_entry_revalidated_with_last_modified_after_redirect(
     source_server.add("/census.html", ARTICLE, headers={"Last-Modified": stamp})
     url = source_server.add_redirect("/go", "/census.html")
     cache = DiskCache(tmp_path)
-    fetch_all_sync([url], settings(cache_max_age_s=0), cache)
-    again = fetch_all_sync([url], settings(cache_max_age_s=0), cache)[url]
+    fetch_sources([url], settings(cache_max_age_s=0), cache)
+    again = fetch_sources([url], settings(cache_max_age_s=0), cache)[url]
     assert source_server.full_hits("/census.html") == 1
     assert source_server.hits("/census.html") == 2
     assert again.outcome is FetchOutcome.ok and again.from_cache
@@ -357,9 +358,9 @@ def test_stale_entry_revalidated_with_last_modified_after_redirect(
 def test_changed_page_is_downloaded_again(source_server: SourceServer, tmp_path: Path) -> None:
     url = source_server.add("/census.html", ARTICLE, headers={"ETag": '"v1"'})
     cache = DiskCache(tmp_path)
-    fetch_all_sync([url], settings(cache_max_age_s=0), cache)
+    fetch_sources([url], settings(cache_max_age_s=0), cache)
     source_server.add("/census.html", ARTICLE.replace("14 million", "15 million"), headers={"ETag": '"v2"'})
-    again = fetch_all_sync([url], settings(cache_max_age_s=0), cache)[url]
+    again = fetch_sources([url], settings(cache_max_age_s=0), cache)[url]
     assert "15 million" in again.text and not again.from_cache
 
 
@@ -367,27 +368,27 @@ def test_failures_cached_briefly_refusals_never(source_server: SourceServer, tmp
     missing = source_server.url("/missing")
     page = source_server.add("/census.html", ARTICLE)
     cache = DiskCache(tmp_path)
-    fetch_all_sync([missing], settings(), cache)
-    again = fetch_all_sync([missing], settings(), cache)[missing]
+    fetch_sources([missing], settings(), cache)
+    again = fetch_sources([missing], settings(), cache)[missing]
     assert again.outcome is FetchOutcome.unreachable and again.from_cache
     assert source_server.hits("/missing") == 1
     # Refused by one run's allowlist, the source is still fetched by a run that admits it.
-    refused = fetch_all_sync([page], settings(allowed_domains=["example.org"]), cache)[page]
+    refused = fetch_sources([page], settings(allowed_domains=["example.org"]), cache)[page]
     assert refused.outcome is FetchOutcome.disallowed
-    admitted = fetch_all_sync([page], settings(), cache)[page]
+    admitted = fetch_sources([page], settings(), cache)[page]
     assert admitted.outcome is FetchOutcome.ok
     # And a cached source is not served to a run whose allowlist excludes it.
-    refused_again = fetch_all_sync([page], settings(allowed_domains=["example.org"]), cache)[page]
+    refused_again = fetch_sources([page], settings(allowed_domains=["example.org"]), cache)[page]
     assert refused_again.outcome is FetchOutcome.disallowed
 
 
 def test_corrupt_cache_entry_is_ignored(source_server: SourceServer, tmp_path: Path) -> None:
     url = source_server.add("/census.html", ARTICLE)
     cache = DiskCache(tmp_path)
-    fetch_all_sync([url], settings(), cache)
+    fetch_sources([url], settings(), cache)
     for entry in (tmp_path / CACHE_NAMESPACE).glob("*.json"):
         entry.write_text('{"key": "trunc', encoding="utf-8")
-    again = fetch_all_sync([url], settings(), cache)[url]
+    again = fetch_sources([url], settings(), cache)[url]
     assert again.outcome is FetchOutcome.ok and not again.from_cache
     assert source_server.hits() == 2
 
@@ -396,14 +397,14 @@ def test_fetch_all_inside_a_running_loop(source_server: SourceServer) -> None:
     import asyncio
 
     url = source_server.add("/census.html", ARTICLE)
-    results = asyncio.run(fetch_all(iter([url]), settings()))
+    results = asyncio.run(fetch_all(iter([url]), settings())).sources
     assert results[url].outcome is FetchOutcome.ok
 
 
 def test_many_pages_in_one_run(source_server: SourceServer) -> None:
     n = 80
     urls = [source_server.add(f"/d{i}.html", ARTICLE.replace("14 million", f"{i} million")) for i in range(n)]
-    results = fetch_all_sync(urls, settings())
+    results = fetch_sources(urls, settings())
     for i, url in enumerate(urls):
         src = results[url]
         assert src.outcome is FetchOutcome.ok, src.error

@@ -1,4 +1,5 @@
-"""HTML extraction in the worker process: same results as in a thread, pages indexed once."""
+"""HTML extraction in the worker process: same results as in a thread, pages checked once,
+where they are extracted (the checks stage's preparers), with the results of this process."""
 
 from __future__ import annotations
 
@@ -8,15 +9,16 @@ import json
 import os
 import pickle
 import signal
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from citecheck.checks.evidence import PageIndex, run_checks
+from citecheck.checks import CheckedPage, check_request, claim_results, prepare_page, preparers, run_checks
 from citecheck.cli import main
 from citecheck.config import Settings
 from citecheck.extract.document import extract_text
-from citecheck.fetch.content import ExtractedContent, extract_content, extract_indexed
+from citecheck.fetch.content import ExtractedContent, extract_page
 from citecheck.fetch.fetcher import fetch_all
 from citecheck.fetch.workers import (
     EARLY_WORKER_BYTES,
@@ -29,7 +31,7 @@ from citecheck.fetch.workers import (
     launch_workers_early,
     worker_processes,
 )
-from citecheck.models import Claim, ClaimKind, FetchOutcome, SelectedFile
+from citecheck.models import Claim, DecidedBy, FetchOutcome, SelectedFile
 from tests.servers import source_server as servers
 from tests.servers.source_server import SourceServer
 
@@ -47,6 +49,15 @@ def page(i: int) -> str:
 
 
 WALL = "<html><body><p>Please sign in to continue.</p></body></html>"
+# What to prepare of a page: its `CheckedPage`, no claim to check on it.
+INDEX = partial(prepare_page, ())
+
+
+def extracted(body: bytes, content_type: str, url: str | None = None) -> ExtractedContent:
+    """The page's content as this process extracts it (in a thread)."""
+    content, prepared = asyncio.run(extract_page(body, content_type, url=url, prepare=INDEX))
+    assert prepared is None  # prepared only where a worker extracts it
+    return content
 
 
 def test_many_urls_go_through_the_worker_with_the_thread_results(source_server: SourceServer) -> None:
@@ -54,47 +65,50 @@ def test_many_urls_go_through_the_worker_with_the_thread_results(source_server: 
     urls = [source_server.add(f"/d{i}.html", page(i)) for i in range(n)]
     wall = source_server.add("/wall.html", WALL)
     image = source_server.add("/x.png", b"\x89PNG\r\n\x1a\n" + bytes(100), content_type="image/png")
-    pages: dict[str, PageIndex] = {}
+    every = [*urls, wall, image]
     got = asyncio.run(
-        fetch_all([*urls, wall, image], Settings(allow_private_hosts=["127.0.0.1"]), pages=pages)
+        fetch_all(every, Settings(allow_private_hosts=["127.0.0.1"]), prepare=dict.fromkeys(every, INDEX))
     )
 
     for i, url in enumerate(urls):
-        src = got[url]
+        src = got.sources[url]
         assert src.outcome is FetchOutcome.ok, src.error
-        expected = asyncio.run(extract_content(page(i).encode(), "text/html; charset=utf-8", url=url))
+        expected = extracted(page(i).encode(), "text/html; charset=utf-8", url=url)
         assert (src.text, src.title, src.date) == (expected.text, expected.title, expected.date)
         assert f"{10_000 + 37 * i:,} residents" in src.text
-        assert pages[url] == PageIndex.build(src.text)  # built by the worker, same as here
-    assert got[wall].outcome is FetchOutcome.not_extractable
-    assert "login" in (got[wall].error or "")
-    assert got[image].outcome is FetchOutcome.not_extractable
-    assert wall not in pages and image not in pages
+        assert got.prepared[url] == CheckedPage.of(src.text, src.date)  # made by the worker, same as here
+    assert got.sources[wall].outcome is FetchOutcome.not_extractable
+    assert "login" in (got.sources[wall].error or "")
+    assert got.sources[image].outcome is FetchOutcome.not_extractable
+    assert wall not in got.prepared and image not in got.prepared
 
 
 def test_few_urls_are_extracted_in_a_thread(source_server: SourceServer) -> None:
-    # Below WORKER_MIN_URLS no worker starts: nothing is indexed ahead, the caller does it.
+    # Below WORKER_MIN_URLS no worker starts: nothing is prepared ahead, the caller does it.
     url = source_server.add("/d1.html", page(1))
-    pages: dict[str, PageIndex] = {}
-    got = asyncio.run(fetch_all([url], Settings(allow_private_hosts=["127.0.0.1"]), pages=pages))
-    assert got[url].outcome is FetchOutcome.ok
-    assert "10,037 residents" in got[url].text
-    assert pages == {}
+    got = asyncio.run(fetch_all([url], Settings(allow_private_hosts=["127.0.0.1"]), prepare={url: INDEX}))
+    assert got.sources[url].outcome is FetchOutcome.ok
+    assert "10,037 residents" in got.sources[url].text
+    assert got.prepared == {}
 
 
 def extract_in_worker(
     n: int, *, idle: bool = False, processes: int = 1
-) -> list[tuple[ExtractedContent, PageIndex | None]]:
+) -> list[tuple[ExtractedContent, CheckedPage | None]]:
     """Pages 0 … n-1 through `processes` workers, all handed over at once."""
 
-    async def run() -> list[tuple[ExtractedContent, PageIndex | None]]:
+    async def run() -> list[tuple[ExtractedContent, CheckedPage | None]]:
         worker = await ExtractionWorker.start(processes=processes)
         assert worker is not None
         try:
             return await asyncio.gather(
                 *(
                     worker.extract(
-                        page(i).encode(), "text/html", f"http://example.org/{i}", idle=lambda: idle
+                        page(i).encode(),
+                        "text/html",
+                        f"http://example.org/{i}",
+                        idle=lambda: idle,
+                        prepare=INDEX,
                     )
                     for i in range(n)
                 )
@@ -119,9 +133,9 @@ def test_a_dead_worker_falls_back_to_a_thread() -> None:
         try:
             first, _ = await worker.extract(page(1).encode(), "text/html", None)
             os.kill(worker.pid, signal.SIGKILL)  # the worker dies (OOM killer, a crash in lxml, …)
-            second, index = await worker.extract(page(2).encode(), "text/html", None)
-            assert worker.live == 0  # given up: extracted (and indexed) in a thread
-            assert index == PageIndex.build(second.text)
+            second, prepared = await worker.extract(page(2).encode(), "text/html", None, prepare=INDEX)
+            assert worker.live == 0  # given up: extracted (and prepared) in a thread
+            assert prepared == CheckedPage.of(second.text, second.date)
         finally:
             await worker.aclose()
         return first.text, second.text
@@ -168,7 +182,7 @@ def _alive(pid: int) -> bool:
 
 
 def test_the_pool_forks_its_workers_from_the_first() -> None:
-    async def run() -> tuple[set[int], list[tuple[ExtractedContent, PageIndex | None]]]:
+    async def run() -> tuple[set[int], list[tuple[ExtractedContent, CheckedPage | None]]]:
         launcher = WorkerLauncher.spawn(3)
         assert launcher is not None
         worker = await launcher.start(2)
@@ -200,7 +214,7 @@ def test_a_launcher_not_needed_is_discarded(source_server: SourceServer) -> None
     url = source_server.add("/d1.html", page(1))
     # One URL is no run for workers: fetch_all discards the launcher and extracts in a thread.
     got = asyncio.run(fetch_all([url], Settings(allow_private_hosts=["127.0.0.1"]), launcher=launcher))
-    assert "10,037 residents" in got[url].text
+    assert "10,037 residents" in got.sources[url].text
     assert _children(os.getpid()) == before
     launcher.discard()  # once more: nothing left to do
 
@@ -245,9 +259,9 @@ def test_a_run_stopped_before_the_fetch_stage_leaves_no_worker(
     assert _children(os.getpid()) == before
 
 
-def test_extract_indexed_without_worker_indexes_nothing() -> None:
-    content, index = asyncio.run(extract_indexed(page(3).encode(), "text/html"))
-    assert index is None
+def test_extraction_without_worker_prepares_nothing() -> None:
+    content, prepared = asyncio.run(extract_page(page(3).encode(), "text/html", prepare=INDEX))
+    assert prepared is None
     assert content.title == "District 3"
 
 
@@ -271,24 +285,24 @@ def test_check_with_many_links_uses_the_worker_and_reports_as_without(
     assert all(c["decided_by"] == "number" for c in report["claims"])
 
 
-def test_worker_without_index_only_extracts() -> None:
+def test_worker_without_preparer_only_extracts() -> None:
     async def run() -> tuple[str | None, object]:
-        worker = await ExtractionWorker.start(index=False)
+        worker = await ExtractionWorker.start()
         assert worker is not None
         try:
-            content, index = await worker.extract(page(4).encode(), "text/html", None)
+            content, prepared = await worker.extract(page(4).encode(), "text/html", None)
         finally:
             await worker.aclose()
-        return content.title, index
+        return content.title, prepared
 
     assert asyncio.run(run()) == ("District 4", None)
 
 
 def test_an_idle_caller_helps_and_results_stay_the_same() -> None:
     done = extract_in_worker(80, idle=True)
-    expected = [asyncio.run(extract_content(page(i).encode(), "text/html")) for i in range(80)]
+    expected = [extracted(page(i).encode(), "text/html") for i in range(80)]
     assert [(c.title, c.text) for c, _ in done] == [(f"District {i}", expected[i].text) for i in range(80)]
-    assert all(index == PageIndex.build(c.text) for c, index in done)
+    assert all(prepared == CheckedPage.of(c.text, c.date) for c, prepared in done)
 
 
 def claims_about(i: int, url: str) -> list[Claim]:
@@ -308,48 +322,53 @@ def test_the_worker_checks_the_claims_as_this_process_would(source_server: Sourc
     n = WORKER_MIN_URLS + 5
     urls = [source_server.add(f"/d{i}.html", page(i)) for i in range(n)]
     citing = {url: claims_about(i, url) for i, url in enumerate(urls)}
-    pages: dict[str, PageIndex] = {}
-    got = asyncio.run(
-        fetch_all(urls, Settings(allow_private_hosts=["127.0.0.1"]), pages=pages, claims=citing)
-    )
+    got = asyncio.run(fetch_all(urls, Settings(allow_private_hosts=["127.0.0.1"]), prepare=preparers(citing)))
     for url in urls:
-        src = got[url]
+        src, prepared = got.sources[url], got.prepared[url]
         # Every claim was checked in the worker: its results came back with the page ...
-        assert len(pages[url].checked) == 4
+        assert len(prepared.results) == 4
         for claim in citing[url]:
-            here = run_checks(claim, src.text, source_date=src.date)  # checked anew, here
+            here = run_checks(claim, CheckedPage.of(src.text, src.date))  # checked anew, here
             assert here  # each of these claims has something to check
-            # ... and are what this process finds (`run_checks` hands them out unchanged).
-            assert run_checks(claim, src.text, page=pages[url], source_date=src.date) == here
-    verdicts = [[all(c.passed for c in r) for r in pages[urls[0]].checked.values()]]
+            # ... are what this process finds, and are what the claim is given.
+            assert prepared.results[check_request(claim)] == here  # type: ignore[index]
+            assert claim_results(claim, claim.citations[0], prepared) == here
+    verdicts = [[all(c.passed for c in r) for r in got.prepared[urls[0]].results.values()]]
     assert verdicts == [[True, False, True, False]]
 
 
-def test_a_page_index_travels_with_its_checks_and_without_derived_data() -> None:
-    text = asyncio.run(extract_content(page(5).encode(), "text/html")).text
-    index = PageIndex.build(text)
+def test_a_checked_page_travels_with_its_results_and_without_derived_data() -> None:
+    text = extracted(page(5).encode(), "text/html").text
+    checked = CheckedPage.of(text)
     claims = claims_about(5, "http://example.org/5")
-    checks = [run_checks(c, text, page=index) for c in claims]
-    assert index.numbers and index.dates  # computed by the checks
-    back = pickle.loads(pickle.dumps(index))
-    assert set(vars(back)) == {"text", "checked"}  # figures and dates are found again on demand
-    assert back.numbers == index.numbers and back.dates == index.dates
-    assert [run_checks(c, text, page=back) for c in claims] == checks
+    results = [run_checks(c, checked) for c in claims]
+    assert checked.index.numbers and checked.index.dates  # computed by the checks
+    back = pickle.loads(pickle.dumps(checked))
+    assert set(vars(back.index)) == {"text", "date"}  # figures and dates are found again on demand
+    assert back.index.numbers == checked.index.numbers and back.index.dates == checked.index.dates
+    assert back.results == checked.results
+    assert [run_checks(c, back) for c in claims] == results
 
 
 def test_a_failing_page_in_a_batch_fails_alone_and_order_is_kept() -> None:
-    """A batch is extracted, then checked, in two passes: a page failing in either pass gives
+    """A batch is extracted, then prepared, in two passes: a page failing in either pass gives
     its exception in its own place, and the pages around it their own results."""
-    good = [(page(i).encode(), "text/html", f"http://example.org/{i}", True, []) for i in range(3)]
-    request = ("District 1 had 10,037 residents.", (ClaimKind.statistic,))
-    bad_body = (None, "text/html", None, True, [])  # fails while extracting
-    bad_check = (page(1).encode(), "text/html", None, True, [("text", None)])  # fails while checking
-    batch = [good[0], bad_body, (*good[1][:4], [request]), bad_check, good[2]]
+    good = [(page(i).encode(), "text/html", f"http://example.org/{i}", INDEX) for i in range(3)]
+    request = ("District 1 had 10,037 residents.", (DecidedBy.number,))
+    checked = (*good[1][:3], partial(prepare_page, (request,)))
+    bad_body = (None, "text/html", None, INDEX)  # fails while extracting
+    bad_check = (
+        page(1).encode(),
+        "text/html",
+        None,
+        partial(prepare_page, (("text", None),)),
+    )  # ... checking
+    batch = [good[0], bad_body, checked, bad_check, good[2]]
     out = html_batch(batch)  # type: ignore[arg-type]
     assert [isinstance(o, Exception) for o in out] == [False, True, False, True, False]
-    alone = [html_batch([job])[0] for job in (good[0], (*good[1][:4], [request]), good[2])]
+    alone = [html_batch([job])[0] for job in (good[0], checked, good[2])]  # type: ignore[list-item]
     for got, want in zip([out[0], out[2], out[4]], alone, strict=True):
         assert not isinstance(got, Exception) and not isinstance(want, Exception)
         assert got[0] == want[0] and got[1] == want[1]
-    checked = out[2][1].checked  # type: ignore[index,union-attr]
-    assert [r.passed for results in checked.values() for r in results] == [True]
+    results = out[2][1].results  # type: ignore[index,union-attr]
+    assert [r.passed for found in results.values() for r in found] == [True]

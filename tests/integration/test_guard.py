@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from citecheck.config import Settings
-from citecheck.fetch.fetcher import check_hop, fetch_all_sync
+from citecheck.fetch.fetcher import check_hop
 from citecheck.fetch.guard import (
     GuardError,
     blocked_reason,
@@ -20,6 +20,7 @@ from citecheck.fetch.guard import (
     resolve_checked,
 )
 from citecheck.models import FetchOutcome
+from tests.integration.fetching import fetch_sources
 from tests.servers import source_server as servers
 from tests.servers.source_server import SourceServer
 
@@ -122,7 +123,7 @@ def _blocked_forms(port: int) -> list[str]:
 def test_every_blocked_form_is_refused_with_zero_requests(source_server: SourceServer) -> None:
     source_server.add("/a.html", PAGE)
     urls = _blocked_forms(source_server.port)
-    results = fetch_all_sync(urls, Settings())
+    results = fetch_sources(urls, Settings())
     for url in urls:
         assert results[url].outcome is FetchOutcome.disallowed, (url, results[url].error)
         assert "SSRF guard" in (results[url].error or ""), url
@@ -133,7 +134,7 @@ def test_allow_private_host_admits_only_the_named_host(source_server: SourceServ
     source_server.add("/a.html", PAGE)
     admitted = source_server.url("/a.html")
     via_name = f"http://localhost:{source_server.port}/a.html"
-    results = fetch_all_sync([admitted, via_name], Settings(allow_private_hosts=["127.0.0.1"]))
+    results = fetch_sources([admitted, via_name], Settings(allow_private_hosts=["127.0.0.1"]))
     assert results[admitted].outcome is FetchOutcome.ok
     # 127.0.0.1 is admitted as written; a name resolving to it is not (no back door via DNS).
     assert results[via_name].outcome is FetchOutcome.disallowed
@@ -144,7 +145,7 @@ def test_allow_private_host_admits_only_the_named_host(source_server: SourceServ
 def test_allowed_name_resolves_and_connects(source_server: SourceServer) -> None:
     source_server.add("/a.html", PAGE)
     url = f"http://localhost:{source_server.port}/a.html"
-    results = fetch_all_sync([url], Settings(allow_private_hosts=["localhost"]))
+    results = fetch_sources([url], Settings(allow_private_hosts=["localhost"]))
     # localhost may also resolve to ::1, where nothing listens: the checked IPv4 address is tried next.
     assert results[url].outcome is FetchOutcome.ok, results[url].error
     assert source_server.hits() == 1
@@ -164,7 +165,7 @@ def test_redirect_to_blocked_address_is_refused(
     source_server.add_redirect("/r-name", f"http://localhost:{second_server.port}/secret")
     source_server.add_redirect("/r-numeric", f"http://2130706434:{second_server.port}/secret")
     urls = [source_server.url(p) for p in ("/r", "/r-name", "/r-numeric")]
-    results = fetch_all_sync(urls, Settings(allow_private_hosts=["127.0.0.1"]))
+    results = fetch_sources(urls, Settings(allow_private_hosts=["127.0.0.1"]))
     for url in urls:
         assert results[url].outcome is FetchOutcome.disallowed, (url, results[url].error)
     assert results[urls[0]].error == (
@@ -186,7 +187,7 @@ def test_allowlist_checked_before_connecting_and_on_redirects(
     settings = Settings(allowed_domains=["127.0.0.1"], allow_private_hosts=["127.0.0.1", "127.0.0.2"])
     outside = second_server.url("/b.html")
     redirect = source_server.url("/to-second")
-    results = fetch_all_sync([outside, redirect, source_server.url("/a.html")], settings)
+    results = fetch_sources([outside, redirect, source_server.url("/a.html")], settings)
     assert results[outside].outcome is FetchOutcome.disallowed
     assert results[outside].error == "domain 127.0.0.2 is not in allowed-domains"
     assert results[redirect].outcome is FetchOutcome.disallowed
@@ -216,14 +217,14 @@ def test_tls_verifies_the_host_name_while_connecting_to_the_checked_address() ->
         ok_server.add("/a.html", PAGE)
         bad_server.add("/a.html", PAGE)
         by_ip = ok_server.url("/a.html")  # https://127.0.0.1:…: the certificate names only localhost
-        results = fetch_all_sync([ok_url, by_ip], settings, ssl_context=good.client)
+        results = fetch_sources([ok_url, by_ip], settings, ssl_context=good.client)
         assert results[ok_url].outcome is FetchOutcome.ok, results[ok_url].error
         assert results[by_ip].outcome is FetchOutcome.unreachable
         assert results[by_ip].error == (
             "TLS certificate rejected: IP address mismatch, certificate is not valid for '127.0.0.1'"
         )
         bad_url = f"https://localhost:{bad_server.port}/a.html"
-        mismatch = fetch_all_sync([bad_url], settings, ssl_context=wrong.client)[bad_url]
+        mismatch = fetch_sources([bad_url], settings, ssl_context=wrong.client)[bad_url]
         assert mismatch.outcome is FetchOutcome.unreachable
         assert (mismatch.error or "").startswith("TLS certificate rejected: Hostname mismatch")
         assert ok_server.hits() == 1 and bad_server.hits() == 0

@@ -13,10 +13,10 @@ import httpx
 import pytest
 
 from citecheck.config import Settings
-from citecheck.fetch.fetcher import fetch_all_sync
 from citecheck.fetch.guard import GuardError
 from citecheck.fetch.transport import GuardedTransport
 from citecheck.models import FetchOutcome
+from tests.integration.fetching import fetch_sources
 from tests.servers import source_server as servers
 from tests.servers.source_server import SourceServer, respond
 
@@ -115,7 +115,7 @@ def test_unread_body_is_not_reused(source_server: SourceServer) -> None:
     moved = source_server.add(
         "/moved", "<p>" + "moved " * 5000 + "</p>", status=301, headers={"Location": "/target.html"}
     )
-    results = fetch_all_sync([moved], settings(concurrency=1, per_host_concurrency=1))
+    results = fetch_sources([moved], settings(concurrency=1, per_host_concurrency=1))
     assert results[moved].outcome is FetchOutcome.ok
     assert results[moved].info.final_url == target
     assert source_server.connections() == 2
@@ -171,7 +171,7 @@ def raw_server(request: pytest.FixtureRequest) -> Iterator[_RawServer]:
 )
 def test_broken_servers_are_unreachable_with_the_reason(raw_server: _RawServer, error: str) -> None:
     url = f"http://127.0.0.1:{raw_server.port}/page.html"
-    source = fetch_all_sync([url], settings())[url]
+    source = fetch_sources([url], settings())[url]
     assert source.outcome is FetchOutcome.unreachable
     assert source.error is not None and source.error.startswith(error)
     assert raw_server.accepted == 1  # a new connection is never retried
@@ -182,7 +182,7 @@ def test_refused_connection_is_unreachable() -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]  # bound, never listening: connections are refused
         url = f"http://127.0.0.1:{port}/x"
-        source = fetch_all_sync([url], settings())[url]
+        source = fetch_sources([url], settings())[url]
     assert source.outcome is FetchOutcome.unreachable
     assert source.error is not None and source.error.startswith("connection failed: ")
 

@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-from citecheck.checks.evidence import (
-    check_dates,
-    check_numbers,
-    check_quotes,
-    find_fragment,
-    find_quote,
-    find_verbatim,
-    is_title,
-    run_checks,
-    select_evidence,
-    split_passages,
-)
+from citecheck.checks import CheckedPage, run_checks
+from citecheck.checks.date import check_dates
+from citecheck.checks.number import check_numbers
+from citecheck.checks.passages import PageIndex, find_fragment, find_verbatim, select_evidence, split_passages
+from citecheck.checks.quote import check_quotes, find_quote, is_title
 from citecheck.models import Citation, CitationKind, Claim, ClaimKind, DecidedBy
 
 FILLER = " ".join(
@@ -109,28 +102,28 @@ def test_find_fragment_range_and_prefix_suffix() -> None:
 
 
 def test_number_found_with_evidence() -> None:
-    result = check_numbers("35% of developers use Rust at work.", PAGE)
+    result = check_numbers("35% of developers use Rust at work.", PageIndex(PAGE))
     assert result is not None and result.passed
     assert result.name == DecidedBy.number
     assert result.evidence == "The survey found that 35 percent of developers use Rust at work."
 
 
 def test_number_missing_names_what_the_page_says() -> None:
-    result = check_numbers("45% of developers use Rust at work.", PAGE)
+    result = check_numbers("45% of developers use Rust at work.", PageIndex(PAGE))
     assert result is not None and not result.passed
     assert "'45%'" in result.detail and "35 percent" in result.detail
     assert result.evidence == "The survey found that 35 percent of developers use Rust at work."
 
 
 def test_no_number_no_check() -> None:
-    assert check_numbers("Developers like Rust [3].", PAGE) is None
+    assert check_numbers("Developers like Rust [3].", PageIndex(PAGE)) is None
 
 
 # --- quotes --------------------------------------------------------------------------------
 
 
 def test_quote_exact_tolerates_case_space_and_quote_style() -> None:
-    result = check_quotes('Smith said: "we did not  expect growth this fast."', PAGE)
+    result = check_quotes('Smith said: "we did not  expect growth this fast."', PageIndex(PAGE))
     assert result is not None and result.passed and "verbatim" in result.detail
     assert result.evidence == "We did not expect growth this fast."
 
@@ -140,12 +133,12 @@ def test_quote_with_ellipsis() -> None:
 
 
 def test_quote_close_match() -> None:
-    result = check_quotes("Smith said “We didn’t expect growth this fast.”", PAGE)
+    result = check_quotes("Smith said “We didn’t expect growth this fast.”", PageIndex(PAGE))
     assert result is not None and result.passed and "close match" in result.detail
 
 
 def test_quote_missing() -> None:
-    result = check_quotes("Smith said “Rust will replace every other language.”", PAGE)
+    result = check_quotes("Smith said “Rust will replace every other language.”", PageIndex(PAGE))
     assert result is not None and not result.passed
     assert "not on the page" in result.detail
 
@@ -160,49 +153,49 @@ def test_find_verbatim_span() -> None:
 
 
 def test_date_found_in_another_format() -> None:
-    result = check_dates("The report came out on March 5, 2021.", PAGE)
+    result = check_dates("The report came out on March 5, 2021.", PageIndex(PAGE))
     assert result is not None and result.passed
     assert result.evidence == "The report was published on 5 March 2021."
 
 
 def test_date_missing() -> None:
-    result = check_dates("The report came out on 7 March 2019.", PAGE)
+    result = check_dates("The report came out on 7 March 2019.", PageIndex(PAGE))
     assert result is not None and not result.passed
     assert "7 March 2019" in result.detail and result.evidence == "The report was published on 5 March 2021."
 
 
 def test_finer_date_left_to_the_judge_when_the_year_is_there() -> None:
     # Pages say "on Monday" or carry their own date: only a missing year fails the check.
-    result = check_dates("The report came out on 7 March 2021.", PAGE)
+    result = check_dates("The report came out on 7 March 2021.", PageIndex(PAGE))
     assert result is not None and result.passed
     assert "not the day itself" in result.detail
-    result = check_dates("It was published in April 2021.", PAGE + "Work on it began in April.\n")
+    result = check_dates("It was published in April 2021.", PageIndex(PAGE + "Work on it began in April.\n"))
     assert result is not None and result.passed and "not the month itself" in result.detail
-    result = check_dates("It was published on 20 July.", PAGE + "It was reprinted in July.\n")
+    result = check_dates("It was published on 20 July.", PageIndex(PAGE + "It was reprinted in July.\n"))
     assert result is not None and result.passed and "no year" in result.detail
 
 
 def test_month_named_nowhere_on_the_page_fails() -> None:
     # WiCE dev: "In March 2006, Tom Bromley joined the band" against a page saying June 2006.
-    result = check_dates("It was published in April 2021.", PAGE)
+    result = check_dates("It was published in April 2021.", PageIndex(PAGE))
     assert result is not None and not result.passed
     assert "never names the month" in result.detail
     assert result.evidence == "The report was published on 5 March 2021."
     # a day of a month the page names, undated, is still left to the judge
-    result = check_dates("The report came out on 7 March 2021.", PAGE)
+    result = check_dates("The report came out on 7 March 2021.", PageIndex(PAGE))
     assert result is not None and result.passed
     # a month-day without a year: the same, when the page never names the month
-    result = check_dates("It was published on 20 July.", PAGE)
+    result = check_dates("It was published on 20 July.", PageIndex(PAGE))
     assert result is not None and not result.passed and "20 July" in result.detail
-    result = check_dates("It was published on 20 March.", PAGE)
+    result = check_dates("It was published on 20 March.", PageIndex(PAGE))
     assert result is not None and result.passed and "no year" in result.detail
 
 
 def test_year_and_month_year() -> None:
     for text in ("It was published in 2021.", "It was published in March 2021.", "Out by the 2020s."):
-        result = check_dates(text, PAGE)
+        result = check_dates(text, PageIndex(PAGE))
         assert result is not None and result.passed and "not the" not in result.detail, text
-    result = check_dates("It was published in 2019.", PAGE)
+    result = check_dates("It was published in 2019.", PageIndex(PAGE))
     assert result is not None and not result.passed
 
 
@@ -211,30 +204,30 @@ def test_year_and_month_year() -> None:
 
 def test_run_checks_follows_kinds() -> None:
     c = claim("In March 2021, 35% of developers used Rust.", ClaimKind.statistic, ClaimKind.temporal)
-    results = run_checks(c, PAGE)
+    results = run_checks(c, CheckedPage.of(PAGE))
     assert [r.name for r in results] == [DecidedBy.number, DecidedBy.date]
     assert all(r.passed for r in results)
-    assert run_checks(claim("Developers like Rust.", ClaimKind.hyperlinked), PAGE) == []
+    assert run_checks(claim("Developers like Rust.", ClaimKind.hyperlinked), CheckedPage.of(PAGE)) == []
     # a statistic kind with no figure on the claim yields no check
-    assert run_checks(claim("Most developers like Rust.", ClaimKind.statistic), PAGE) == []
+    assert run_checks(claim("Most developers like Rust.", ClaimKind.statistic), CheckedPage.of(PAGE)) == []
 
 
 def test_quoted_titles_are_left_to_the_judge() -> None:
     assert is_title("The Hunger Games: Mockingjay – Part 2")
     assert is_title("Master of Puppets")
     assert not is_title("we did not expect growth this fast")
-    assert check_quotes('He starred in "The Hunger Games: Mockingjay – Part 2".', PAGE) is None
+    assert check_quotes('He starred in "The Hunger Games: Mockingjay – Part 2".', PageIndex(PAGE)) is None
 
 
 def test_page_date_counts_for_the_date_check() -> None:
     text = "Our survey of developers is out. Most of them like Rust."
-    assert not check_dates("A 2019 survey found most developers like Rust.", text).passed  # type: ignore[union-attr]
-    result = check_dates("A 2019 survey found most developers like Rust.", text, source_date="2019-05-01")
+    assert not check_dates("A 2019 survey found most developers like Rust.", PageIndex(text)).passed  # type: ignore[union-attr]
+    result = check_dates("A 2019 survey found most developers like Rust.", PageIndex(text, "2019-05-01"))
     assert result is not None and result.passed and "page's date" in result.detail
-    result = check_dates("In May 2019, a survey found this.", text, source_date="2019-05-01")
+    result = check_dates("In May 2019, a survey found this.", PageIndex(text, "2019-05-01"))
     assert result is not None and result.passed
     c = claim("A 2019 survey found most developers like Rust.", ClaimKind.temporal)
-    assert run_checks(c, text, source_date="2019")[0].passed
+    assert run_checks(c, CheckedPage.of(text, "2019"))[0].passed
 
 
 def test_budget_smaller_than_any_sentence() -> None:
@@ -246,10 +239,10 @@ def test_budget_smaller_than_any_sentence() -> None:
 def test_citation_markers_are_not_checked() -> None:
     c = claim("In 2021, 35% of developers used Rust (Smith, 2019).", ClaimKind.statistic, ClaimKind.temporal)
     c.citations = [Citation(raw="(Smith, 2019)", kind=CitationKind.author_year)]
-    results = run_checks(c, PAGE)
+    results = run_checks(c, CheckedPage.of(PAGE))
     assert [r.passed for r in results] == [True, True]  # 2019 is not looked for
     c = claim("35% of developers used Rust (Smith et al., 2019; Doe 2020).", ClaimKind.temporal)
-    assert run_checks(c, PAGE) == []
+    assert run_checks(c, CheckedPage.of(PAGE)) == []
 
 
 def test_link_text_is_claim_content_not_a_marker() -> None:
@@ -259,10 +252,10 @@ def test_link_text_is_claim_content_not_a_marker() -> None:
         Citation(raw="[35% of developers](https://x.org)", kind=CitationKind.link, start=17, end=34)
     ]
     assert c.text[17:34] == "35% of developers"
-    (result,) = run_checks(c, PAGE)
+    (result,) = run_checks(c, CheckedPage.of(PAGE))
     assert result.passed
     c.text = "Rust was used by 47% of developers."
-    (result,) = run_checks(c, PAGE)
+    (result,) = run_checks(c, CheckedPage.of(PAGE))
     assert not result.passed
 
 
@@ -273,6 +266,6 @@ def test_fragment_tolerates_quote_style() -> None:
 
 
 def test_strict_dates_fail_a_missing_day() -> None:
-    result = check_dates("The report came out on 7 March 2021.", PAGE, strict=True)
+    result = check_dates("The report came out on 7 March 2021.", PageIndex(PAGE), strict=True)
     assert result is not None and not result.passed
-    assert check_dates("The report came out on 5 March 2021.", PAGE, strict=True).passed  # type: ignore[union-attr]
+    assert check_dates("The report came out on 5 March 2021.", PageIndex(PAGE), strict=True).passed  # type: ignore[union-attr]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.checks.evidence import select_evidence
+from citecheck.checks.passages import select_evidence
 
 DATA = Path(__file__).parents[1] / "data" / "wice_evidence_sample.jsonl"
 ROWS = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.extract.document import detect_kinds, extract_file, extract_text, render_text
+from citecheck.extract.document import extract_file, extract_text, render_text
+from citecheck.extract.kinds import detect_kinds
 from citecheck.models import CitationKind, Claim, ClaimKind, ResolveStatus
 from citecheck.sentences import split_sentences
 

@@ -1,0 +1,89 @@
+"""Web URLs as written in Markdown: trimming, the fetchable form, text fragments (see
+docs/ARCHITECTURE.md). Shared by the citation forms; which URLs a form canonicalises is the
+form's business (`citecheck.extract.citations`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+_TRAILING = ".,;:!?'\"”’*_"
+
+
+def trim_url(url: str) -> str:
+    """Drop sentence punctuation stuck to a URL, keeping balanced closing parentheses."""
+    while url:
+        last = url[-1]
+        if (
+            last in _TRAILING
+            or (last == ")" and url.count(")") > url.count("("))
+            or (last == "]" and url.count("]") > url.count("["))
+        ):
+            url = url[:-1]
+        else:
+            break
+    return url
+
+
+def is_web_url(url: str) -> bool:
+    return url.lower().startswith(("http://", "https://"))
+
+
+def web_target(href: str) -> str | None:
+    """A link target as a fetchable URL (scheme added to `//host` and `www.`), or None for
+    mailto:, relative links and anchors. Not canonicalised: see `citations.web_url`."""
+    href = href.strip()
+    if href.startswith("//"):
+        return "https:" + href
+    if href.lower().startswith("www."):
+        return "http://" + href
+    return href if is_web_url(href) else None
+
+
+def text_fragment_suffix(url: str) -> str:
+    """The URL's `#…` fragment when it holds a `:~:` directive (kept when a URL is
+    canonicalised: it is the author's pointer into the page), else ""."""
+    hash_pos = url.find("#")
+    return url[hash_pos:] if hash_pos >= 0 and ":~:" in url[hash_pos:] else ""
+
+
+@dataclass(frozen=True)
+class TextFragment:
+    """A decoded `#:~:text=[prefix-,]start[,end][,-suffix]` directive."""
+
+    start: str
+    end: str | None = None
+    prefix: str | None = None
+    suffix: str | None = None
+
+
+def parse_text_fragment_full(url: str) -> TextFragment | None:
+    hash_pos = url.find("#")
+    if hash_pos < 0:
+        return None
+    frag = url[hash_pos + 1 :]
+    directive_pos = frag.find(":~:")
+    if directive_pos < 0:
+        return None
+    for part in frag[directive_pos + 3 :].split("&"):
+        if not part.startswith("text="):
+            continue
+        pieces = part[5:].split(",")  # literal commas separate the parts; %2C is text
+        prefix = suffix = None
+        if len(pieces) > 1 and pieces[0].endswith("-"):
+            prefix = unquote(pieces.pop(0)[:-1])
+        if len(pieces) > 1 and pieces[-1].startswith("-"):
+            suffix = unquote(pieces.pop()[1:])
+        if not pieces or not pieces[0]:
+            continue
+        start = unquote(pieces[0]).strip()
+        end = unquote(pieces[1]).strip() if len(pieces) > 1 and pieces[1] else None
+        if start:
+            return TextFragment(start=start, end=end, prefix=prefix, suffix=suffix)
+    return None
+
+
+def parse_text_fragment(url: str) -> str | None:
+    """The decoded `textStart` of a URL's first `#:~:text=` directive: the author's pointer."""
+    tf = parse_text_fragment_full(url)
+    return tf.start if tf else None

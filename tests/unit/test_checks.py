@@ -1,0 +1,96 @@
+"""The checks stage's seams: the registry of checks, check requests, pages checked where they
+are extracted (`preparers`) or here, and a claim's results against the page a citation leads to."""
+
+from __future__ import annotations
+
+import pickle
+
+from citecheck.checks import (
+    CHECKS,
+    DECIDE_ALONE,
+    CheckedPage,
+    check_request,
+    checked_pages,
+    claim_results,
+    preparers,
+    run_checks,
+)
+from citecheck.models import Citation, CitationKind, Claim, ClaimKind, DecidedBy, FetchedSource, FetchOutcome
+
+PAGE = (
+    "Annual survey of developers\n"
+    "The survey found that 35 percent of developers use Rust at work.\n"
+    "She added: “We did not expect growth this fast.”\n"
+    "The report was published on 5 March 2021.\n"
+)
+
+
+def claim(text: str, *kinds: ClaimKind, fragment: str | None = None) -> Claim:
+    citation = Citation(
+        raw="[s](https://example.org/s)",
+        kind=CitationKind.link,
+        url="https://example.org/s",
+        text_fragment=fragment,
+    )
+    return Claim(text=text, kinds=list(kinds), file="doc.md", line=3, column=1, citations=[citation])
+
+
+def test_each_check_has_its_own_name_and_kinds() -> None:
+    assert [c.name for c in CHECKS] == [DecidedBy.number, DecidedBy.quote, DecidedBy.date]
+    assert [set(c.kinds) for c in CHECKS] == [{ClaimKind.statistic}, {ClaimKind.quote}, {ClaimKind.temporal}]
+    # A figure or a quote found on the page may pass a claim with the judge off; a date may not.
+    assert {DecidedBy.number, DecidedBy.quote} == DECIDE_ALONE
+
+
+def test_a_request_names_the_checks_of_the_claims_kinds() -> None:
+    c = claim("In March 2021, 35% of developers used Rust [3].", ClaimKind.temporal, ClaimKind.statistic)
+    text, names = check_request(c)  # type: ignore[misc]
+    assert names == (DecidedBy.number, DecidedBy.date)  # in the registry's order
+    assert text == c.text  # a link's text is the claim's own
+    assert check_request(claim("Developers like Rust.", ClaimKind.hyperlinked)) is None
+
+
+def test_a_claim_citing_a_missing_fragment_fails_on_it_alone() -> None:
+    page = CheckedPage.of(PAGE)
+    c = claim("35% of developers use Rust.", ClaimKind.statistic, fragment="nowhere on the page")
+    (result,) = claim_results(c, c.citations[0], page)
+    assert (result.name, result.passed) == (DecidedBy.quote, False)
+    assert "text fragment 'nowhere on the page'" in result.detail
+    assert page.results == {}  # nothing else was checked
+    found = claim("35% of developers use Rust.", ClaimKind.statistic, fragment="35 percent of developers")
+    assert claim_results(found, found.citations[0], page) == run_checks(found, CheckedPage.of(PAGE))
+    assert [r.name for r in claim_results(found, found.citations[0], page)] == [DecidedBy.number]
+
+
+def test_a_page_prepared_elsewhere_gives_the_results_of_one_checked_here() -> None:
+    claims = [
+        claim("35% of developers use Rust.", ClaimKind.statistic),
+        claim("45% of developers use Rust.", ClaimKind.statistic),
+        claim("In 2019, a survey was published.", ClaimKind.temporal),
+        claim("Developers like Rust.", ClaimKind.hyperlinked),  # nothing to check
+    ]
+    prepare = preparers({"https://example.org/s": claims, "https://example.org/none": claims[3:]})
+    assert list(prepare) == ["https://example.org/s"]  # no page without a check to run
+    # What a worker process runs: the callable and what it makes both travel by pickle.
+    prepared = pickle.loads(
+        pickle.dumps(pickle.loads(pickle.dumps(prepare["https://example.org/s"]))(PAGE, None))
+    )
+    assert set(prepared.results) == {check_request(c) for c in claims[:3]}
+    here = CheckedPage.of(PAGE)
+    for c in claims:
+        assert claim_results(c, c.citations[0], prepared) == claim_results(c, c.citations[0], here)
+    assert prepared == here
+    assert [all(r.passed for r in results) for results in prepared.results.values()] == [True, False, False]
+
+
+def test_the_page_date_goes_with_the_page() -> None:
+    c = claim("A 2019 survey found most developers like Rust.", ClaimKind.temporal)
+    prepared = preparers({"u": [c]})["u"](PAGE, "2019-05-01")
+    (result,) = claim_results(c, c.citations[0], prepared)
+    assert result.passed and "page's date" in result.detail
+    ok = FetchedSource(info={"url": "u"}, outcome=FetchOutcome.ok, text=PAGE, date="2019-05-01")
+    failed = FetchedSource(info={"url": "v"}, outcome=FetchOutcome.unreachable, error="HTTP 404")
+    pages = checked_pages({"u": ok, "v": failed}, {})
+    assert list(pages) == ["u"]  # only pages with text
+    assert claim_results(c, c.citations[0], pages["u"]) == [result]
+    assert checked_pages({"u": ok}, {"u": prepared})["u"] is prepared

@@ -1,0 +1,35 @@
+"""What importing a stage loads: the stages only look forward, and the pipeline module leaves
+the stages to its run (its first step starts an extraction worker whose imports overlap theirs)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def loaded_by(modules: str) -> set[str]:
+    """The citecheck modules a fresh interpreter has loaded after importing `modules`."""
+    code = f"import sys, {modules}; print(*sorted(m for m in sys.modules if m.startswith('citecheck')))"
+    return set(
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout.split()
+    )
+
+
+def test_the_fetch_stage_loads_nothing_of_the_checks_stage() -> None:
+    loaded = loaded_by("citecheck.fetch.fetcher, citecheck.fetch.workers, citecheck.fetch.content")
+    assert "citecheck.fetch.fetcher" in loaded
+    assert not [m for m in loaded if m.startswith("citecheck.checks")]
+
+
+def test_the_pipeline_module_imports_no_stage() -> None:
+    loaded = loaded_by("citecheck.pipeline")
+    assert "citecheck.fetch.workers" in loaded  # what starts the worker early
+    stages = {
+        "citecheck.checks",
+        "citecheck.extract.document",
+        "citecheck.fetch.fetcher",
+        "citecheck.judge.judge",
+    }
+    assert not loaded & (stages | {"citecheck.output.report"})
