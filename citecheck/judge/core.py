@@ -54,6 +54,7 @@ from citecheck.judge.quotes import shown_evidence, weigh_evidence
 from citecheck.judge.resolve import JudgeConfig
 from citecheck.models import Claim, FetchedSource, JudgeOutcome, JudgeResult, Passage
 from citecheck.policy import judge_doubt
+from citecheck.redact import Redactor
 
 VERDICT_NAMESPACE = "verdicts"
 CAP_REACHED = "cost cap reached"
@@ -83,6 +84,8 @@ class Judge:
         self.settings = settings
         self.cache = cache
         self._provider = PROVIDERS[config.provider]
+        # A provider's error may echo the request's key: its text is redacted where it is made.
+        self._redact = Redactor([config.api_key.get_secret_value()])
         self._ledger = CostLedger(settings.max_cost_usd, config.price)
         self._calls_made = 0
         self._calls_failed = 0
@@ -297,6 +300,7 @@ class Judge:
     ) -> _Outcome:
         excerpt = build_excerpt(source.text, [p for _, p in claims], self.settings.evidence_chars)
         system, user = build_prompt(source, excerpt, [c.text for c, _ in claims], retry=retry)
+        user = self._redact.secrets(user)  # no secret of the run reaches a model
         max_tokens = self._max_tokens(len(claims))
         loop = asyncio.get_running_loop()
         if self._semaphore is None or self._semaphore_loop is not loop:
@@ -324,6 +328,9 @@ class Judge:
                     failure = self._provider.classify_error(exc)
                     if failure is None:
                         raise  # not an API error: a bug to see, not a verdict to miss
+                    failure = JudgeFailure(
+                        failure.code, self._redact(failure.message), self._redact(failure.hint)
+                    )
                     self._calls_failed += 1
                     self.last_failure = failure
                     return _Outcome(failure=str(failure), latency_ms=int((time.monotonic() - started) * 1000))
