@@ -181,10 +181,64 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="check the bundled example against bundled local sources (no key)")
     _add_report_options(p)
 
-    p = sub.add_parser("eval", help="judge accuracy and cost on a labelled JSONL set (WiCE format)")
-    p.add_argument("--data", type=Path, required=True)
-    p.add_argument("--limit", type=int, help="only the first N examples")
+    p = sub.add_parser(
+        "eval",
+        help="false failures, catch rate, cost and latency on a labelled set, models side by side",
+        conflict_handler="resolve",  # its --model is repeatable: one column per model
+    )
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument(
+        "--data",
+        type=Path,
+        action="append",
+        metavar="FILE",
+        help="your labelled JSONL: claim, url or text/evidence, label, optional kind (repeatable)",
+    )
+    g.add_argument(
+        "--bundled", action="store_true", help="the labelled set shipped with citecheck (300 claims)"
+    )
+    p.add_argument("--limit", type=int, help="only the first N usable rows")
+    p.add_argument(
+        "--judge-only",
+        action="store_true",
+        help="the judge decides every claim (default: the number/quote/date checks first, as in `check`)",
+    )
     _add_judge_options(p)
+    p.add_argument(
+        "--model",
+        action="append",
+        dest="models",
+        metavar="M",
+        help="a model to evaluate; repeat to compare models side by side (default: the provider's)",
+    )
+    p.add_argument(
+        "--allowed-domain",
+        action="append",
+        dest="allowed_domains",
+        metavar="D",
+        help="fetch `url` sources only from these domains (repeatable; default any public host)",
+    )
+    p.add_argument(
+        "--allow-private-host",
+        action="append",
+        dest="allow_private_hosts",
+        metavar="H",
+        help="admit this private/loopback host past the SSRF guard (repeatable)",
+    )
+    p.add_argument("--timeout", type=float, dest="timeout_s", help="seconds per `url` source (default 10)")
+    p.add_argument(
+        "--max-false-failures",
+        type=float,
+        metavar="RATE",
+        help="exit 1 if a model fails more supported claims (0..1)",
+    )
+    p.add_argument(
+        "--min-catch-rate",
+        type=float,
+        metavar="RATE",
+        help="exit 1 if a model fails fewer unsupported claims (0..1)",
+    )
+    _add_output_options(p, ["markdown", "json"])
 
     sub.add_parser(
         "mcp",
@@ -370,12 +424,37 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from citecheck.evaluate import render_eval, run_eval
+    from citecheck.evaluate import (
+        check_thresholds,
+        failure_error,
+        render_json,
+        render_markdown,
+        run_eval,
+        with_gate,
+    )
 
+    check_thresholds(args.max_false_failures, args.min_catch_rate)
     settings = settings_from_args(args)
-    result = run_eval(args.data, settings, os.environ, args.limit)
-    print(render_eval(result))
-    return ExitCode.PASSED
+    report = run_eval(
+        settings,
+        os.environ,
+        data=args.data or [],
+        bundled=args.bundled,
+        models=args.models or [None],
+        judge_only=args.judge_only,
+        limit=args.limit,
+    )
+    report = with_gate(
+        report, max_false_failure_rate=args.max_false_failures, min_catch_rate=args.min_catch_rate
+    )
+    _print_file_errors(report.errors)
+    _emit(render_json(report) if args.format == "json" else render_markdown(report), args.output)
+    failure = failure_error(report)
+    if failure is not None:
+        raise failure
+    for missed in report.gate_failures:
+        print(f"citecheck eval: gate missed: {missed}", file=sys.stderr)
+    return ExitCode.FAILED if report.gate_failures else ExitCode.PASSED
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
