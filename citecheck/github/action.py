@@ -70,6 +70,7 @@ ALL_INPUTS = (
     "max-cost-usd",
     "max-claims",
     "fail-on",
+    "accept-status",
     "comment",
     "annotations",
     "github-token",
@@ -132,7 +133,7 @@ def settings_from_inputs(environ: Mapping[str, str], workspace: Path) -> Setting
         if name in ("comment", "annotations"):
             raw[key] = _bool_input(name, value)
         elif name == "cache-dir":
-            raw[key] = workspace / value
+            raw[key] = outside_workspace(workspace / value, workspace)
         else:
             raw[key] = value
     try:
@@ -143,6 +144,24 @@ def settings_from_inputs(environ: Mapping[str, str], workspace: Path) -> Setting
         raise ConfigError(f"input {name}: {err['msg']}", "fix the value in the workflow's `with:`") from None
     except ConfigError as exc:
         raise ConfigError(f"input: {exc.message}", exc.hint) from None
+
+
+def outside_workspace(cache_dir: Path, workspace: Path) -> Path:
+    """`cache_dir`, refused when it lies in the checked-out tree (symbolic links followed).
+
+    Whatever is checked out is the change under test: a cache there is one the PR can write,
+    and a forged entry would decide its own claims (docs/ARCHITECTURE.md). So the cache lives
+    outside it, under the runner's temporary folder, and `actions/cache` carries it.
+    """
+    resolved, tree = cache_dir.resolve(), workspace.resolve()
+    if resolved == tree or tree in resolved.parents:
+        raise ConfigError(
+            f"input cache-dir: {cache_dir} is inside the checked-out workspace, where the change "
+            "under test could write cache entries and so decide its own claims",
+            "use a path under $RUNNER_TEMP, e.g. `cache-dir: ${{ runner.temp }}/citecheck-cache`, "
+            "with the same `path:` in actions/cache/restore and actions/cache/save",
+        )
+    return resolved
 
 
 @dataclass
@@ -338,6 +357,7 @@ class Run:
 
     def settings(self) -> Settings:
         settings = settings_from_inputs(self.environ, self.workspace)
+        self.warn_cache_dir(settings)
         config = read_input(self.environ, "config")
         settings = apply_config(settings, config, self.workspace, self.event, self.pr_client(), self.notes)
         env = self.pipeline_environ()
@@ -348,6 +368,20 @@ class Run:
             fail_on = fail_on_without_judge(settings.fail_on)
             settings = settings.model_copy(update={"judge": JUDGE_NONE, "fail_on": fail_on})
         return settings
+
+    def warn_cache_dir(self, settings: Settings) -> None:
+        """The Action runs in a container: only the workspace and the runner's temporary folder
+        (`RUNNER_TEMP`, mounted since runner 2.331) outlive it, and the workspace is refused."""
+        temp = self.environ.get("RUNNER_TEMP", "").strip()
+        if settings.cache_dir is None or not temp:
+            return
+        root = Path(temp).resolve()
+        if settings.cache_dir != root and root not in settings.cache_dir.parents:
+            self.log.warning(
+                f"citecheck: cache-dir {settings.cache_dir} is not under RUNNER_TEMP ({temp}): in the "
+                "action's container it is lost when the step ends, so actions/cache cannot keep it; "
+                "use `cache-dir: ${{ runner.temp }}/citecheck-cache`"
+            )
 
     def verify_pr(self) -> None:
         """An uploaded event file names its PR; make sure GitHub's PR of that number has the

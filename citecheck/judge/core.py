@@ -13,7 +13,8 @@ Guarantees the rest of the pipeline relies on:
   again once, then reported with `error="evidence quote not found in source"`.
 - the source text and the claims (PR content) are fenced as data in the prompt (`prompt.py`).
 - verdicts are cached by claim text + source text hash + model + PROMPT_VERSION, so a
-  re-run on unchanged documents makes no call (and does not import the provider's SDK).
+  re-run on unchanged documents makes no call (and does not import the provider's SDK); a
+  cached verdict is used only if it validates (`_cached_verdict`).
 - when every call of the run failed, `failure_error()` is the run's exit-2 error.
 """
 
@@ -107,6 +108,25 @@ class Judge:
     def _cache_key(self, claim_text: str, text_hash: str) -> str:
         return "\x00".join((PROMPT_VERSION, self.config.provider, self.config.model, text_hash, claim_text))
 
+    def _cached_verdict(self, key: str, source_text: str) -> JudgeResult | None:
+        """The cached verdict for `key` if it validates: an accepted verdict (the only kind
+        stored) whose evidence quote, for a "supported", is on this page. One that does not is
+        rejected — counted and deleted by the cache: corrupt, from another version, or forged."""
+        if self.cache is None or (hit := self.cache.get(VERDICT_NAMESPACE, key)) is None:
+            return None
+        try:
+            cached = JudgeResult.model_validate(hit)
+        except ValidationError:
+            cached = None
+        if cached is None or cached.supported is None or cached.error is not None or cached.limit:
+            self.cache.reject(VERDICT_NAMESPACE, key, "not a valid verdict entry")
+            return None
+        if cached.supported and locate_quote(cached.evidence or "", source_text) is None:
+            self.cache.reject(VERDICT_NAMESPACE, key, "evidence not on the page")
+            return None
+        free = {"cached": True, "cost_usd": 0.0, "input_tokens": 0, "output_tokens": 0, "latency_ms": 0}
+        return cached.model_copy(update=free)
+
     # -- the stage ------------------------------------------------------------------------
 
     async def judge_source(
@@ -118,22 +138,10 @@ class Judge:
         # Identical claim texts against one source are judged once.
         groups: dict[str, list[int]] = {}
         for i, (claim, _) in enumerate(items):
-            key = self._cache_key(claim.text, text_hash)
-            hit = self.cache.get(VERDICT_NAMESPACE, key) if self.cache else None
+            hit = self._cached_verdict(self._cache_key(claim.text, text_hash), source.text)
             if hit is not None:
-                try:
-                    results[i] = JudgeResult.model_validate(hit).model_copy(
-                        update={
-                            "cached": True,
-                            "cost_usd": 0.0,
-                            "input_tokens": 0,
-                            "output_tokens": 0,
-                            "latency_ms": 0,
-                        }
-                    )
-                    continue
-                except ValidationError:
-                    pass  # a stale entry from another version: judge again
+                results[i] = hit
+                continue
             groups.setdefault(claim.text, []).append(i)
 
         firsts = [idxs[0] for idxs in groups.values()]
