@@ -172,16 +172,16 @@ def only_entry(root: Path, namespace: str) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("tamper", "why"),
+    "tamper",
     [
-        (lambda v: v.update(evidence="The river is 900 km long."), "evidence not on the page"),
-        (lambda v: v.update(supported=None), "not a valid verdict entry"),
-        (lambda v: v.update(error="forged"), "not a valid verdict entry"),
-        (lambda v: v.update(confidence="high"), "not a valid verdict entry"),
+        lambda v: v.update(evidence="The river is 900 km long."),  # not on the page
+        lambda v: v.update(evidence="the"),  # on the page, but carries no weight
+        lambda v: v.update(supported=None),
+        lambda v: v.update(confidence="high"),
     ],
 )
 def test_a_tampered_verdict_is_rejected_and_judged_again(
-    llm: LLMServer, tmp_path: Path, tamper: Callable[[dict[str, Any]], None], why: str
+    llm: LLMServer, tmp_path: Path, tamper: Callable[[dict[str, Any]], None]
 ) -> None:
     first = judge_once(make_judge(llm, DiskCache(tmp_path)))
     assert first.supported is True and len(llm.calls) == 1
@@ -193,7 +193,7 @@ def test_a_tampered_verdict_is_rejected_and_judged_again(
     cache = DiskCache(tmp_path)
     again = judge_once(make_judge(llm, cache))
     assert not again.cached and len(llm.calls) == 2  # judged again, not taken from the entry
-    assert dict(cache.rejected) == {why: 1}
+    assert dict(cache.rejected) == {"a verdict that does not hold up on the page": 1}
 
 
 def test_an_intact_verdict_is_reused_and_an_old_one_is_not(llm: LLMServer, tmp_path: Path) -> None:

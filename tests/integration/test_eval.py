@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,14 +33,23 @@ def llm(request: pytest.FixtureRequest) -> Iterator[LLMServer]:
         yield server
 
 
+def _words(text: str) -> set[str]:
+    return {w.removesuffix("s") for w in re.findall(r"[a-z0-9]{3,}", text.lower())}
+
+
+def best_line(source: str, claim: str) -> str:
+    """The source line sharing the most words with the claim: a quote that carries weight."""
+    words = _words(claim)
+    return max(source.strip().splitlines(), key=lambda line: len(words & _words(line)))
+
+
 def scripted(says_supported: set[str]) -> object:
     """A judge that calls a claim supported iff its text is in `says_supported`, quoting the
-    first line of the source it was shown."""
+    source line closest to the claim."""
 
     def respond(req: RecordedRequest) -> Reply:
         source, claims = parse_prompt(req.user_text)
-        quote = source.strip().splitlines()[0]
-        verdicts = [verdict(i, text in says_supported, quote) for i, text in claims.items()]
+        verdicts = [verdict(i, text in says_supported, best_line(source, text)) for i, text in claims.items()]
         return verdicts_reply(req.protocol, verdicts, input_tokens=1000, output_tokens=100)
 
     return respond
