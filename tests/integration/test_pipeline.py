@@ -161,7 +161,7 @@ def test_no_key_stops_before_any_fetch(tmp_path: Path, source_server: SourceServ
     doc.write_text(f"The survey had 14,000 responses [s]({source_server.add('/s', SURVEY)}).\n")
     code, report, err = run([str(doc), "--allow-private-host", "127.0.0.1"], capsys)
     assert code == 2
-    assert report == {}
+    assert list(report) == ["error"] and report["error"]["code"] == "no-api-key"  # no report: the error
     assert "ANTHROPIC_API_KEY" in err and "OPENAI_API_KEY" in err and "none" in err
     assert source_server.hits() == 0
 
