@@ -173,7 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache-dir", type=Path, help="keep fetched sources and verdicts here")
     p.add_argument("--shard", help="I/N: check a stable 1/N slice of the files")
     p.add_argument("--concurrency", type=int, help="simultaneous fetches (default 64)")
-    p.add_argument("--timeout", type=float, dest="timeout_s", help="seconds per source (default 10)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        dest="timeout_s",
+        help="deadline of each source's whole fetch: hops, retries and waits (seconds, default 10)",
+    )
     p.add_argument("--no-fetch", action="store_true", help="fetch nothing; cited claims are not verified")
     _add_stdin_option(p)
     _add_report_options(p, extra_files=True)

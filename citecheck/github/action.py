@@ -432,7 +432,12 @@ class Run:
         if settings.cache_dir is None or not temp:
             return
         root = Path(temp).resolve()
-        if settings.cache_dir != root and root not in settings.cache_dir.parents:
+        if not root.is_dir():
+            self.log.warning(
+                f"citecheck: RUNNER_TEMP ({temp}) is not mounted in the action's container (a runner "
+                "older than 2.331): cache-dir is lost when the step ends; update the runner"
+            )
+        elif settings.cache_dir != root and root not in settings.cache_dir.parents:
             self.log.warning(
                 f"citecheck: cache-dir {settings.cache_dir} is not under RUNNER_TEMP ({temp}): in the "
                 "action's container it is lost when the step ends, so actions/cache cannot keep it; "

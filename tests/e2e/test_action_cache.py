@@ -167,6 +167,12 @@ def test_a_cache_outside_runner_temp_is_a_warning(
         r.stdout,
         re.M,
     )
+    # A runner that does not mount its temporary folder into the container (before 2.331).
+    env = {"RUNNER_TEMP": str(tmp_path / "not-mounted")}
+    inputs["cache-dir"] = str(tmp_path / "not-mounted/citecheck-cache")
+    r = run_action(tmp_path, s.origin.root, gh, inputs=inputs, payload=pr_payload(s), extra_env=env)
+    assert r.code == 0, r.stdout + r.stderr
+    assert "is not mounted in the action's container" in r.stdout
 
 
 # the workflows that carry the cache ------------------------------------------------------------
