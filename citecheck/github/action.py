@@ -166,7 +166,7 @@ def outside_workspace(cache_dir: Path, workspace: Path) -> Path:
     """`cache_dir`, refused when it lies in the checked-out tree (symbolic links followed).
 
     Whatever is checked out is the change under test: a cache there is one the PR can write,
-    and a forged entry would decide its own claims (docs/ARCHITECTURE.md). So the cache lives
+    and a forged entry would decide its own claims (SECURITY.md). So the cache lives
     outside it, under the runner's temporary folder, and `actions/cache` carries it.
     """
     resolved, tree = cache_dir.resolve(), workspace.resolve()

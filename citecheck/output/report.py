@@ -13,7 +13,7 @@ four buckets, so ``total_claims == supported + unsupported + unsourced + not_ver
 ``total_judged`` counts the claims with a pass/fail verdict, whether a deterministic check or
 the judge decided it; ``overall_score`` is supported / judged (None when nothing was judged).
 ``total_from_cache`` counts the claims whose verdict rests on a source served from the cache
-directory rather than downloaded by the run (`from_cache_claims`).
+directory rather than downloaded by the run (`from_cache`).
 ``total_cost_usd`` sums the judge cost of the claims, leaving out verdicts served from the
 cache (they cost nothing on this run).
 
