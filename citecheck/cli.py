@@ -30,6 +30,7 @@ from citecheck.draft import DEFAULT_STDIN_NAME, STDIN, draft_file
 from citecheck.errors import CitecheckError, ConfigError, ExitCode
 from citecheck.judge.providers import judge_choices
 from citecheck.policy import FAIL_ON_CATEGORIES
+from citecheck.redact import Redactor
 
 DEFAULT_CONFIG_FILE = ".citecheck.toml"
 USAGE_ERROR = "usage"  # the error code of a command line argparse rejects
@@ -435,28 +436,38 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except CitecheckError as exc:
-        print(f"citecheck: error [{exc.code}]: {exc.message}", file=sys.stderr)
-        if exc.hint:
-            print(f"  what to do: {exc.hint}", file=sys.stderr)
+        redact = _redactor()
+        message, hint = redact(exc.message), redact(exc.hint)
+        print(f"citecheck: error [{exc.code}]: {message}", file=sys.stderr)
+        if hint:
+            print(f"  what to do: {hint}", file=sys.stderr)
         if as_json:
-            _print_json_error(exc.code, exc.message, [exc.hint] if exc.hint else [])
+            _print_json_error(exc.code, message, [hint] if hint else [])
         return exc.exit_code
     except KeyboardInterrupt:
         if as_json:
             _print_json_error(INTERRUPTED, "interrupted", ["run the command again"])
         return ExitCode.ERROR
     except Exception as exc:  # an unexpected crash must never read as exit 1 ("claims failed")
-        traceback.print_exc()
+        # An SDK's exception text may quote a request, key and all: redacted like every output.
+        redact = _redactor()
+        sys.stderr.write(redact(traceback.format_exc()))
         print(
             "citecheck: internal error (exit 2); please report it with the traceback above", file=sys.stderr
         )
         if as_json:
             _print_json_error(
                 INTERNAL_ERROR,
-                f"internal error: {type(exc).__name__}: {exc}",
+                redact(f"internal error: {type(exc).__name__}: {exc}"),
                 ["please report it with the traceback printed on standard error"],
             )
         return ExitCode.ERROR
+
+
+def _redactor() -> Redactor:
+    from citecheck.judge.providers import secret_variables
+
+    return Redactor(os.environ.get(name) for name in secret_variables())
 
 
 if __name__ == "__main__":

@@ -34,9 +34,11 @@ from mcp.types import INTERNAL_ERROR as RPC_INTERNAL_ERROR
 from mcp.types import INVALID_PARAMS
 
 from citecheck import __version__
+from citecheck.judge.providers import secret_variables
 from citecheck.mcp.errors import EVALUATION_NOT_FOUND, INTERNAL_ERROR, UNKNOWN_TOOL, ToolError
 from citecheck.mcp.schema import ExtractInput, ExtractOutput, VerifyInput, VerifyOutput
 from citecheck.mcp.tools import ServerEnvironment, Tools
+from citecheck.redact import Redactor
 
 EVALUATION_PREFIX = "citecheck://evaluations/"
 EVALUATION_TEMPLATE = EVALUATION_PREFIX + "{id}"
@@ -89,7 +91,10 @@ def tool_list() -> list[types.Tool]:
     ]
 
 
-def _result(document: dict[str, Any], *, is_error: bool = False) -> types.CallToolResult:
+def _result(document: dict[str, Any], redact: Redactor, *, is_error: bool = False) -> types.CallToolResult:
+    # Every answer leaves through here: no secret of the server's environment (an echoed key in a
+    # provider's error) and no secret-looking URL part reaches the agent.
+    document = redact.data(document)
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=json.dumps(document, ensure_ascii=False))],
         structured_content=document,
@@ -97,8 +102,8 @@ def _result(document: dict[str, Any], *, is_error: bool = False) -> types.CallTo
     )
 
 
-def _internal(exc: BaseException) -> ToolError:
-    traceback.print_exception(exc, file=sys.stderr)
+def _internal(exc: BaseException, redact: Redactor) -> ToolError:
+    sys.stderr.write(redact.secrets("".join(traceback.format_exception(exc))))
     return ToolError(
         INTERNAL_ERROR,
         f"internal error: {type(exc).__name__}: {exc}",
@@ -109,6 +114,7 @@ def _internal(exc: BaseException) -> ToolError:
 def build_server(environ: Mapping[str, str]) -> Server[Any]:
     """The server, its tools bound to the environment it starts with."""
     tools = Tools(ServerEnvironment.from_environ(environ))
+    redact = Redactor(environ.get(name) for name in secret_variables())
 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tool_list())
@@ -117,14 +123,14 @@ def build_server(environ: Mapping[str, str]) -> Server[Any]:
         arguments = params.arguments or {}
         try:
             if params.name == "verify_citations":
-                return _result(await tools.verify_citations(arguments))
+                return _result(await tools.verify_citations(arguments), redact)
             if params.name == "extract_claims":
-                return _result(tools.extract_claims(arguments))
+                return _result(tools.extract_claims(arguments), redact)
             raise ToolError(UNKNOWN_TOOL, f"no tool {params.name!r}", [_TOOLS_STEP])
         except ToolError as exc:
-            return _result(exc.document(), is_error=True)
+            return _result(exc.document(), redact, is_error=True)
         except Exception as exc:  # a bug must still answer the agent, in the same shape
-            return _result(_internal(exc).document(), is_error=True)
+            return _result(_internal(exc, redact).document(), redact, is_error=True)
 
     async def list_resources(
         ctx: Any, params: types.PaginatedRequestParams | None
@@ -168,7 +174,7 @@ def build_server(environ: Mapping[str, str]) -> Server[Any]:
         except ToolError as exc:
             raise MCPError(INVALID_PARAMS, exc.message, data=exc.document()) from None
         except Exception as exc:
-            error = _internal(exc)
+            error = _internal(exc, redact)
             raise MCPError(RPC_INTERNAL_ERROR, error.message, data=error.document()) from None
         return types.ReadResourceResult(
             contents=[

@@ -17,7 +17,7 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
 from citecheck.mcp.errors import CODES
-from tests.servers.llm_server import LLMServer, RecordedRequest, Reply, error_reply
+from tests.servers.llm_server import LLMServer, RecordedRequest, Reply, echo_credentials_error, error_reply
 from tests.servers.source_server import SourceServer
 
 T = TypeVar("T")
@@ -454,3 +454,20 @@ def test_a_bad_base_url_and_a_store_that_cannot_be_written(tmp_path: Path, site:
     )
     assert store["code"] == "STORE_FAILED" and "CITECHECK_CACHE_HOME" in store["recovery"][0]
     assert site.hits() == 0  # nothing is fetched for a result that could not be kept
+
+
+def test_a_provider_error_that_echoes_the_key_never_reaches_the_agent(
+    tmp_path: Path, site: SourceServer, anthropic: LLMServer
+) -> None:
+    url = site.add("/tower.html", TOWER, "text/html; charset=utf-8")
+    anthropic.responder = echo_credentials_error
+    key = anthropic_env(anthropic, site)["ANTHROPIC_API_KEY"]
+
+    async def body(client: ClientSession) -> dict[str, Any]:
+        return await error_of(client, "verify_citations", output=tower_draft(url), allow_fetch=True)
+
+    failed = Server(tmp_path, anthropic_env(anthropic, site)).run(body)
+    assert failed["code"] == "JUDGE_FAILED"
+    assert anthropic.calls and key in str(anthropic.calls[0].headers)  # it was sent, and echoed back
+    assert key not in json.dumps(failed)
+    assert key not in (tmp_path / "server.stderr").read_text(encoding="utf-8")
