@@ -82,7 +82,7 @@ class ExtractedContent:
     title: str | None = None
     date: str | None = None
     error: str | None = None  # set: the content is not extractable, and this says why
-    kind: str = "unknown"  # html | pdf | text | unknown
+    kind: str = "unknown"  # html | pdf | text | binary (a text type on binary data) | unknown
 
 
 def media_type(content_type: str | None) -> str:
