@@ -6,8 +6,9 @@ Per claim (the pipeline calls these in order):
   `unsourced`; one whose every citation is marked `citecheck-ignore` is left out; one with no
   resolvable citation is `not_verified` (the resolve errors say why); past `max-claims` a
   claim is `not_verified` with `limit`. The rest are checked.
-- per cited source: a failed fetch decides (`fetch_verdict`: `disallowed` / `unreachable` /
-  `not_extractable`, or `not_verified` when fetching is off); then the deterministic checks
+- per cited source: a failed fetch decides (`fetch_verdict`: `disallowed` / `unreachable` —
+  with cause `blocked` when the site refused us — / `not_extractable`, or `not_verified` when
+  fetching is off); then the deterministic checks
   (`checks_verdict`): a failed check fails the claim on its own, at no cost; with the judge
   off, a check that may decide alone (a number or quote found on the page, see
   `citecheck.checks`) passes it with that page text as evidence and anything else is
@@ -108,6 +109,9 @@ _FAILURE_RANK = {
 _FETCH_VERDICT = {
     FetchOutcome.disallowed: Verdict.disallowed,
     FetchOutcome.unreachable: Verdict.unreachable,
+    # A site that refuses robots is "not reachable" to a reader of the report too; its own
+    # fail-on category (`blocked`, through the cause) lets a team fail on dead links only.
+    FetchOutcome.blocked: Verdict.unreachable,
     FetchOutcome.not_extractable: Verdict.not_extractable,
     FetchOutcome.skipped: Verdict.not_verified,
 }
@@ -156,7 +160,10 @@ def fetch_verdict(claim: Claim, url: str, source: FetchedSource) -> ClaimResult 
     if source.outcome == FetchOutcome.ok:
         return None
     verdict = _FETCH_VERDICT[source.outcome]
-    return result(claim, verdict, decided_by=DecidedBy.fetch, reason=source.error, source_url=url)
+    cause = Cause.blocked if source.outcome == FetchOutcome.blocked else None
+    return result(
+        claim, verdict, decided_by=DecidedBy.fetch, reason=source.error, source_url=url, cause=cause
+    )
 
 
 def checks_verdict(
