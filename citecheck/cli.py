@@ -25,7 +25,7 @@ from typing import Any, NoReturn
 from pydantic import ValidationError
 
 from citecheck import __version__
-from citecheck.config import Settings, load_config_file, narrow
+from citecheck.config import IGNORE_FILE, Settings, load_config_file, narrowing, parse_ignore_file
 from citecheck.draft import DEFAULT_STDIN_NAME, STDIN, draft_file
 from citecheck.errors import CitecheckError, ConfigError, ExitCode
 from citecheck.judge.providers import judge_choices
@@ -171,6 +171,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma list of HTTP statuses that mean the link is live though its content is not read "
         "(e.g. 403,429): such a source is 'content not extractable', not unreachable or blocked",
     )
+    p.add_argument(
+        "--exclude",
+        action="append",
+        metavar="REGEX",
+        help=f"a link whose URL this regular expression matches is not a source (repeatable; "
+        f"{IGNORE_FILE} here adds more; localhost, private addresses and example/test domains never are)",
+    )
     p.add_argument("--cache-dir", type=Path, help="keep fetched sources and verdicts here")
     p.add_argument("--shard", help="I/N: check a stable 1/N slice of the files")
     p.add_argument("--concurrency", type=int, help="simultaneous fetches (default 64)")
@@ -272,6 +279,7 @@ _SETTING_FLAGS = (
     "max_claims",
     "fail_on",
     "accept_status",
+    "exclude",
     "cache_dir",
     "shard",
     "concurrency",
@@ -301,7 +309,20 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     if config_path is None and Path(DEFAULT_CONFIG_FILE).is_file() and hasattr(args, "config"):
         config_path = Path(DEFAULT_CONFIG_FILE)
     if config_path is not None:
-        settings = narrow(settings, load_config_file(config_path), str(config_path))
+        narrowed = narrowing(
+            settings, load_config_file(config_path), str(config_path), ceiling="the command line's"
+        )
+        for note in narrowed.notes:
+            print(f"citecheck: note: {note}", file=sys.stderr)
+        settings = narrowed.settings
+    ignore_file = Path(IGNORE_FILE)
+    if hasattr(args, "config") and ignore_file.is_file():  # `check`, like lychee's .lycheeignore
+        try:
+            text = ignore_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{IGNORE_FILE}: cannot read it: {exc}", "fix or remove the file") from None
+        patterns = parse_ignore_file(text, IGNORE_FILE)
+        settings = settings.model_copy(update={"exclude": [*settings.exclude, *patterns]})
     return settings
 
 

@@ -2,12 +2,23 @@
 
 Security rule (DESIGN §4): the flags or workflow inputs are the ceiling. The repository's
 config file may only narrow them — fewer domains, lower caps, more ignores, more fail-on
-categories, a higher judge confidence threshold — never widen them.
+categories, a higher judge confidence threshold, more `exclude` patterns — never widen them.
+A value the ceiling overrides (a cap above the workflow's, a lower confidence threshold) is
+not an error but is never silent either: `narrowing` returns a note for each, which the
+Action prints as a warning and adds to the report.
+
+`exclude` holds Python regular expressions matched (`re.search`) against a citation's URL;
+a link one matches is not a source (`citecheck.exclusions`). They come from the workflow
+input / flags, the config file's `exclude` key and a `.citecheckignore` file (one pattern a
+line, `#` comments, like lychee's `.lycheeignore`, `parse_ignore_file`); each is compiled
+when read, so a bad one is an error naming it and where it came from.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -32,6 +43,33 @@ JUDGE_NONE = "none"  # the deterministic checks only
 
 
 DEFAULT_PATHS = ["**/*.md", "**/*.mdx"]
+IGNORE_FILE = ".citecheckignore"  # URL patterns of links that are not sources, one a line
+
+
+def split_lines(value: str | list[str] | None) -> list[str]:
+    """Patterns one a line (a multi-line Action input, a `.citecheckignore`), or a list of them
+    (a TOML array, repeated flags); blank lines and `#` comments are dropped. Never split on
+    commas or spaces as `split_list` does: a regular expression may hold both (`a{1,3}`)."""
+    if value is None:
+        return []
+    lines = value if isinstance(value, list) else value.splitlines()
+    out: list[str] = []
+    for line in lines:
+        if not isinstance(line, str):
+            raise ValueError(f"{line!r} is not a string")
+        pattern = line.strip()
+        if pattern and not pattern.startswith("#"):
+            out.append(pattern)
+    return out
+
+
+def pattern_error(pattern: str) -> str | None:
+    """Why `pattern` is not a usable regular expression, or None."""
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        return f"{pattern!r} is not a valid regular expression ({exc})"
+    return None
 
 
 def split_list(value: str | list[str] | None) -> list[str]:
@@ -78,6 +116,9 @@ class Settings(BaseModel):
     cache_dir: Path | None = None
     shard: str | None = None
     ignore: list[str] = Field(default_factory=list)  # globs of files to skip
+    # Regular expressions on a citation's URL: a link one matches is not a source
+    # (`citecheck.exclusions`, which also holds the built-in non-sources).
+    exclude: list[str] = Field(default_factory=list)
     # Set only by a config file: a file must match `paths` and also one of these.
     also_paths: list[str] = Field(default_factory=list)
 
@@ -116,6 +157,19 @@ class Settings(BaseModel):
     @classmethod
     def _split(cls, v: Any) -> list[str]:
         return split_list(v)
+
+    @field_validator("exclude", mode="before")
+    @classmethod
+    def _split_patterns(cls, v: Any) -> list[str]:
+        return split_lines(v)
+
+    @field_validator("exclude")
+    @classmethod
+    def _check_patterns(cls, v: list[str]) -> list[str]:
+        for pattern in v:
+            if (why := pattern_error(pattern)) is not None:
+                raise ValueError(why)
+        return v
 
     @field_validator("accept_status", mode="before")
     @classmethod
@@ -159,6 +213,7 @@ class Settings(BaseModel):
 # Keys a `.citecheck.toml` may set, and how each may only narrow the ceiling.
 _NARROWABLE = {
     "allowed_domains",
+    "exclude",
     "accept_status",
     "max_cost_usd",
     "max_claims",
@@ -173,24 +228,56 @@ _NARROWABLE = {
 }
 
 
+# Keys a config file cannot set at all, and where they are set instead.
+_WORKFLOW_ONLY = {
+    "judge": "the workflow's `judge` input (or --judge)",
+    "allow_private_hosts": "the workflow's `allow-private-hosts` input (or --allow-private-host)",
+}
+_CAPS = ("max_cost_usd", "max_claims", "evidence_chars", "timeout_s", "max_source_bytes", "concurrency")
+
+
 def _domain_within(domain: str, ceiling: list[str]) -> bool:
     return any(domain == c or domain.endswith("." + c) for c in ceiling)
 
 
+def _shown(value: object) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+@dataclass
+class Narrowed:
+    """The settings a config file leaves, and a note for each of its values the ceiling
+    overrode (so nobody wonders why `max_claims = 1000` checked 200 claims)."""
+
+    settings: Settings
+    notes: list[str] = field(default_factory=list)
+
+
 def narrow(settings: Settings, file_config: dict[str, Any], source: str) -> Settings:
+    """`narrowing(...).settings`: the config file applied, without its notes."""
+    return narrowing(settings, file_config, source).settings
+
+
+def narrowing(
+    settings: Settings, file_config: dict[str, Any], source: str, *, ceiling: str = "the workflow's"
+) -> Narrowed:
     """Apply a repository config file on top of the ceiling `settings`, narrowing only.
 
     A key that would widen the ceiling is an error naming the file, so a PR cannot quietly
-    open the allowlist or raise the cost cap.
+    open the allowlist or raise the cost cap. A value the ceiling overrides is a note
+    ("max_claims = 1000 in .citecheck.toml is above the workflow's 200; 200 applies");
+    `ceiling` names where the ceiling comes from ("the workflow's", "the flags'").
     """
     cfg = {k.replace("-", "_"): v for k, v in file_config.items()}
     unknown = sorted(set(cfg) - _NARROWABLE)
     if unknown:
+        elsewhere = [f"{k} is set in {_WORKFLOW_ONLY[k]}" for k in unknown if k in _WORKFLOW_ONLY]
         raise ConfigError(
             f"{source}: unknown or non-narrowable keys {unknown}",
-            f"a config file may set only: {', '.join(sorted(_NARROWABLE))}",
+            "; ".join([*elsewhere, f"a config file may set only: {', '.join(sorted(_NARROWABLE))}"]),
         )
     update: dict[str, Any] = {}
+    notes: list[str] = []
     if "allowed_domains" in cfg:
         domains = [d.lower().strip(".") for d in split_list(cfg["allowed_domains"])]
         if settings.allowed_domains:
@@ -217,35 +304,74 @@ def narrow(settings: Settings, file_config: dict[str, Any], source: str) -> Sett
                 "the config file can only narrow accept-status; widen it in the workflow inputs",
             )
         update["accept_status"] = accepted
-    for key in (
-        "max_cost_usd",
-        "max_claims",
-        "evidence_chars",
-        "timeout_s",
-        "max_source_bytes",
-        "concurrency",
-    ):
+    for key in _CAPS:
         if key in cfg:
-            if not isinstance(cfg[key], int | float) or isinstance(cfg[key], bool):
-                raise ConfigError(f"{source}: {key} must be a number, not {cfg[key]!r}", "fix the value")
-            update[key] = min(cfg[key], getattr(settings, key))
+            value, top = cfg[key], getattr(settings, key)
+            if not isinstance(value, int | float) or isinstance(value, bool):
+                raise ConfigError(f"{source}: {key} must be a number, not {value!r}", "fix the value")
+            update[key] = min(value, top)
+            if value > top:
+                shown = _shown(top)
+                notes.append(
+                    f"{key} = {_shown(value)} in {source} is above {ceiling} {shown}; {shown} applies"
+                )
     if "min_confidence" in cfg:
-        value = cfg["min_confidence"]
+        value, top = cfg["min_confidence"], settings.min_confidence
         if not isinstance(value, int | float) or isinstance(value, bool):
             raise ConfigError(f"{source}: min_confidence must be a number, not {value!r}", "fix the value")
         # A higher threshold makes the judge abstain more often: stricter, so the higher wins.
-        update["min_confidence"] = max(value, settings.min_confidence)
+        update["min_confidence"] = max(value, top)
+        if value < top:
+            notes.append(
+                f"min_confidence = {_shown(value)} in {source} is below {ceiling} {_shown(top)}; "
+                f"{_shown(top)} applies"
+            )
     if "fail_on" in cfg:
-        update["fail_on"] = sorted(set(settings.fail_on) | set(split_list(cfg["fail_on"])))
+        listed = split_list(cfg["fail_on"])
+        update["fail_on"] = sorted(set(settings.fail_on) | set(listed))
+        kept = [c for c in settings.fail_on if c not in listed]
+        if listed and kept:
+            notes.append(
+                f"fail_on in {source} leaves out {', '.join(kept)}, which {ceiling} fail-on keeps: "
+                "a config file can only add categories"
+            )
+    if "exclude" in cfg:
+        try:
+            added = Settings(exclude=cfg["exclude"]).exclude
+        except (ValidationError, ValueError) as exc:
+            why = exc.errors()[0]["msg"] if isinstance(exc, ValidationError) else str(exc)
+            raise ConfigError(
+                f"{source}: exclude: {why.removeprefix('Value error, ')}",
+                "write Python regular expressions matched against the URL, e.g. '^https?://intranet\\.'",
+            ) from None
+        update["exclude"] = settings.exclude + added
     if "ignore" in cfg:
         update["ignore"] = settings.ignore + split_list(cfg["ignore"])
     if "paths" in cfg:
         # Narrowing file globs: a file must match both the workflow's and the config's paths.
         update["also_paths"] = split_list(cfg["paths"])
     try:
-        return Settings.model_validate({**settings.model_dump(), **update})
+        return Narrowed(Settings.model_validate({**settings.model_dump(), **update}), notes)
     except ValidationError as exc:
         raise ConfigError(f"{source}: {exc.errors()[0]['msg']}", "fix the value in the config file") from None
+
+
+def parse_ignore_file(text: str, source: str) -> list[str]:
+    """The patterns of a `.citecheckignore` (`source` names it in errors): one regular
+    expression a line, blank lines and `#` comments skipped; a bad one is an error naming
+    its line."""
+    patterns: list[str] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        pattern = line.strip()
+        if not pattern or pattern.startswith("#"):
+            continue
+        if (why := pattern_error(pattern)) is not None:
+            raise ConfigError(
+                f"{source}:{n}: {why}",
+                "one Python regular expression a line, matched against the URL; `#` starts a comment",
+            )
+        patterns.append(pattern)
+    return patterns
 
 
 def load_config_file(path: Path) -> dict[str, Any]:

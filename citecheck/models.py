@@ -248,6 +248,12 @@ class Report(BaseModel):
     total_cost_usd: float = 0.0
     # Claims whose verdict rests on a source served from the cache directory (not downloaded).
     total_from_cache: int = 0
+    # Links that are not sources (`citecheck.exclusions`: localhost, private addresses, reserved
+    # example/test domains, `exclude` patterns): dropped from the claims, never fetched or
+    # failed; `links_excluded` counts them by reason (localhost, private-address,
+    # reserved-domain, pattern).
+    total_links_excluded: int = 0
+    links_excluded: dict[str, int] = Field(default_factory=dict)
     claims: list[ClaimResult] = Field(default_factory=list)
     errors: list[FileError] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)  # e.g. "allowlist empty: any public host"

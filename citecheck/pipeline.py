@@ -1,5 +1,9 @@
 """The pipeline of DESIGN §1, end to end: extract → resolve → fetch → evidence → judge → report.
 
+Right after extraction, links that are not sources (localhost, private addresses, reserved
+example/test domains, `exclude` patterns: `citecheck.exclusions`) are dropped from the claims
+and counted, so they are never fetched and never fail a claim.
+
 `check()` is the one entry point for the CLI and the Action. It owns the verdict policy that
 combines what the stages found into one `ClaimResult` per claim:
 
@@ -30,6 +34,7 @@ from citecheck import __version__, policy
 from citecheck.cache import DiskCache
 from citecheck.config import JUDGE_NONE, Settings
 from citecheck.errors import ConfigError
+from citecheck.exclusions import Exclusions, exclude_links
 from citecheck.fetch.workers import WorkerLauncher, launch_workers_early
 from citecheck.models import (
     CheckResult,
@@ -243,6 +248,7 @@ async def _check_async(
             "; ".join(f"{e.file}: {e.message}" for e in run.errors[:5]),
             code="no-input",
         )
+    claims, links_excluded = exclude_links(claims, Exclusions.from_settings(settings))
     if settings.judge == JUDGE_NONE:
         run.notes.append("judge: none — only the number, quote and date checks ran")
     if not settings.allowed_domains:
@@ -257,6 +263,7 @@ async def _check_async(
         notes=run.notes,
         total_citations_found=sum(len(c.citations) for c in claims),
         judge_model=run.judge_config.model if run.judge_config else None,
+        links_excluded=links_excluded,
     ).model_copy(update={"version": __version__})
 
 

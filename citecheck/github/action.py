@@ -19,13 +19,31 @@ Policy (docs/ARCHITECTURE.md, "Security"):
   triggering run built.
 - PR mode takes the changed files and lines from the PR files API (`select.select_pr`), so
   it needs no git history and the image carries no git; an audit walks the workspace.
-- `judge: auto` with no key (a fork PR gets no secrets): the deterministic checks run, the
-  summary says the judge was skipped, and claims that need a judge do not fail the check
-  (`limit` and `not-verified` leave the effective fail-on). `judge` named explicitly with no
-  key stays an error, as in the CLI.
+- Safe as a required status: the recommended workflow runs on every PR and merge group (a
+  workflow skipped by a `paths:` filter leaves a required check pending for ever). A run whose
+  PR or merge group changes no file this run would check ends at once, exit 0, with one line
+  saying so in the summary, the outputs and (only where one exists already) the PR comment.
+- `merge_group` runs check what the queue adds to the base branch: the files changed from
+  `merge_group.base_sha` to `merge_group.head_sha` by the compare API (the image carries no
+  git, and the checkout is one commit deep), with the lines as in a PR.
+- No silent green: a run with files to check whose judge (`auto` or named) has no key is an
+  error (exit 2) naming the repository secret to set, unless GitHub withholds secrets from the
+  run — a `pull_request` from a fork, or Dependabot's. Then the deterministic checks run,
+  claims that need the judge are "not verified" and do not fail the check (`limit`,
+  `judge-error`, `unsure`, `not-verified` leave the effective fail-on), and the first line of
+  the comment, the summary and the `note` output says the claims were not judged and why
+  (`judged` is `false`). `judge: none` in the workflow is the way to opt out. A key the
+  provider rejects fails every call: exit 2 (`citecheck.judge`), naming the input.
+- Links that are not sources (`citecheck.exclusions`): the `exclude` input, the config file's
+  `exclude` and `.citecheckignore` (read like the config: from the base commit in PR mode).
+- A config value the workflow's ceiling overrides is a warning in the log and a note in the
+  report, never silent.
 - Exit 0 passed, 1 a claim failed under fail-on, 2 a configuration or runtime error. A PR
   comment that cannot be posted (403 on a fork PR, network) is a warning only: the summary,
-  annotations and outputs are still written and the claims decide the exit code.
+  annotations and outputs are still written and the claims decide the exit code. A GitHub API
+  error names the request that failed and GitHub's status; the permission that fixes it is
+  named only when the status is a permission problem (403, or the 404 GitHub gives for what a
+  token may not see).
 """
 
 from __future__ import annotations
@@ -42,24 +60,37 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
-from citecheck.config import JUDGE_AUTO, JUDGE_NONE, FilterMode, Settings, load_config_file, narrow
-from citecheck.errors import CitecheckError, ConfigError, ExitCode
+from citecheck.config import (
+    IGNORE_FILE,
+    JUDGE_NONE,
+    FilterMode,
+    Narrowed,
+    Settings,
+    load_config_file,
+    narrowing,
+    parse_ignore_file,
+)
+from citecheck.errors import CitecheckError, ConfigError, ExitCode, JudgeFailedError
 from citecheck.github.publish import (
+    COMMENT_MARKER,
+    COMPARE_FILES_LIMIT,
     ActionLog,
+    GitHubAPIError,
     PullRequestClient,
     RepoClient,
     annotation_commands,
+    api_call,
     append_summary,
     comment_body,
     mask_commands,
     summary_markdown,
     write_outputs,
 )
-from citecheck.judge.providers import PROVIDERS, key_inputs
+from citecheck.judge.providers import PROVIDERS, Provider, key_inputs
 from citecheck.models import FileError, Report, SelectedFile
 from citecheck.policy import exit_code, fail_on_without_judge, failing_claims
 from citecheck.redact import Redactor
-from citecheck.select import Selection, select_audit, select_pr
+from citecheck.select import PRFileList, Selection, select_audit, select_pr
 
 PR_EVENTS = ("pull_request", "pull_request_target")
 DEFAULT_CONFIG = ".citecheck.toml"
@@ -79,6 +110,7 @@ ALL_INPUTS = (
     "max-claims",
     "fail-on",
     "accept-status",
+    "exclude",
     "comment",
     "annotations",
     "github-token",
@@ -90,12 +122,27 @@ ALL_INPUTS = (
 # maps onto the Settings field of the same name (hyphen → underscore).
 ACTION_INPUTS = (*key_inputs(), "github-token", "config")
 SETTING_INPUTS = tuple(n for n in ALL_INPUTS if n not in ACTION_INPUTS)
-NO_KEY_NOTE = (
-    "The LLM judge was skipped: no API key is available to this run (a pull request from a fork "
-    "gets no secrets, or the key input is not set). Only the deterministic checks ran; claims that "
-    "need the judge are reported as not verified and do not fail the check."
-)
+# Why a run got no secrets (`Run.secrets_withheld`), for the note that says claims were not judged.
+FORK_PR = "this pull request comes from a fork"
+DEPENDABOT_PR = "this pull request is Dependabot's"
+DEPENDABOT = "dependabot[bot]"
 NO_KEY_REASON = "judge skipped: no API key"
+
+
+def not_judged_note(why: str) -> str:
+    """The one line that opens the comment, the summary and the `note` output of a run that
+    degraded to no judge."""
+    return (
+        f"Claims were not judged: {why}, and GitHub gives such a run no secrets, so the LLM judge "
+        "had no API key. Only the number, quote and date checks ran; claims that need the judge "
+        "are not verified and do not fail this check."
+    )
+
+
+def nothing_to_check_note(where: str) -> str:
+    return f"No Markdown file matching `paths` changed in {where}: nothing to check."
+
+
 _BOOLS = {
     "true": True,
     "yes": True,
@@ -157,7 +204,8 @@ def settings_from_inputs(environ: Mapping[str, str], workspace: Path) -> Setting
     except ValidationError as exc:
         err = exc.errors()[0]
         name = str(err["loc"][0]).replace("_", "-") if err["loc"] else "?"
-        raise ConfigError(f"input {name}: {err['msg']}", "fix the value in the workflow's `with:`") from None
+        message = str(err["msg"]).removeprefix("Value error, ")
+        raise ConfigError(f"input {name}: {message}", "fix the value in the workflow's `with:`") from None
     except ConfigError as exc:
         raise ConfigError(f"input: {exc.message}", exc.hint) from None
 
@@ -196,6 +244,23 @@ class Event:
         return group if isinstance(group, dict) else {}
 
     @property
+    def is_merge_group(self) -> bool:
+        return bool(self.merge_group)
+
+    @property
+    def from_fork(self) -> bool:
+        """A `pull_request` whose head is in another repository than its base: GitHub runs it
+        without the base repository's secrets (a deleted fork's head repository is null)."""
+        if self.name != "pull_request":
+            return False
+        head, base = self.pull_request.get("head") or {}, self.pull_request.get("base") or {}
+        if "repo" in head and head["repo"] is None:
+            return True
+        head_name = (head.get("repo") or {}).get("full_name")
+        base_name = (base.get("repo") or {}).get("full_name")
+        return bool(head_name and base_name and head_name != base_name)
+
+    @property
     def reads_config_from_base(self) -> bool:
         # A PR must not loosen its own check (say, `ignore = ["**"]`): its config change
         # counts once merged. Required on pull_request_target / workflow_run, which hold
@@ -220,6 +285,8 @@ class Event:
 
     @property
     def head_sha(self) -> str | None:
+        if self.merge_group:
+            return self.merge_group.get("head_sha")
         return (self.pull_request.get("head") or {}).get("sha")
 
     @property
@@ -283,48 +350,49 @@ def load_event(environ: Mapping[str, str], workspace: Path | None = None) -> Eve
     event = Event(name, payload, from_file)
     if name in PR_EVENTS and not (event.base_sha and event.number):
         raise ConfigError(f"{path}: a {name} event without pull_request.base.sha / number", "")
-    if name == "merge_group" and not event.base_sha:
-        raise ConfigError(f"{path}: a merge_group event without merge_group.base_sha", "")
+    if name == "merge_group" and not (event.base_sha and event.head_sha):
+        raise ConfigError(f"{path}: a merge_group event without merge_group.base_sha / head_sha", "")
     return event
 
 
-def _config_text(
-    path_input: str, workspace: Path, event: Event, client: RepoClient | None
+def _repo_text(
+    rel: str, what: str, workspace: Path, event: Event, client: RepoClient | None
 ) -> tuple[str | None, str]:
-    """The config file's text (None: absent) and how to name it; in PR mode from the base
-    commit, so the PR cannot loosen its own check. A config that cannot be read there is an
-    error: going on without it would drop the repository's narrowing (an added fail-on, a
-    shorter allowlist, a lower cost cap) in exactly the run a PR may have steered."""
-    rel = PurePosixPath(path_input.removeprefix("./")).as_posix()
+    """A repository file's text (None: absent) and how to name it; in PR and merge-group mode
+    from the base commit, so the change under test cannot loosen its own check. A file that
+    cannot be read there is an error: going on without it would drop the repository's
+    narrowing (an added fail-on, a shorter allowlist, a lower cost cap) or its exclusions in
+    exactly the run a PR may have steered. `what` names the file's role in errors."""
     if event.reads_config_from_base:
         if not event.base_sha:
-            raise ConfigError("the event names no base commit to read the config file from", "")
+            raise ConfigError(f"the event names no base commit to read the {what} from", "")
         where = f"{rel} at base {event.base_sha[:12]}"
         if client is None:
             raise ConfigError(
                 f"cannot read {where}: no github-token",
                 "keep the default `github-token: ${{ github.token }}` (with `contents: read`): "
-                "the config file is read from the base commit through the API",
+                f"the {what} is read from the base commit through the API",
             )
         try:
             return client.file_at(rel, event.base_sha), where
-        except Exception as exc:
-            raise ConfigError(
-                f"cannot read {where}: {_short_error(exc)}",
-                "the token needs `contents: read`; re-run when the GitHub API answers again",
-            ) from None
+        except GitHubAPIError as exc:
+            raise ConfigError(f"cannot read {where}: {exc}", api_hint(exc, "contents: read")) from None
+        except ValueError as exc:  # a folder where the file should be
+            raise ConfigError(f"cannot read {where}: {exc}", "") from None
     path = workspace / rel
     return (path.read_text(encoding="utf-8") if path.is_file() else None), rel
 
 
 def apply_config(
     settings: Settings, path_input: str, workspace: Path, event: Event, client: RepoClient | None
-) -> Settings:
-    text, where = _config_text(path_input or DEFAULT_CONFIG, workspace, event, client)
+) -> Narrowed:
+    """The settings the config file narrows, and its notes (values the workflow overrides)."""
+    rel = PurePosixPath((path_input or DEFAULT_CONFIG).removeprefix("./")).as_posix()
+    text, where = _repo_text(rel, "config file", workspace, event, client)
     if text is None:
         if path_input and path_input != DEFAULT_CONFIG:
             raise ConfigError(f"config file {where} not found", "fix the `config` input or add the file")
-        return settings
+        return Narrowed(settings)
     # load_config_file parses and validates a file: give it the base commit's text as one.
     with tempfile.TemporaryDirectory(prefix="citecheck-") as tmp:
         target = Path(tmp) / PurePosixPath(where.split(" ")[0]).name
@@ -333,7 +401,67 @@ def apply_config(
             data = load_config_file(target)
         except ConfigError as exc:
             raise ConfigError(exc.message.replace(str(target), where), exc.hint) from None
-    return narrow(settings, data, where)
+    return narrowing(settings, data, where)
+
+
+def apply_ignore_file(
+    settings: Settings, workspace: Path, event: Event, client: RepoClient | None
+) -> Settings:
+    """`settings` with the `exclude` patterns of `.citecheckignore` at the repository root
+    added (from the base commit in PR and merge-group mode, like the config file)."""
+    text, where = _repo_text(IGNORE_FILE, IGNORE_FILE, workspace, event, client)
+    patterns = parse_ignore_file(text, where) if text else []
+    return settings.model_copy(update={"exclude": [*settings.exclude, *patterns]}) if patterns else settings
+
+
+def api_hint(exc: GitHubAPIError, permission: str) -> str:
+    """What to do about a failed GitHub API request. The permission is named only when the
+    status is a permission problem: 403 (other than a rate limit), or the 404 GitHub answers
+    for what a token may not see."""
+    status, said = exc.status, exc.message.lower()
+    if status is None or status >= 500:
+        return "the GitHub API did not answer; re-run the job"
+    if status == 401:
+        return (
+            "GitHub refused the token: keep the default `github-token: ${{ github.token }}`, "
+            "or pass a valid one"
+        )
+    if status in (403, 429) and "rate limit" in said:
+        return "the token hit GitHub's API rate limit; re-run the job later"
+    if status == 403:
+        return f"the token is not allowed this: give the job `permissions:` `{permission}`"
+    if status == 404 and said.startswith("no commit found"):
+        return "the repository has no such commit (a force-push?); re-run the job on the current one"
+    if status == 404:
+        return (
+            f"GitHub answers 404 for what a token may not see: give the job `permissions:` `{permission}` "
+            "(or check that the repository and the PR exist)"
+        )
+    return ""
+
+
+def _wanted_providers(error: ConfigError, judge: str) -> list[Provider]:
+    """The providers whose key a no-key error asked for: the named judge, or for `auto` those
+    `auto` may choose whose variable `resolve_judge` named (the provider of the model asked
+    for, else every one)."""
+    candidates = [PROVIDERS[judge]] if judge in PROVIDERS else [p for p in PROVIDERS.values() if p.auto]
+    named = [p for p in candidates if p.key_env in error.message] or candidates
+    return list({p.key_input: p for p in named}.values())
+
+
+def no_key_error(error: ConfigError, judge: str) -> ConfigError:
+    """The Action's no-key error: which secret to set and how to pass it, or how to opt out."""
+    wanted = _wanted_providers(error, judge)
+    inputs = " and ".join(f"`{p.key_input}`" for p in wanted)
+    setups = [f"the repository secret {p.key_env} and pass it as `{p.key_input}`" for p in wanted]
+    example = f"`{wanted[0].key_input}: ${{{{ secrets.{wanted[0].key_env} }}}}`"
+    return ConfigError(
+        f"judge: {judge} needs an API key, and {inputs} {'is' if len(wanted) == 1 else 'are'} empty in "
+        "this run (only a pull request from a fork, whose runs get no secrets, goes on without the judge)",
+        f"set {' or '.join(setups)} (e.g. {example} under the citecheck step's `with:`); to run without "
+        "the LLM judge, set `judge: none` there: then only the number, quote and date checks run",
+        code="no-api-key",
+    )
 
 
 @dataclass
@@ -345,7 +473,7 @@ class Run:
     workspace: Path = field(init=False)
     event: Event = field(init=False)
     token: str = field(init=False)
-    judge_skipped: bool = False
+    judge_skipped: bool = False  # secrets withheld: the judge is off for lack of a key
     notes: list[str] = field(default_factory=list)  # for the report, from before selection
 
     def __post_init__(self) -> None:
@@ -365,6 +493,24 @@ class Run:
     @property
     def redact(self) -> Redactor:
         return self.log.redact
+
+    @property
+    def secrets_withheld(self) -> str | None:
+        """Why GitHub gave this run no secrets (None: it had them): a `pull_request` from a
+        fork, or one Dependabot triggered (run "as if from a fork"). `pull_request_target`
+        and `workflow_run` runs have the base repository's secrets."""
+        if self.event.from_fork:
+            return FORK_PR
+        if self.event.name == "pull_request" and self.environ.get("GITHUB_ACTOR") == DEPENDABOT:
+            return DEPENDABOT_PR
+        return None
+
+    @property
+    def where(self) -> str:
+        """What the run checks, for its one-line notes."""
+        if self.event.is_pr:
+            return f"PR #{self.event.number}"
+        return "this merge group" if self.event.is_merge_group else "the repository"
 
     def repo_client(self) -> RepoClient | None:
         if not (self.token and self.repository):
@@ -388,7 +534,8 @@ class Run:
     def link_base(self) -> str | None:
         """Where `file:line` in the report links: the blob of the commit that was checked."""
         server = self.environ.get("GITHUB_SERVER_URL", "https://github.com")
-        sha = self.event.head_sha if self.event.is_pr else self.environ.get("GITHUB_SHA")
+        diffed = self.event.is_pr or self.event.is_merge_group
+        sha = self.event.head_sha if diffed else self.environ.get("GITHUB_SHA")
         return f"{server}/{self.repository}/blob/{sha}" if sha and self.repository else None
 
     def pipeline_environ(self) -> dict[str, str]:
@@ -402,9 +549,14 @@ class Run:
     def secrets(self) -> list[str]:
         return secret_values(self.environ)
 
+    def first_line(self) -> str:
+        """The note the comment, the summary and the `note` output open with ("" for none)."""
+        return not_judged_note(self.secrets_withheld or "") if self.judge_skipped else ""
+
     # ---- stages
 
     def settings(self) -> Settings:
+        """The workflow inputs, narrowed by the config file, with `.citecheckignore` added."""
         settings = settings_from_inputs(self.environ, self.workspace)
         self.warn_cache_dir(settings)
         if self.event.is_pr and not self.token:
@@ -415,15 +567,34 @@ class Run:
                 "`pull-requests: read`",
             )
         config = read_input(self.environ, "config")
-        settings = apply_config(settings, config, self.workspace, self.event, self.repo_client())
-        env = self.pipeline_environ()
-        # A key that `judge: auto` could use.
-        has_key = any(env.get(p.key_env) for p in PROVIDERS.values() if p.auto)
-        if settings.judge == JUDGE_AUTO and not has_key:
-            self.judge_skipped = True
-            fail_on = fail_on_without_judge(settings.fail_on)
-            settings = settings.model_copy(update={"judge": JUDGE_NONE, "fail_on": fail_on})
-        return settings
+        client = self.repo_client()
+        narrowed = apply_config(settings, config, self.workspace, self.event, client)
+        self.notes.extend(narrowed.notes)
+        return apply_ignore_file(narrowed.settings, self.workspace, self.event, client)
+
+    def judge_gate(self, settings: Settings) -> Settings:
+        """A run with claims to check and a judge (`auto` or named) needs a key. Without one it
+        is an error naming the secret to set — unless GitHub withheld the secrets from this run
+        (`secrets_withheld`): then the judge is off and the claims that need it do not fail.
+
+        Only a missing key is decided here; any other judge setting error (an unknown model, a
+        missing base URL) is the pipeline's, before anything is fetched."""
+        if settings.judge == JUDGE_NONE:
+            return settings
+        from citecheck.judge.resolve import resolve_judge
+
+        try:
+            resolve_judge(settings, self.pipeline_environ())
+            return settings
+        except ConfigError as exc:
+            if exc.code != "no-api-key":
+                return settings
+            missing = exc
+        if self.secrets_withheld is None:
+            raise no_key_error(missing, settings.judge)
+        self.judge_skipped = True
+        fail_on = fail_on_without_judge(settings.fail_on)
+        return settings.model_copy(update={"judge": JUDGE_NONE, "fail_on": fail_on})
 
     def warn_cache_dir(self, settings: Settings) -> None:
         """The Action runs in a container: only the workspace and the runner's temporary folder
@@ -460,8 +631,10 @@ class Run:
             )
         try:
             head, base = client.commits()
-        except Exception as exc:
-            raise ConfigError(f"cannot check PR #{self.event.number}: {_short_error(exc)}", "") from None
+        except GitHubAPIError as exc:
+            raise ConfigError(
+                f"cannot check PR #{self.event.number}: {exc}", api_hint(exc, "pull-requests: read")
+            ) from None
         expected = self.event.trusted_head or self.event.head_sha
         if head != expected:
             raise ConfigError(
@@ -478,9 +651,12 @@ class Run:
         return selection
 
     def _select(self, settings: Settings) -> Selection:
-        if not self.event.is_pr or settings.filter_mode == FilterMode.nofilter:
-            # nofilter checks every file matching `paths`, changed or not: no PR listing needed.
+        diffed = self.event.is_pr or self.event.is_merge_group
+        if not diffed or settings.filter_mode == FilterMode.nofilter:
+            # nofilter checks every file matching `paths`, changed or not: no listing needed.
             return select_audit(self.workspace, settings)
+        if self.event.is_merge_group:
+            return self._select_merge_group(settings)
         client = self.pr_client()
         if client is None:
             raise ConfigError(
@@ -489,12 +665,38 @@ class Run:
             )
         try:
             listing = client.pr_files()
-        except Exception as exc:
+        except GitHubAPIError as exc:
             raise ConfigError(
-                f"cannot list the changed files of PR #{self.event.number}: {_short_error(exc)}",
-                "the token needs `pull-requests: read` (and `contents: read`)",
+                f"cannot list the changed files of PR #{self.event.number}: {exc}",
+                api_hint(exc, "pull-requests: read"),
             ) from None
         return select_pr(self.workspace, settings, listing)
+
+    def _select_merge_group(self, settings: Settings) -> Selection:
+        """The files the merge group changes on its base branch, as the compare API lists them
+        from `base_sha` to `head_sha` (the queue's commit, which is what is checked out)."""
+        base, head = self.event.base_sha or "", self.event.head_sha or ""
+        client = self.repo_client()
+        if client is None:
+            raise ConfigError(
+                "a merge_group run needs github-token to list the files the merge group changes",
+                "keep the default `github-token: ${{ github.token }}` with `contents: read`",
+            )
+        try:
+            files = client.compare_files(base, head)
+        except GitHubAPIError as exc:
+            raise ConfigError(
+                f"cannot list the files changed from {base[:12]} to {head[:12]}: {exc}",
+                api_hint(exc, "contents: read"),
+            ) from None
+        if len(files) >= COMPARE_FILES_LIMIT:
+            audit = select_audit(self.workspace, settings)
+            audit.notes.append(
+                f"the merge group changes {COMPARE_FILES_LIMIT} files or more, more than the compare "
+                "API lists: every file matching `paths` was checked whole"
+            )
+            return audit
+        return select_pr(self.workspace, settings, PRFileList(files=files, changed_files=len(files)))
 
     def check(self, settings: Settings, files: list[SelectedFile]) -> Report:
         from citecheck.pipeline import check  # the lead's orchestration of the stages
@@ -505,16 +707,19 @@ class Run:
     def finish(self, report: Report, selection: Selection) -> Report:
         notes = self.notes + list(selection.notes) + list(report.notes)
         if self.judge_skipped:
-            notes.insert(0, NO_KEY_NOTE)
+            notes.insert(0, self.first_line())
         errors: list[FileError] = list(selection.errors) + list(report.errors)
         return report.model_copy(update={"notes": notes, "errors": errors})
 
 
-def _outputs(report: Report, files: Mapping[str, str]) -> dict[str, str]:
+def _outputs(report: Report, files: Mapping[str, str], *, note: str, judged: bool) -> dict[str, str]:
     from citecheck.output.report import summary_counts
 
     counts = summary_counts(report)
     return {
+        # First: a run that degraded (or had nothing to check) says so before any figure.
+        "note": note,
+        "judged": json.dumps(judged),
         "passed": json.dumps(report.passed),
         "total-claims": str(counts.total),
         "verified": str(counts.verified),
@@ -527,27 +732,31 @@ def _outputs(report: Report, files: Mapping[str, str]) -> dict[str, str]:
     }
 
 
-def publish(run: Run, settings: Settings, report: Report) -> int:
+def _write_reports(run: Run, report: Report) -> dict[str, str]:
+    """Every report file of the format registry, in the workspace; their relative paths by format."""
     from citecheck.output import FORMATS
 
-    # Once, before anything is made of it: report files, annotations, summary, outputs, the
-    # log's list of failing claims and the PR comment all come from the redacted report.
-    report = run.redact.model(report)
-    log = run.log
     out_dir = run.workspace / REPORT_DIR
     out_dir.mkdir(parents=True, exist_ok=True)
     rel: dict[str, str] = {}
     for fmt in (f for f in FORMATS.values() if f.action_file):
         (out_dir / f"report.{fmt.extension}").write_text(fmt.render(report), encoding="utf-8")
         rel[fmt.name] = f"{REPORT_DIR}/report.{fmt.extension}"
+    return rel
+
+
+def publish(run: Run, settings: Settings, report: Report) -> int:
+    # Once, before anything is made of it: report files, annotations, summary, outputs, the
+    # log's list of failing claims and the PR comment all come from the redacted report.
+    report = run.redact.model(report)
+    log = run.log
+    rel = _write_reports(run, report)
 
     annotations, not_annotated = annotation_commands(report) if settings.annotations else ([], 0)
     for line in annotations:
         log.emit(line)
 
-    preface = ""
-    if run.judge_skipped:
-        preface += f"> [!WARNING]\n> {NO_KEY_NOTE}\n\n"
+    first = run.first_line()
     summary_extra = ""
     if not_annotated:
         summary_extra = (
@@ -556,12 +765,15 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
         )
     summary_path = run.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
-        text = summary_markdown(report, preface=preface, hint=f"`{rel['json']}`", link_base=run.link_base())
+        text = summary_markdown(
+            report, preface=_first_line_preface(first), hint=f"`{rel['json']}`", link_base=run.link_base()
+        )
         append_summary(Path(summary_path), text + summary_extra)
 
     output_path = run.environ.get("GITHUB_OUTPUT")
     if output_path:
-        write_outputs(Path(output_path), _outputs(report, rel))
+        outputs = _outputs(report, rel, note=first, judged=settings.judge != JUDGE_NONE)
+        write_outputs(Path(output_path), outputs)
 
     failing = failing_claims(report)
     log.info(
@@ -573,44 +785,92 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
         log.untrusted("\n".join(f"{c.file}:{c.line}: {c.verdict.value}: {c.text}" for c in failing))
 
     if settings.comment and run.event.is_pr:
-        post_comment(run, report)
+        body = comment_body(
+            report, hint=run.summary_hint(), link_base=run.link_base(), preface=_first_line_preface(first)
+        )
+        # A PR that touches no claim gets no new comment; an existing one is still brought up to date.
+        post_comment(run, body, create=bool(report.claims or report.errors))
     return exit_code(report)
 
 
-def post_comment(run: Run, report: Report) -> None:
+def _first_line_preface(note: str) -> str:
+    """A note as the first line of a Markdown report: a quote, its lead in bold."""
+    if not note:
+        return ""
+    lead, _, rest = note.partition(": ")
+    return f"> **{lead}:** {rest}\n\n"
+
+
+def publish_nothing_to_check(run: Run, settings: Settings, selection: Selection) -> int:
+    """A PR or merge group that changes no file this run checks: one line in the summary, the
+    outputs and the report files (which also keep the selection's warnings, e.g. a symbolic
+    link skipped); the PR comment only if there is one already (it would otherwise show an
+    older run's report). Exit 0: nothing needed the judge, so no key is asked for."""
+    from citecheck.output.report import build_report
+
+    line = nothing_to_check_note(run.where)
+    report = build_report([], settings=settings, notes=[line, *selection.notes], errors=selection.errors)
+    rel = _write_reports(run, run.redact.model(report))
+    summary_path = run.environ.get("GITHUB_STEP_SUMMARY")
+    if summary_path:
+        append_summary(Path(summary_path), f"**citecheck:** {line}")
+    output_path = run.environ.get("GITHUB_OUTPUT")
+    if output_path:
+        write_outputs(Path(output_path), _outputs(report, rel, note=line, judged=False))
+    run.log.info(f"citecheck: {line}")
+    if settings.comment and run.event.is_pr:
+        post_comment(run, f"{COMMENT_MARKER}\n**citecheck:** {line}\n", create=False)
+    return ExitCode.PASSED
+
+
+def post_comment(run: Run, body: str, *, create: bool) -> None:
+    """Create or update the sticky comment (`create`: whether a PR without one gets one)."""
     client = run.pr_client()
     if client is None:
         run.log.warning("citecheck: no github-token or PR number, so no PR comment was posted")
         return
     # The report is redacted already; the body's own parts (hint, links) are checked too.
-    body = run.redact.secrets(comment_body(report, hint=run.summary_hint(), link_base=run.link_base()))
-    # A PR that touches no claim gets no new comment; an existing one is still brought up to date.
-    worth_creating = bool(report.claims or report.errors)
+    body = run.redact.secrets(body)
     try:
-        author = client.identity()
+        with api_call("POST /graphql (viewer)"):  # a network failure of the identity look-up
+            author = client.identity()
         if author is None:
             run.log.warning(
                 "citecheck cannot tell which account github-token acts as (GraphQL viewer and "
                 "GET /user both failed), so it edits no earlier comment and posts a new one"
             )
-        done = client.upsert_comment(body, author, create=worth_creating)
-    except Exception as exc:  # 403 on a fork PR, network: the report is in the summary anyway
+        done = client.upsert_comment(body, author, create=create)
+    except GitHubAPIError as exc:  # 403 on a fork PR, network: the report is in the summary anyway
+        hint = api_hint(exc, "pull-requests: write")
+        if exc.status == 403 and "rate limit" not in exc.message.lower():
+            hint += (
+                " (a pull request from a fork gets a read-only token: see the two-workflow "
+                "pattern in the README)"
+            )
         run.log.warning(
-            f"citecheck could not post the PR comment ({type(exc).__name__}: {_short_error(exc)}); "
-            "the report is in the job summary. On fork PRs see the two-workflow pattern in the README."
+            f"citecheck could not post the PR comment: {exc}"
+            + (f"; {hint}" if hint else "")
+            + ". The report is in the job summary."
+        )
+        return
+    except Exception as exc:  # not the API's (a bug): the summary and outputs carry the report anyway
+        run.log.warning(
+            f"citecheck could not post the PR comment ({type(exc).__name__}: {str(exc)[:200]}); "
+            "the report is in the job summary"
         )
         return
     if done:
         run.log.info(f"citecheck: PR comment {done}")
 
 
-def _short_error(exc: Exception) -> str:
-    status = getattr(exc, "status", None)
-    data = getattr(exc, "data", None)
-    message = data.get("message") if isinstance(data, dict) else None
-    if status:
-        return f"HTTP {status}" + (f" {message}" if message else "")
-    return str(exc)[:200]
+def _judge_failed_hint(exc: JudgeFailedError) -> str:
+    """Every judge call failed; when the provider rejected the key (`judge-auth`), say which
+    input, and which repository secret by the usual name, held it."""
+    if "[judge-auth]" not in exc.message:
+        return exc.hint
+    wanted = [p for p in PROVIDERS.values() if p.key_env in exc.hint] or list(PROVIDERS.values())
+    held = " or ".join(dict.fromkeys(f"`{p.key_input}` (the repository secret {p.key_env})" for p in wanted))
+    return f"the provider rejected the key passed as {held}: set the secret to a current key"
 
 
 def run_action(environ: Mapping[str, str], stream: TextIO) -> int:
@@ -624,21 +884,33 @@ def run_action(environ: Mapping[str, str], stream: TextIO) -> int:
         run.event = load_event(environ, run.workspace)
         run.verify_pr()
         settings = run.settings()
-        mode = f"PR #{run.event.number}" if run.event.is_pr else f"audit ({run.event.name or 'local'})"
+        mode = (
+            f"PR #{run.event.number}"
+            if run.event.is_pr
+            else ("merge group" if run.event.is_merge_group else f"audit ({run.event.name or 'local'})")
+        )
         log.info(f"citecheck: {mode}, filter-mode {settings.filter_mode.value}, judge {settings.judge}")
-        if run.judge_skipped:
-            log.warning(NO_KEY_NOTE)
+        for note in run.notes:
+            log.warning(note.replace("\n", " "))
         with log.commands_off():
             selection = run.select(settings)
         log.info(f"citecheck: {len(selection.files)} file(s) selected (from {selection.source})")
-        for note in run.notes + selection.notes:
+        for note in selection.notes:
             log.warning(note.replace("\n", " "))
         if not selection.files and any(e.fatal for e in selection.errors):
             first = selection.errors[0]
             raise ConfigError(f"{first.file}: {first.message}", f"{len(selection.errors)} file(s) affected")
+        if not selection.files and (run.event.is_pr or run.event.is_merge_group):
+            return publish_nothing_to_check(run, settings, selection)
+        settings = run.judge_gate(settings)
+        if run.judge_skipped:
+            log.warning(run.first_line())
         with log.commands_off():
             report = run.finish(run.check(settings, selection.files), selection)
         return publish(run, settings, report)
+    except JudgeFailedError as exc:
+        log.error(f"citecheck: {exc.message} — {_judge_failed_hint(exc)}")
+        return exc.exit_code
     except CitecheckError as exc:
         log.error(f"citecheck: {exc.message}" + (f" — {exc.hint}" if exc.hint else ""))
         return exc.exit_code

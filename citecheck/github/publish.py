@@ -8,6 +8,10 @@ in it that looks like `::set-output …` or `::add-mask::` is shown, not obeyed.
 the run's secrets redacted and its URLs masked (`citecheck.redact`), and carries no control
 character or bidi control (which could make a line read differently than it is).
 
+Every GitHub API request the clients make goes through `api_call`, which turns a failure into
+a `GitHubAPIError` naming the request ("GET /repos/o/r/pulls/7/files") and GitHub's status and
+message, so the Action's error says which call failed and why, not a guess at the cause.
+
 The sticky comment is only ever the token's own: the identity comes from GraphQL's
 `viewer` (which answers for a GitHub App installation token such as `GITHUB_TOKEN`, unlike
 REST `GET /user`), and only marked comments whose author is that account are edited.
@@ -23,6 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import quote
 
 from citecheck.models import Report
 from citecheck.output.common import (
@@ -39,6 +44,7 @@ from citecheck.select import PRFile, PRFileList
 
 COMMENT_MARKER = "<!-- citecheck-report -->"  # finds our sticky comment among the PR's comments
 ANNOTATION_LIMIT = 10  # GitHub shows at most 10 error annotations per step
+COMPARE_FILES_LIMIT = 300  # the compare API lists at most 300 changed files
 VIEWER_QUERY = "query { viewer { login databaseId } }"
 
 
@@ -189,14 +195,47 @@ def append_summary(path: Path, markdown: str) -> None:
         fh.write(markdown if markdown.endswith("\n") else markdown + "\n")
 
 
-def comment_body(report: Report, *, hint: str, link_base: str | None = None) -> str:
-    """The sticky comment: marker, then the report cut to GitHub's comment limit."""
-    budget = GITHUB_COMMENT_LIMIT - len(COMMENT_MARKER) - 1
+def comment_body(report: Report, *, hint: str, link_base: str | None = None, preface: str = "") -> str:
+    """The sticky comment: marker, `preface` (a note that must be its first line), then the
+    report cut to GitHub's comment limit."""
+    budget = GITHUB_COMMENT_LIMIT - len(COMMENT_MARKER) - 1 - len(preface)
     text = render_markdown(report, max_chars=budget, full_report_hint=hint, link_base=link_base)
-    return COMMENT_MARKER + "\n" + text
+    return COMMENT_MARKER + "\n" + preface + text
 
 
 # ---------------------------------------------------------------- GitHub API (PyGithub)
+
+
+class GitHubAPIError(Exception):
+    """A GitHub API request that failed: which one, GitHub's status (None: no answer, e.g. a
+    network error) and its message."""
+
+    def __init__(self, call: str, status: int | None, message: str) -> None:
+        super().__init__(call, status, message)
+        self.call = call
+        self.status = status
+        self.message = message
+
+    def __str__(self) -> str:
+        said = f"HTTP {self.status} {self.message}".rstrip() if self.status else self.message
+        return f"{said} ({self.call})"
+
+
+@contextmanager
+def api_call(call: str) -> Iterator[None]:
+    """Run one API request (described as "METHOD /path"); a failure becomes a GitHubAPIError."""
+    from github import GithubException
+
+    try:
+        yield
+    except GitHubAPIError:
+        raise
+    except GithubException as exc:
+        data = exc.data if isinstance(exc.data, dict) else {}
+        message = data.get("message") if isinstance(data.get("message"), str) else str(exc.data or "")
+        raise GitHubAPIError(call, exc.status, message[:300]) from exc
+    except OSError as exc:  # no answer: refused, timed out, retries exhausted (requests' errors are OSErrors)
+        raise GitHubAPIError(call, None, f"{type(exc).__name__}: {str(exc)[:300]}") from exc
 
 
 def _bare_login(login: str) -> str:
@@ -250,6 +289,10 @@ class RepoClient:
             lazy=True,  # no request for an object until one of its fields is read
         )
 
+    @property
+    def _repo_path(self) -> str:
+        return f"/repos/{self.repository}"
+
     def file_at(self, path: str, ref: str) -> str | None:
         """A file's text at commit `ref` (the contents API); None when that commit has no such
         file. A commit GitHub does not know is an error, not an absent file: its 404 says "No
@@ -257,9 +300,12 @@ class RepoClient:
         from github import UnknownObjectException
 
         try:
-            content = self._github().get_repo(self.repository).get_contents(path, ref=ref)
-        except UnknownObjectException:  # 404 "Not Found": no such file at that commit
-            return None
+            with api_call(f"GET {self._repo_path}/contents/{quote(path)}?ref={ref}"):
+                content = self._github().get_repo(self.repository).get_contents(path, ref=ref)
+        except GitHubAPIError as exc:
+            if isinstance(exc.__cause__, UnknownObjectException):  # 404 "Not Found": no such file
+                return None
+            raise
         if isinstance(content, list):
             raise ValueError(f"{path} is a folder at {ref[:12]}")
         return content.decoded_content.decode("utf-8")
@@ -289,6 +335,18 @@ class RepoClient:
         except GithubException:
             return None
 
+    def compare_files(self, base: str, head: str) -> list[PRFile]:
+        """The files changed from `base` to `head` with their patches (the compare API, as a
+        merge group's changes are listed): at most `COMPARE_FILES_LIMIT`."""
+        with api_call(f"GET {self._repo_path}/compare/{base}...{head}"):
+            comparison = self._github().get_repo(self.repository).compare(base, head)
+            return [
+                PRFile(
+                    filename=f.filename, status=f.status, patch=f.patch, previous_filename=f.previous_filename
+                )
+                for f in comparison.files
+            ]
+
 
 @dataclass
 class PullRequestClient(RepoClient):
@@ -299,16 +357,26 @@ class PullRequestClient(RepoClient):
     def pr_files(self) -> PRFileList:
         """The PR's changed files with their patches, and GitHub's count of them."""
         pull = self._github().get_repo(self.repository).get_pull(self.number)
-        files = [
-            PRFile(filename=f.filename, status=f.status, patch=f.patch, previous_filename=f.previous_filename)
-            for f in pull.get_files()
-        ]
-        return PRFileList(files=files, changed_files=pull.changed_files)  # lazy: fetches the PR
+        with api_call(f"GET {self._pull_path}/files"):
+            files = [
+                PRFile(
+                    filename=f.filename, status=f.status, patch=f.patch, previous_filename=f.previous_filename
+                )
+                for f in pull.get_files()
+            ]
+        with api_call(f"GET {self._pull_path}"):
+            changed = pull.changed_files  # lazy: fetches the PR
+        return PRFileList(files=files, changed_files=changed)
+
+    @property
+    def _pull_path(self) -> str:
+        return f"{self._repo_path}/pulls/{self.number}"
 
     def commits(self) -> tuple[str, str]:
         """The PR's head and base commits as GitHub has them now."""
         pull = self._github().get_repo(self.repository).get_pull(self.number)
-        return str(pull.head.sha), str(pull.base.sha)  # lazy: reading them fetches the PR
+        with api_call(f"GET {self._pull_path}"):
+            return str(pull.head.sha), str(pull.base.sha)  # lazy: reading them fetches the PR
 
     def upsert_comment(
         self, body: str, author: Identity | None, *, create: bool = True, marker: str = COMMENT_MARKER
@@ -323,17 +391,23 @@ class PullRequestClient(RepoClient):
         from github import GithubException
 
         issue = self._github().get_repo(self.repository).get_issue(self.number)
+        comments = f"{self._repo_path}/issues/{self.number}/comments"
         ours = []
         if author is not None:
-            ours = [c for c in issue.get_comments() if marker in (c.body or "") and author.authored(c.user)]
+            with api_call(f"GET {comments}"):
+                ours = [
+                    c for c in issue.get_comments() if marker in (c.body or "") and author.authored(c.user)
+                ]
         for comment in sorted(ours, key=lambda c: c.id):
             try:
-                comment.edit(body)
+                with api_call(f"PATCH {self._repo_path}/issues/comments/{comment.id}"):
+                    comment.edit(body)
                 return "updated"
-            except GithubException as exc:
-                if exc.status not in (403, 404):
+            except GitHubAPIError as exc:
+                if not isinstance(exc.__cause__, GithubException) or exc.status not in (403, 404):
                     raise
         if not create:
             return None
-        issue.create_comment(body)
+        with api_call(f"POST {comments}"):
+            issue.create_comment(body)
         return "created"

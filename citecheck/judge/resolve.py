@@ -55,8 +55,9 @@ def _no_key_error(variables: Sequence[str]) -> ConfigError:
         f"no API key for the LLM judge: {names} is not set",
         f"set {names} in the environment (in the Action: the {' / '.join(key_inputs())} "
         "input from a repository secret), or run without the judge with `--judge none` "
-        "(Action input / config `judge: none`): then only the deterministic number, quote and "
-        "date checks run and other claims are reported as not verified",
+        "(in the Action: `judge: none` in the workflow's `with:`; a config file cannot set it): "
+        "then only the deterministic number, quote and date checks run and other claims are "
+        "reported as not verified",
         code="no-api-key",
     )
 

@@ -80,6 +80,23 @@ _FAILED_LABELS: dict[tuple[Verdict, Cause | None], str] = {
 }
 
 
+# "Links not treated as sources" of the Details, by `Report.links_excluded` reason, in this order.
+_EXCLUDED_LABELS = {
+    "localhost": "localhost",
+    "private-address": "private addresses",
+    "reserved-domain": "example/test domains",
+    "pattern": "exclude patterns",
+}
+
+
+def _excluded_line(report: Report) -> str:
+    counts = report.links_excluded
+    known = [f"{label} {counts[key]}" for key, label in _EXCLUDED_LABELS.items() if counts.get(key)]
+    other = [f"{escape_markdown(k)} {n}" for k, n in counts.items() if k not in _EXCLUDED_LABELS and n]
+    by_reason = f" ({', '.join(known + other)})" if known or other else ""
+    return f"- Links not treated as sources: {report.total_links_excluded}{by_reason}"
+
+
 def _failure_type(claim: ClaimResult) -> str | None:
     return _FAILED_LABELS.get((claim.verdict, claim.cause)) or _FAILED_LABELS.get((claim.verdict, None))
 
@@ -94,6 +111,8 @@ def _details(report: Report) -> list[str]:
     if limited:
         lines.append(f"- Not verified because of the cost cap or claim limit: {limited}")
     lines.append(f"- Citations found: {report.total_citations_found}, resolved: {report.total_resolved}")
+    if report.total_links_excluded:
+        lines.append(_excluded_line(report))
     score = "n/a" if report.overall_score is None else f"{report.overall_score:.0%}"
     lines.append(f"- Judged: {report.total_judged}, score: {score}")
     if report.judge_model:

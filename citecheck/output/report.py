@@ -14,6 +14,9 @@ four buckets, so ``total_claims == supported + unsupported + unsourced + not_ver
 the judge decided it; ``overall_score`` is supported / judged (None when nothing was judged).
 ``total_from_cache`` counts the claims whose verdict rests on a source served from the cache
 directory rather than downloaded by the run (`from_cache`).
+``total_links_excluded`` counts the links dropped as not sources (`citecheck.exclusions`), and
+``links_excluded`` the same by reason; they are not citations, so ``total_citations_found``
+leaves them out.
 ``total_cost_usd`` sums the judge cost of the claims, leaving out verdicts served from the
 cache (they cost nothing on this run).
 
@@ -27,7 +30,8 @@ The Markdown Summary's "Failed" line is unsupported + not_verified: every claim 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -63,11 +67,13 @@ def build_report(
     notes: Sequence[str] = (),
     total_citations_found: int | None = None,
     judge_model: str | None = None,
+    links_excluded: Mapping[str, int] | None = None,
 ) -> Report:
     """Assemble the Report of one run: every total, `failing` and `passed`.
 
     `total_citations_found` defaults to the citations on the reported claims; the pipeline
     passes a larger figure when it found citations on lines it did not check.
+    `links_excluded`: the links dropped as not sources, by reason.
     """
     return _assemble(
         results,
@@ -76,6 +82,7 @@ def build_report(
         notes=notes,
         total_citations_found=total_citations_found,
         judge_model=judge_model,
+        links_excluded=links_excluded or {},
     )
 
 
@@ -97,6 +104,9 @@ def merge_reports(reports: list[Report], fail_on: list[str]) -> Report:
         kept = {id(c) for c in claims}
         found -= sum(len(c.citations) for c in all_claims if id(c) not in kept)
     model = next((r.judge_model for r in reports if r.judge_model), None)
+    excluded: Counter[str] = Counter()
+    for r in reports:
+        excluded.update(r.links_excluded)
     try:
         fail_on = Settings(fail_on=fail_on).fail_on
     except ValidationError as exc:
@@ -108,6 +118,7 @@ def merge_reports(reports: list[Report], fail_on: list[str]) -> Report:
         notes=notes,
         total_citations_found=found,
         judge_model=model,
+        links_excluded=excluded,
     )
 
 
@@ -119,6 +130,7 @@ def _assemble(
     notes: Iterable[str],
     total_citations_found: int | None,
     judge_model: str | None,
+    links_excluded: Mapping[str, int],
 ) -> Report:
     # A stable order makes a merged report identical to an unsharded one (and float sums too).
     claims = sorted(results, key=lambda c: (c.file, c.line, c.column))
@@ -152,6 +164,8 @@ def _assemble(
         total_not_verified=count(*NOT_VERIFIED_VERDICTS),
         total_cost_usd=round(cost, 6),
         total_from_cache=sum(1 for c in claims if from_cache(c)),
+        total_links_excluded=sum(links_excluded.values()),
+        links_excluded={k: n for k, n in sorted(links_excluded.items()) if n},
         claims=claims,
         errors=errors,
         notes=notes,

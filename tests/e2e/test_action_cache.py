@@ -213,8 +213,10 @@ def test_cached_workflows_restore_and_save_under_always_outside_the_workspace() 
 def test_cache_keys_are_one_per_pr_and_per_shard() -> None:
     pr = dict(_steps("examples/workflows/citecheck-pr-cached.yml")[1]["with"])  # type: ignore[arg-type]
     wf = yaml.safe_load((ROOT / "examples/workflows/citecheck-pr-cached.yml").read_text())
+    # One per PR; a merge queue's runs (no PR number) a line of their own, never `citecheck-pr-`.
     assert wf["jobs"]["citecheck"]["env"]["CITECHECK_CACHE_KEY"] == (
-        "citecheck-pr-${{ github.event.pull_request.number }}"
+        "citecheck-${{ github.event_name == 'merge_group' && 'queue' || "
+        "format('pr-{0}', github.event.pull_request.number) }}"
     )
     assert pr["restore-keys"] == "${{ env.CITECHECK_CACHE_KEY }}-"
     audit = dict(_steps("examples/workflows/citecheck-audit.yml")[1]["with"])  # type: ignore[arg-type]

@@ -133,8 +133,8 @@ def test_urls_with_credentials_are_masked_in_every_output(
     s = make_scenario(tmp_path, sources, gh)
     doc = (s.origin.root / "docs/guide.md").read_text()
     added = (
-        "\nUsage rose 40% in 2022 per [the report](https://u:p@example.com/x?token=abc&page=2).\n"
-        "\nUptake fell 12% in 2024 per https://example.com/y?api_key=zzz&q=1 this year.\n"
+        "\nUsage rose 40% in 2022 per [the report](https://u:p@acme-research.org/x?token=abc&page=2).\n"
+        "\nUptake fell 12% in 2024 per https://acme-research.org/y?api_key=zzz&q=1 this year.\n"
     )
     head = s.origin.commit({"docs/guide.md": doc + added}, "links with credentials")
     gh.set_pull(REPO, PR, head_sha=head, base_sha=s.base)
@@ -142,7 +142,9 @@ def test_urls_with_credentials_are_masked_in_every_output(
     payload["pull_request"]["head"]["sha"] = head  # type: ignore[index]
     # A comment by someone else that carries our marker is not ours to update.
     planted = gh.add_comment(REPO, PR, COMMENT_MARKER + "\nall claims verified", user=MALLORY)
-    inputs = {"allowed-domains": "example.org", "judge": "none"}
+    # The loopback source server is admitted past the guard (so its links stay sources), and
+    # then refused by the allowlist like the rest.
+    inputs = {"allowed-domains": "example.org", "allow-private-hosts": sources.host, "judge": "none"}
     r = run_action(tmp_path, s.origin.root, gh, inputs=inputs, payload=payload)
     assert r.code == 1, r.stdout + r.stderr
     claims = {c["line"]: c for c in report_json(r)["claims"]}  # type: ignore[index]
@@ -153,9 +155,9 @@ def test_urls_with_credentials_are_masked_in_every_output(
         for secret in ("u:p@", "token=abc", "api_key=zzz"):
             assert secret not in text, (name, secret)
     for name in ("report.json", "report.md", "report.sarif", "summary", "comments", "log"):
-        assert "example.com/x?token=***&page=2" in outputs[name], name
+        assert "acme-research.org/x?token=***&page=2" in outputs[name], name
         assert "api_key=***" in outputs[name], name
-    assert "https://***@example.com/x" in outputs["report.json"]
+    assert "https://***@acme-research.org/x" in outputs["report.json"]
 
     comments = gh.comments(REPO, PR)
     assert comments[0] == planted  # untouched

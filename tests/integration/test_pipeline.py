@@ -70,6 +70,7 @@ def test_judge_none_policy(tmp_path: Path, source_server: SourceServer, capsys, 
         f"She also said “nobody reads the docs anyway” ([interview]({quote})).\n\n"
         f"Median response time fell by 40% in 2023 ([report]({missing})).\n\n"
         f"Uptime was 99.9% last year ([dashboard](http://10.0.0.7/uptime)).\n\n"
+        f"Latency was 12 ms last year ([status](http://0x0a000007/status)).\n\n"
         f"Documentation was the most common complaint [survey]({survey}).\n\n"
         f"Projects with a README get twice as many contributors.\n\n"
         f'Adoption grew by 300% ([skip]({survey} "citecheck-ignore")).\n',
@@ -92,7 +93,12 @@ def test_judge_none_policy(tmp_path: Path, source_server: SourceServer, capsys, 
     dead = by_text(report, "Median response time")
     assert (dead["verdict"], dead["decided_by"]) == ("unreachable", "fetch")
     assert dead["citations"][0]["source"]["status"] == 404
-    assert by_text(report, "Uptime was")["verdict"] == "disallowed"
+    # A private address written as an IP is not a source (citecheck.exclusions): the figure is
+    # unsourced and the link counted. The same address in a form the guard refuses is blocked.
+    assert by_text(report, "Uptime was")["verdict"] == "unsourced"
+    assert report["links_excluded"] == {"private-address": 1} and report["total_links_excluded"] == 1
+    blocked = by_text(report, "Latency was")
+    assert blocked["verdict"] == "disallowed" and "SSRF guard" in blocked["reason"]
     needs_judge = by_text(report, "Documentation was the most common")
     assert needs_judge["verdict"] == "not_verified"
     assert "judge" in needs_judge["reason"]
@@ -101,7 +107,7 @@ def test_judge_none_policy(tmp_path: Path, source_server: SourceServer, capsys, 
     # One fetch per URL, however many claims cite it; the blocked address never saw a request.
     assert source_server.full_hits("/survey.html") == 1
     assert source_server.full_hits("/interview.txt") == 1
-    assert report["total_unsourced"] == 1
+    assert report["total_unsourced"] == 2
 
 
 def test_a_supporting_source_outweighs_a_dead_one(
@@ -276,7 +282,7 @@ def test_invalid_urls_fail_their_claims_and_the_report_is_complete(
     good = source_server.add("/survey", SURVEY)
     bad = {
         "http://127.0.0.1:65536/x": "invalid URL (port 65536 is outside 1-65535)",
-        "http://example.com:99999/": "invalid URL (port 99999 is outside 1-65535)",
+        "http://acme-research.org:99999/": "invalid URL (port 99999 is outside 1-65535)",
         "http://[::1/": "invalid URL (",
         "http://" + "ä" * 70 + ".com/": "invalid URL (Invalid IDNA hostname",
     }

@@ -12,6 +12,7 @@ import pytest
 from citecheck.github.publish import (
     COMMENT_MARKER,
     ActionLog,
+    GitHubAPIError,
     Identity,
     PullRequestClient,
     annotation_commands,
@@ -310,12 +311,23 @@ def test_no_comment_created_when_told_not_to(gh: GitHubServer) -> None:
 
 
 def test_forbidden_comment_raises_for_the_caller_to_warn(gh: GitHubServer) -> None:
-    from github import GithubException
-
     gh.state.forbid_writes = True
-    with pytest.raises(GithubException) as info:
+    with pytest.raises(GitHubAPIError) as info:
         _upsert(gh, COMMENT_MARKER + "\nx")
-    assert info.value.status == 403
+    # Which request failed, and GitHub's answer: the caller's warning says both.
+    assert info.value.status == 403 and info.value.call == f"POST /repos/{REPO}/issues/7/comments"
+    assert (
+        str(info.value)
+        == f"HTTP 403 Resource not accessible by integration (POST /repos/{REPO}/issues/7/comments)"
+    )
+
+
+def test_an_api_call_that_gets_no_answer_names_the_request() -> None:
+    client = PullRequestClient("t0ken", "http://127.0.0.1:9", REPO, 7, timeout_s=2)
+    with pytest.raises(GitHubAPIError) as info:
+        client.pr_files()
+    assert info.value.status is None and info.value.call == f"GET /repos/{REPO}/pulls/7/files"
+    assert "ConnectionError" in info.value.message
 
 
 def test_pr_files_from_api(gh: GitHubServer) -> None:
@@ -354,12 +366,14 @@ def test_pr_files_and_contents_from_a_real_repository(gh: GitHubServer, tmp_path
     with pytest.raises(ValueError, match="docs is a folder"):
         client.file_at("docs", base)
     # A commit GitHub does not have is not a commit without the file.
-    from github import GithubException
-
-    with pytest.raises(GithubException, match="No commit found") as info:
+    with pytest.raises(GitHubAPIError, match="No commit found") as info:
         client.file_at(".citecheck.toml", "f" * 40)
     assert info.value.status == 404
+    assert info.value.call == f"GET /repos/{REPO}/contents/.citecheck.toml?ref={'f' * 40}"
     assert client.commits() == (head, base)
+    # A comparison of two commits (a merge group's files), as GitHub lists it.
+    got = {f.filename: f.status for f in client.compare_files(base, head)}
+    assert got == {"docs/a.md": "modified", "docs/new.md": "added", ".citecheck.toml": "removed"}
 
 
 def test_commands_off_block_covers_library_output_and_errors() -> None:

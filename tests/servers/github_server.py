@@ -2,13 +2,16 @@
 
 It speaks the parts of the real API the Action uses: issue comments (list with Link-header
 pagination, create, update), PR files (with `patch`, at most `files_cap` of them, as GitHub
-lists at most 3,000), file contents at a commit, and the repository / issue / pull objects
-(the pull with `changed_files` and its head and base commits). A repository can be backed by
-a real git repo (`serve_repo`): its PR files are then `git diff base...head` and its contents
+lists at most 3,000), file contents at a commit, the comparison of two commits
+(`compare/BASE...HEAD`: its files with patches, at most 300 as GitHub lists), and the
+repository / issue / pull objects (the pull with `changed_files` and its head and base
+commits). A repository can be backed by a real git repo (`serve_repo`): its PR files (and a
+comparison's) are then `git diff base...head` and its contents
 `git show`, the way GitHub computes them; a commit it does not have is GitHub's `404 No commit
 found for the ref …`. Authorization is checked like GitHub does (`401 Bad credentials`);
 `forbid_writes` answers writes with GitHub's `403 Resource not accessible by integration`, as
-a fork PR's read-only token gets.
+a fork PR's read-only token gets; `fail(method, path_regex, status)` answers matching requests
+with that error status and GitHub's message for it.
 
 The token acts as one account, `identity` (default: `github-actions[bot]`, the account of a
 workflow's `GITHUB_TOKEN`): comments it creates are that account's, GraphQL `viewer` names it
@@ -30,6 +33,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -44,6 +48,15 @@ from tests.servers.gitrepo import git
 
 BOT = {"login": "github-actions[bot]", "id": 41898282, "type": "Bot"}
 FORBIDDEN = "Resource not accessible by integration"
+COMPARE_FILES_CAP = 300  # GitHub lists at most 300 files of a comparison
+# What GitHub says with each error status (the ones a test asks `fail` for).
+_MESSAGES = {
+    401: "Bad credentials",
+    403: FORBIDDEN,
+    404: "Not Found",
+    500: "Server Error",
+    502: "Bad Gateway",
+}
 _TIME = "2026-11-29T00:00:00Z"
 
 
@@ -70,6 +83,7 @@ class GitHubState:
     graphql: bool = True  # False: no GraphQL endpoint (404), as on a server without one
     contents_status: int | None = None  # answer the contents API with this error status
     echo_auth: bool = False  # error messages quote the Authorization header (as some proxies do)
+    failures: list[tuple[str, str, int]] = field(default_factory=list)  # (method, path regex, status)
     next_id: int = 1000
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -113,6 +127,13 @@ class _Handler(BaseHTTPRequestHandler):
             state.requests.append(LoggedRequest(method, parts.path, parse_qs(parts.query), body, auth))
         if auth not in (f"token {state.token}", f"Bearer {state.token}"):
             self._error(401, "Bad credentials")
+            return
+        with state.lock:
+            failure = next(
+                (st for m, rx, st in state.failures if m == method and re.search(rx, parts.path)), None
+            )
+        if failure is not None:
+            self._error(failure, _MESSAGES.get(failure, "Error"))
             return
         seg = [s for s in parts.path.split("/") if s]
         query = parse_qs(parts.query)
@@ -186,6 +207,24 @@ class _Handler(BaseHTTPRequestHandler):
         elif method == "GET" and len(rest) == 3 and rest[0] == "pulls" and rest[2] == "files":
             items = self.server.pr_files(repo, int(rest[1]))[: state.files_cap]
             self._page(items, query, f"{base}{parts.path}")
+        elif method == "GET" and len(rest) == 2 and rest[0] == "compare" and "..." in rest[1]:
+            base_ref, head_ref = unquote(rest[1]).split("...", 1)
+            if not (self.server.has_commit(repo, base_ref) and self.server.has_commit(repo, head_ref)):
+                self._error(404, "Not Found")
+                return
+            files = self.server.compare_files(repo, base_ref, head_ref)
+            self._send(
+                200,
+                {
+                    "url": f"{base}{parts.path}",
+                    "status": "ahead",
+                    "ahead_by": 1,
+                    "behind_by": 0,
+                    "total_commits": 1,
+                    "commits": [],
+                    "files": files[:COMPARE_FILES_CAP],
+                },
+            )
         elif method == "GET" and len(rest) >= 2 and rest[0] == "contents":
             path = unquote("/".join(rest[1:]))
             ref = query.get("ref", ["HEAD"])[0]
@@ -253,6 +292,11 @@ class _Server(ThreadingHTTPServer):
             return pr_files_from_git(root, pull["base"]["sha"], pull["head"]["sha"])
         except AssertionError:  # a PR whose commits the repository does not have
             return []
+
+    def compare_files(self, repo: str, base: str, head: str) -> list[dict[str, Any]]:
+        with self.state.lock:
+            root = self.state.repos.get(repo)
+        return pr_files_from_git(root, base, head) if root is not None else []
 
     def has_commit(self, repo: str, ref: str) -> bool:
         with self.state.lock:
@@ -364,6 +408,11 @@ class GitHubServer:
                 "head": {"sha": head_sha, "ref": f"pr-{number}"},
                 "base": {"sha": base_sha, "ref": "main"},
             }
+
+    def fail(self, method: str, path_regex: str, status: int) -> None:
+        """Answer `method` requests whose path matches `path_regex` with `status` (GitHub's message)."""
+        with self.state.lock:
+            self.state.failures.append((method, path_regex, status))
 
     def requests(self, method: str | None = None) -> list[LoggedRequest]:
         with self.state.lock:

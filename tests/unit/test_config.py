@@ -14,6 +14,8 @@ from citecheck.config import (
     Settings,
     load_config_file,
     narrow,
+    narrowing,
+    parse_ignore_file,
     parse_shard,
     split_list,
 )
@@ -271,3 +273,69 @@ def test_missing_or_unreadable_file(tmp_path: Path) -> None:
         load_config_file(tmp_path / "nope.toml")
     with pytest.raises(ConfigError, match=str(tmp_path.name)):
         load_config_file(tmp_path)  # a directory
+
+
+# --------------------------------------------------------------------------- exclude patterns
+
+
+def test_exclude_patterns_are_one_a_line_and_validated() -> None:
+    s = Settings(exclude="^https://wiki\\.corp/\n# a comment\n\n a{1,3}, b \n")
+    assert s.exclude == ["^https://wiki\\.corp/", "a{1,3}, b"]  # never split on commas or spaces
+    assert Settings(exclude=["x y", "z"]).exclude == ["x y", "z"]
+    with pytest.raises(ValidationError, match=r"'\(unclosed' is not a valid regular expression"):
+        Settings(exclude="fine\n(unclosed")
+
+
+def test_the_config_file_may_only_add_exclude_patterns() -> None:
+    base = Settings(exclude=["/internal/"])
+    s = narrow(base, {"exclude": ["^https://wiki\\."]}, "c.toml")
+    assert s.exclude == ["/internal/", "^https://wiki\\."]
+    assert narrow(base, {"exclude": []}, "c.toml").exclude == ["/internal/"]  # cannot drop one
+    with pytest.raises(ConfigError, match=r"c\.toml: exclude: '\[a-' is not a valid regular expression"):
+        narrow(base, {"exclude": "[a-"}, "c.toml")
+
+
+def test_ignore_file_patterns_name_their_line() -> None:
+    text = "# links that are not sources\n\n^https://wiki\\.corp/\n  /internal/  \n"
+    assert parse_ignore_file(text, ".citecheckignore") == ["^https://wiki\\.corp/", "/internal/"]
+    with pytest.raises(
+        ConfigError, match=r"^\.citecheckignore:3: '\*oops' is not a valid regular expression"
+    ):
+        parse_ignore_file("ok\n# fine\n*oops\n", ".citecheckignore")
+
+
+# --------------------------------------------------------------------------- notes, not silence
+
+
+def test_values_the_ceiling_overrides_are_notes() -> None:
+    ceiling = Settings(max_claims=200, max_cost_usd=0.5, min_confidence=0.6)
+    narrowed = narrowing(
+        ceiling,
+        {"max_claims": 1000, "max_cost_usd": 0.25, "min_confidence": 0.4, "timeout_s": 30},
+        ".citecheck.toml",
+    )
+    assert narrowed.settings.max_claims == 200 and narrowed.settings.max_cost_usd == 0.25
+    assert narrowed.notes == [
+        "max_claims = 1000 in .citecheck.toml is above the workflow's 200; 200 applies",
+        "timeout_s = 30 in .citecheck.toml is above the workflow's 10; 10 applies",
+        "min_confidence = 0.4 in .citecheck.toml is below the workflow's 0.6; 0.6 applies",
+    ]
+    # A value within the ceiling, or equal to it, is no news.
+    assert narrowing(ceiling, {"max_claims": 200, "max_cost_usd": 0.1}, "c.toml").notes == []
+    cli = narrowing(Settings(), {"max_claims": 500}, "c.toml", ceiling="the command line's")
+    assert cli.notes == ["max_claims = 500 in c.toml is above the command line's 200; 200 applies"]
+
+
+def test_a_fail_on_that_leaves_categories_out_is_a_note() -> None:
+    notes = narrowing(CEILING, {"fail_on": ["unsupported"]}, "c.toml").notes
+    assert notes == [
+        "fail_on in c.toml leaves out unreachable, which the workflow's fail-on keeps: "
+        "a config file can only add categories"
+    ]
+    assert narrowing(CEILING, {"fail_on": ["unsupported", "unreachable", "unsourced"]}, "c.toml").notes == []
+
+
+def test_judge_in_the_config_says_where_it_is_set() -> None:
+    with pytest.raises(ConfigError) as info:
+        narrow(CEILING, {"judge": "none"}, ".citecheck.toml")
+    assert "judge is set in the workflow's `judge` input (or --judge)" in info.value.hint

@@ -71,20 +71,46 @@ def test_an_unregistered_provider_is_not_a_cli_choice(capsys: pytest.CaptureFixt
 def test_a_registered_providers_key_is_read_masked_and_counted_by_the_action(
     tmp_path: Path, acme: None
 ) -> None:
-    environ = {"INPUT_ACME_API_KEY": "acme-input-secret", "ACME_API_KEY": "acme-env-secret"}
+    environ = {
+        "INPUT_ACME_API_KEY": "acme-input-secret",
+        "ACME_API_KEY": "acme-env-secret",
+        "INPUT_BASE_URL": "https://llm.acme.example/v1",
+    }
     run = _action_run(tmp_path, environ)
     assert run.pipeline_environ()["ACME_API_KEY"] == "acme-input-secret"
     assert {"acme-input-secret", "acme-env-secret"} <= set(run.secrets())
-    # `judge: auto` with only this provider's key is not skipped for lack of a key.
-    settings = run.settings()
+    # `judge: auto` with only this provider's key has the key it needs.
+    settings = run.judge_gate(run.settings())
     assert settings.judge == JUDGE_AUTO and not run.judge_skipped
+
+
+def test_a_registered_providers_key_is_named_by_the_actions_no_key_error(tmp_path: Path, acme: None) -> None:
+    run = _action_run(tmp_path, {"INPUT_JUDGE": "acme", "INPUT_BASE_URL": "https://llm.acme.example/v1"})
+    with pytest.raises(ConfigError) as info:
+        run.judge_gate(run.settings())
+    assert "`acme-api-key` is empty" in info.value.message
+    assert "the repository secret ACME_API_KEY and pass it as `acme-api-key`" in info.value.hint
 
 
 def test_without_the_registration_the_same_key_is_not_the_actions(tmp_path: Path) -> None:
     run = _action_run(tmp_path, {"INPUT_ACME_API_KEY": "acme-input-secret"})
     assert "ACME_API_KEY" not in run.pipeline_environ()
     assert run.secrets() == []
-    assert run.settings().judge == JUDGE_NONE and run.judge_skipped
+    # No key the Action knows: outside a fork PR that is an error naming the secrets to set ...
+    with pytest.raises(ConfigError) as info:
+        run.judge_gate(run.settings())
+    assert info.value.code == "no-api-key" and "ACME" not in str(info.value)
+    for provider in (p for p in PROVIDERS.values() if p.auto):
+        assert (
+            f"the repository secret {provider.key_env} and pass it as `{provider.key_input}`"
+            in info.value.hint
+        )
+    # ... and on a fork PR, which GitHub gives no secrets, the judge is off.
+    fork = {"number": 3, "base": {"sha": "b", "repo": {"full_name": "o/r"}}}
+    fork["head"] = {"sha": "h", "repo": {"full_name": "someone/r"}}
+    settings = run.settings()
+    run.event = Event("pull_request", {"pull_request": fork})
+    assert run.judge_gate(settings).judge == JUDGE_NONE and run.judge_skipped
 
 
 def test_a_registered_provider_resolves_with_its_own_key(acme: None) -> None:
