@@ -42,9 +42,11 @@ What counts as the same number (the rules the number check documents):
 What contradicts a figure (`conflicts`, for the number check's contradictions): a page figure
 of the same unit whose value no reading of either side allows — outside the claim's rounding
 and hedge, and the page's own (`about 14 million` on the page allows a claim of `13.8
-million`), outside either side's range, and more than 5 % away (`32` against `33` is left
-to the judge: a count revised, or rounded by a reporter). `more than 300` is contradicted
-only by less than 300, `up to 300` only by more.
+million`), outside either side's range, and more than 2 % of the larger value away: `14
+million` against `14.6 million` is a claim rounded badly, `32` against `33` a count revised by
+one (each side's rounding reaches the other), and both are left to the judge; `10,537`
+against `10,037` is a contradiction. `more than 300` is contradicted only by less than 300,
+`up to 300` only by more.
 
 Dates (`dates_in`): `11 June 2003` = `June 11, 2003` = `2003-06-11`; a day range states each
 end (`11–13 June 2003`, `June 11–13, 2003`); a span of years states its end year too
@@ -373,6 +375,11 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> bytearray:
     for s, e in spans:
         mask[s:e] = b"\x01" * (e - s)
     return mask
+
+
+def lowered(text: str) -> str:
+    """`text` in lower case, each character where it was (see `_lower`)."""
+    return _lower(text)
 
 
 @functools.lru_cache(maxsize=2)
@@ -905,7 +912,7 @@ def _within(claim: NumberMention, value: float) -> bool:
 
 
 # How far apart a claim's figure and a page's must be, beyond what either allows, to contradict.
-CONFLICT_MARGIN = 0.05
+CONFLICT_MARGIN = 0.02
 
 
 def _allowed(m: NumberMention) -> tuple[float, float]:
