@@ -5,19 +5,23 @@ A check fails a claim on its own only when the page gives another value for the 
 (see `citecheck.policy.checks_verdict`); a figure merely absent from the page is the judge's to
 weigh. "The same thing" is read from the words around the figures, never from the figures:
 
-- the claim's context on the page (`context_sentences`): the sentences that share at least
-  `CONTEXT_SHARE` of the claim's content words (stemmed, stop words, figures and number words
-  left out), and at least `CONTEXT_MIN_WORDS` of them;
-- a figure's anchor (`anchor`): what it counts — the first content word after it in its clause
-  ("70% of *contributors*", "38 *chromosomes*") — else the word before it ("fell by 40%"),
-  and the content words around it (`ANCHOR_WIDTH` words each side, in its sentence);
-- two figures are of the same thing (`same_thing`) when what they count is the same word and
-  they share at least one more word around them ("48% of contributors reported being paid"
-  against "70% of contributors are paid").
+- the claim's context on the page (`context_sentences`): the sentences that hold a given share
+  of the claim's content words (`content_words`: stemmed, stop words, figures, number words and
+  month names left out), and at least a given number of them (each check sets its own);
+- a figure's anchor (`anchor`): the content words after it in its clause — what it counts,
+  "70% of *contributors*", past an interval in brackets — the words before it, the words
+  around it (`ANCHOR_WIDTH` each side) and which of those are names (capitalised);
+- the context covers the claim's figure (`covered`) when its sentence holds every name and
+  `COVERAGE` of the words around it: "12% of developers use Python at work" is not about
+  what "35 percent of developers use Rust at work" is;
+- two figures are of the same thing (`same_thing`) when what one counts is among the first
+  words after the other, or, when one counts nothing, a word before them is shared, or else
+  they share `AROUND_SAME` words around them;
+- two dates are of the same event (`same_event`) when their clauses share a word.
 
 The thresholds are measured with `bench/numbers.py` (false failures on supported claims of
-WiCE dev and Check-COVID against the catches on unsupported ones); docs/benchmarks.md has the
-figures.
+WiCE dev and Check-COVID against the catches on unsupported ones; see the number and date
+checks' docstrings, and docs/benchmarks.md for the figures).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from citecheck.numbers import wordset
 
 ANCHOR_WIDTH = 6  # words each side of a figure that describe it
 AROUND_SAME = 2  # words around two figures that make them of the same thing, whatever they count
-_COUNTED_WITHIN = 3  # words after a figure where what it counts is looked for
+_COUNTED_WITHIN = 4  # words after a figure where what it counts is looked for
 
 # Words that state a figure rather than what it is about (stemmed as `tokens` stems them).
 _FIGURE_WORDS = wordset(
@@ -43,7 +47,7 @@ _FIGURE_WORDS = wordset(
     "january february march april may june july august september october november december jan feb "
     "mar apr jun jul aug sep sept oct nov dec year"
 )
-_HAS_DIGIT = re.compile(r"[0-9]")
+_HAS_DIGIT = _DIGIT = re.compile(r"[0-9]")
 # Where a clause ends for `clause_words`: an aside in brackets stays in its clause ("Fulham
 # Football Club (FC) in 2017"); a comma inside a date ("May 19, 2016") is no break.
 _CLAUSE_BREAK = re.compile(r"[;:!?]|,(?! [0-9]{4}\b)|\.(?:\s|$)|\s[-–—]\s")
@@ -92,8 +96,13 @@ def anchor(text: str, start: int, end: int, bounds: tuple[int, int] | None = Non
     while (parens := _PARENS_AFTER.match(text, end, hi)) is not None:
         end = parens.end()
     after = text[end:hi]
+    # what it counts ends its clause, or where the next figure starts ("673 panels in 91
+    # different shapes": panels)
     cut = _CLAUSE_END.search(after)
     clause_after = after[: cut.start()] if cut else after
+    clause_after = (
+        clause_after[: next_digit.start()] if (next_digit := _DIGIT.search(clause_after)) else clause_after
+    )
     before = text[lo:start]
     cuts = list(_CLAUSE_END.finditer(before))
     clause_before = before[cuts[-1].end() :] if cuts else before
@@ -105,19 +114,21 @@ def anchor(text: str, start: int, end: int, bounds: tuple[int, int] | None = Non
 
 
 def same_thing(claim: Anchor, page: Anchor) -> bool:
-    """Whether two figures are of the same thing: what one counts is among the first words
-    after the other ("12 percent of people with confirmed infections" against "43.2% (95% CI
-    32.2-54.7%) of the confirmed infections"), or, when either counts nothing, a word before
-    them is the same ("a secondary attack rate of 80 percent", "the attack rate … was 12·4%");
-    or, failing both, they share `AROUND_SAME` words around them."""
+    """Whether two figures are of the same thing: when both count something, what one counts
+    is among the first words after the other ("12 percent of people with confirmed infections"
+    against "43.2% (95% CI 32.2-54.7%) of the confirmed infections"); when either counts
+    nothing, a word before them is the same, or they share `AROUND_SAME` words around them
+    ("a secondary attack rate of 80 percent", "the secondary attack rate … was 12·4%")."""
     if claim.after and page.after:
-        key = claim.after[0] in page.after or page.after[0] in claim.after
-    else:
-        key = not set(claim.before).isdisjoint(page.before)
-    return key or len(claim.around & page.around) >= AROUND_SAME
+        # both count something: the same thing, or not ("673 panels in 91 different shapes"
+        # counts panels, whatever "93 different shapes" shares with its neighbours)
+        return claim.after[0] in page.after or page.after[0] in claim.after
+    if not set(claim.before).isdisjoint(page.before):
+        return True
+    return len(claim.around & page.around) >= AROUND_SAME
 
 
-COVERAGE = 0.75  # of the words describing the claim's figure its context sentence holds
+COVERAGE = 0.6  # of the words describing the claim's figure its context sentence holds
 
 
 def covered(claim: Anchor, sentence_words: set[str]) -> bool:
@@ -138,14 +149,10 @@ def clause_words(text: str, start: int, end: int, bounds: tuple[int, int] | None
     return set(content_words(text[cuts[-1].end() if cuts else lo : cut.start() if cut else hi]))
 
 
-EVENT_MIN_WORDS = 1
-
-
 def same_event(claim_clause: set[str], page_clause: set[str]) -> int:
     """How much two dates' clauses say they date the same event: the content words they share
     (0: another event, or too little to tell)."""
-    shared = len(claim_clause & page_clause)
-    return shared if shared >= EVENT_MIN_WORDS else 0
+    return len(claim_clause & page_clause)
 
 
 def context_sentences(claim_words: set[str], page: PageIndex, share: float, min_words: int) -> list[int]:

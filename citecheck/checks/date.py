@@ -5,14 +5,22 @@ check still finds it, saying so (see `check_dates`).
 
 Its outcome (`CheckResult.outcome`):
 - found: every date is on the page (or is the page's own date);
-- contradicted: a date is not on the page, and the claim's context on the page (the sentences
-  sharing its words, `citecheck.checks.context`) dates the same thing otherwise: "died on 16
-  May 2001" against "Brian Pendleton … died May 25 2001" — a date of that sentence that is
-  none of the claim's, differs at the precision both give, is the sentence's only date or
-  shares the words around the claim's, and no span of years in the sentence holds the
-  claim's year;
+- contradicted: a date is not on the page (or only its year is), and the claim's context on
+  the page dates the same event otherwise: "died on 16 May 2001" against "Brian Pendleton,
+  musician, born April 13 1944; died May 25 2001". The sentence holds `DATE_CONTEXT_SHARE` of
+  the claim's content words (at least `DATE_CONTEXT_MIN_WORDS`); its date is none of the
+  claim's, differs at the precision both give (of the same year, when the claim's year is on
+  the page), dates something ("in 2019", not "coronavirus disease 2019"), and its clause
+  shares a word with the claim's (`context.same_event`: "died", not "born"); no span of years
+  in the sentence holds the claim's year ("from 2001 to 2008" holds 2005);
 - absent: otherwise ("appointed in 2018" against a page that never dates the appointment). The
   judge is told and decides.
+
+Measured with bench/numbers.py: no supported WiCE or Check-COVID claim contradicted, 3 of 37
+WiCE sub-claims with a wrong date or figure caught (absence had caught 25, and failed supported
+claims). A context share of 0.4 with 2 words catches 3 more, of other events ("established in
+1889" against "acquired in 1986"); before the same-event and same-year rules, that share also
+contradicted "premiered on May 19, 2016" with "the 1970 premiere" of another film.
 
 Page furniture is no evidence (`passages.stamp_of`): a date in a retrieval, archive or access
 stamp, a copyright line or a "last updated" stamp neither finds nor contradicts a claim's
@@ -39,7 +47,7 @@ from citecheck.checks.passages import (
 from citecheck.models import CheckResult, ClaimKind, DecidedBy
 from citecheck.numbers import MONTHS, DateMention, dates_in
 
-DATE_CONTEXT_SHARE = 0.5
+DATE_CONTEXT_SHARE = 0.5  # of the claim's content words a context sentence holds
 DATE_CONTEXT_MIN_WORDS = 3
 
 

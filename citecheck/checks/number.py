@@ -3,14 +3,24 @@
 
 Its outcome (`CheckResult.outcome`):
 - found: every figure is on the page, in some form;
-- contradicted: a figure is not on the page, and the claim's context on the page (the
-  sentences sharing its words, `citecheck.checks.context`) gives another value of the same
-  unit for the same thing (`context.same_thing`: "70% of contributors are paid" against "48%
-  of contributors reported being paid"), apart by more than rounding, hedges and ranges allow
-  (`numbers.conflicts`). Confidence levels ("95% CI") are not values of anything;
+- contradicted: a figure is not on the page, and the claim's context on the page gives another
+  value of the same unit for the same thing: a sentence holding `NUMBER_CONTEXT_SHARE` of the
+  claim's content words (and at least `NUMBER_CONTEXT_MIN_WORDS`), every name and nearly every
+  word that describes the claim's figure (`context.covered`), and a figure of the same thing
+  (`context.same_thing`: "70% of contributors are paid" against "48% of contributors reported
+  being paid") apart by more than rounding, hedges and ranges allow (`numbers.conflicts`).
+  The claim's own other figures and confidence levels ("95% CI") are not candidates;
 - absent: otherwise. A figure missing from the page is not a contradiction: the abstract may
   leave out a figure its study found, the page may give it in a way no parser reads. The judge
   is told (`detail`) and decides.
+
+Measured with bench/numbers.py on WiCE dev and Check-COVID (docs/benchmarks.md): no supported
+claim contradicted (of 153 a check ran on; absence had failed 28), 5 of 63 refuted Check-COVID
+claims caught. The rules of `context` carry the precision: without the figure-of-the-same-thing
+test a context share of 0.25 contradicted 2 supported claims, and without the names of
+`context.covered`, "12% of developers use Python at work" was contradicted by "35 percent …
+use Rust at work"; with them, no setting tried (context share 0–0.5, coverage 0–1) contradicts
+a supported claim, and a coverage of 0.75 catches 2 fewer.
 """
 
 from __future__ import annotations
@@ -37,8 +47,11 @@ _LEVEL_AFTER = re.compile(
     r"[ \u00a0]*(?:CI|HPDI|CrI|PI|UI|confidence|credible|prediction|uncertainty)\b", re.I
 )
 
+# "(95% CI 32.2-54.7%)", "[IQR 17·0–24·0]": an interval's bounds, not the value of anything
+_IN_INTERVAL = re.compile(r"[(\[][^()\[\]]*\b(?:CI|HPDI|CrI|UI|PI|IQR|SD|SE|interval|range)\b[^()\[\]]*$")
 
-NUMBER_CONTEXT_SHARE = 0.4
+
+NUMBER_CONTEXT_SHARE = 0.4  # of the claim's content words a context sentence holds
 NUMBER_CONTEXT_MIN_WORDS = 2
 
 
@@ -115,7 +128,11 @@ def _contradiction(
         # Read in the sentence alone: few sentences are context, and the page's other
         # figures need not be read at all.
         for p in numbers_in(sentence):
-            if not p.is_statistic or _LEVEL_AFTER.match(sentence, p.end):
+            if (
+                not p.is_statistic
+                or _LEVEL_AFTER.match(sentence, p.end)
+                or _IN_INTERVAL.search(sentence, 0, p.start)
+            ):
                 continue
             if any(supports(m, p) for m in wanted):
                 continue  # the claim's own figure ("32 confirmed and 20 probable": the 20)
