@@ -18,8 +18,8 @@ Its outcome (`CheckResult.outcome`):
 
 Measured with bench/numbers.py: no supported WiCE or Check-COVID claim contradicted, 3 of 37
 WiCE sub-claims with a wrong date or figure caught (absence had caught 25, and failed supported
-claims). A context share of 0.4 with 2 words catches 3 more, of other events ("established in
-1889" against "acquired in 1986"); before the same-event and same-year rules, that share also
+claims). A context share of 0.4 with 2 words catches 3 more, two of them by another event's date
+("established in 1889" against "acquired in 1986"); before the same-event and same-year rules, that share also
 contradicted "premiered on May 19, 2016" with "the 1970 premiere" of another film.
 
 Page furniture is no evidence (`passages.stamp_of`): a date in a retrieval, archive or access
