@@ -9,14 +9,18 @@
    settled on the billed usage after each call, so the worst case only matters for the last
    few calls in flight). Batching several claims of one source in a call divides the fixed part
    (instructions, schema, source excerpt) between them.
-2. `citecheck eval` end to end, through the real SDK against a local OpenAI-protocol server
-   that answers with a deterministic word-overlap judge (supported when every word of four
-   letters or more and every number of the claim occurs in the excerpt), beside the peer
-   "always supported". These are floors for a real model's figures, not a model's figures.
+2. `citecheck eval --judge-only` end to end on WiCE dev, through the real SDK against a local
+   OpenAI-protocol server that answers with a deterministic word-overlap judge (supported when
+   every word of four letters or more and every number of the claim occurs in the excerpt),
+   beside the peer "always supported". These are floors for a real model's figures, not a
+   model's figures.
+3. `citecheck eval --bundled` (the set shipped with citecheck, decided as `check` decides)
+   through the same word-overlap judge: the smoke figures the README quotes. A real model's
+   figures must be measured with a real key.
 
 Run from the repository root: `python bench/judge.py [--quick]` (data: `../shared/eval/wice/
 claims_dev.jsonl`, or the path in CITECHECK_WICE_DEV; `--quick`: its first 20 claims, else the 14
-of tests/data/eval_sample, a few seconds).
+of tests/data/eval_sample, and the bundled set's first 20 rows, a few seconds).
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from bench._data import add_quick, eval_file
 # citecheck's own modules, all here: their paths may move in a restructure
 from citecheck.checks.passages import select_evidence
 from citecheck.config import Settings
-from citecheck.evaluate import load_rows, render_eval, run_eval
+from citecheck.evaluate import load_file, render_markdown, run_eval
 from citecheck.judge.ledger import input_upper_bound
 from citecheck.judge.pricing import PRICES, cost_usd
 from citecheck.judge.prompt import PROMPT_JSON_NOTE, VERDICT_SCHEMA, build_excerpt, build_prompt
@@ -49,13 +53,14 @@ TYPICAL_OUT = 120
 
 
 def cost_table(data: Path, limit: int | None) -> None:
-    items, _ = load_rows(data, limit)
+    items, _ = load_file(data, limit)
     worst_in, typical_in = [], []
     for item in items:
-        passages = select_evidence(item.claim, item.text, budget_chars=BUDGET)
-        excerpt = build_excerpt(item.text, [passages], BUDGET)
+        text = item.text or ""
+        passages = select_evidence(item.claim, text, budget_chars=BUDGET)
+        excerpt = build_excerpt(text, [passages], BUDGET)
         src = FetchedSource(
-            info=SourceInfo(url="https://example.org"), outcome=FetchOutcome.ok, text=item.text
+            info=SourceInfo(url="https://example.org"), outcome=FetchOutcome.ok, text=item.text or ""
         )
         system, user = build_prompt(src, excerpt, [item.claim])
         text = system + user + PROMPT_JSON_NOTE + json.dumps(VERDICT_SCHEMA)
@@ -92,10 +97,28 @@ def eval_runs(data: Path, limit: int | None) -> None:
         with LLMServer("openai", responder) as server:
             settings = Settings(judge="openai", base_url=server.base_url, max_cost_usd=100)
             started = time.perf_counter()
-            result = run_eval(data, settings, {"OPENAI_API_KEY": "local"}, limit)
+            result = run_eval(
+                settings, {"OPENAI_API_KEY": "local"}, data=[data], judge_only=True, limit=limit
+            )
             seconds = time.perf_counter() - started
-        print(f"== {name}: {result.total} claims in {seconds:.1f} s ({result.total / seconds:.1f} claims/s)")
-        print(render_eval(result))
+        n = len(result.rows)
+        print(f"== {name}: {n} claims in {seconds:.1f} s ({n / seconds:.1f} claims/s)")
+        print(render_markdown(result))
+
+
+def bundled_run(limit: int | None) -> None:
+    """The README's smoke example: two Anthropic model names, one deterministic stand-in."""
+    with LLMServer("anthropic") as server:
+        settings = Settings(judge="anthropic", base_url=server.base_url, max_cost_usd=100)
+        result = run_eval(
+            settings,
+            {"ANTHROPIC_API_KEY": "local"},
+            bundled=True,
+            models=["claude-haiku-4-5", "claude-sonnet-4-6"],
+            limit=limit,
+        )
+    print("== the bundled set, decided as `check` decides, word-overlap stand-in for both models")
+    print(render_markdown(result))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     limit = QUICK_CLAIMS if args.quick else None
     cost_table(data, limit)
     eval_runs(data, limit)
+    bundled_run(limit)
     return 0
 
 

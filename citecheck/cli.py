@@ -2,28 +2,67 @@
 
 Exit codes: 0 passed, 1 a claim failed under `--fail-on`, 2 configuration or runtime error.
 API keys come only from the environment (ANTHROPIC_API_KEY / OPENAI_API_KEY).
+
+`check -` and `extract -` read a draft from standard input (`--stdin-name` names it in the
+report). With `--format json`, an error that exits 2 is a JSON document on stdout,
+`{"error": {"code", "message", "recovery": [...]}}` (the codes are in the README), besides the
+line on stderr; so is a usage error, when `--format json` was on the command line.
+`citecheck mcp` serves the MCP tools (citecheck.mcp) on stdin/stdout.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
 from citecheck import __version__
 from citecheck.config import Settings, load_config_file, narrow
+from citecheck.draft import DEFAULT_STDIN_NAME, STDIN, draft_file
 from citecheck.errors import CitecheckError, ConfigError, ExitCode
 from citecheck.judge.providers import judge_choices
 from citecheck.policy import FAIL_ON_CATEGORIES
+from citecheck.redact import Redactor
 
 DEFAULT_CONFIG_FILE = ".citecheck.toml"
+USAGE_ERROR = "usage"  # the error code of a command line argparse rejects
+INTERNAL_ERROR = "internal-error"  # the error code of an unexpected crash
+INTERRUPTED = "interrupted"  # the error code of Ctrl-C
+
+
+class UsageExit(SystemExit):
+    """argparse rejected the command line (it has printed usage and message on stderr, as
+    always): exit 2, and `main` adds the JSON error when `--format json` was asked for."""
+
+    def __init__(self, message: str, prog: str) -> None:
+        super().__init__(ExitCode.ERROR)
+        self.message = message
+        self.prog = prog
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        raise UsageExit(message, self.prog)
+
+
+def _add_stdin_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--stdin-name",
+        default=DEFAULT_STDIN_NAME,
+        metavar="NAME",
+        help=f"the draft's file name in the report, when `-` reads it from standard input "
+        f"(default {DEFAULT_STDIN_NAME})",
+    )
 
 
 def _add_judge_options(p: argparse.ArgumentParser) -> None:
@@ -73,7 +112,7 @@ def _add_report_options(p: argparse.ArgumentParser, *, extra_files: bool = False
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="citecheck",
         description="Check the claims in Markdown documentation against the sources they cite.",
     )
@@ -81,12 +120,22 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("extract", help="list the claims and citations of Markdown files (no network)")
-    p.add_argument("paths", nargs="+", type=Path, help="files, or directories (every *.md/*.mdx/*.markdown)")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        type=Path,
+        help="files, or directories (every *.md/*.mdx/*.markdown); - reads a draft from standard input",
+    )
     p.add_argument("--max-file-bytes", type=int, help="skip files larger than this (default 5 MB)")
+    _add_stdin_option(p)
     _add_output_options(p, ["text", "json"])
 
     p = sub.add_parser("check", help="verify the claims against their sources and write the report")
-    p.add_argument("paths", nargs="*", help="files or directories (default: the current directory)")
+    p.add_argument(
+        "paths",
+        nargs="*",
+        help="files or directories (default: the current directory); - reads a draft from standard input",
+    )
     p.add_argument("--diff", metavar="REF", help="only claims on lines changed since git REF")
     p.add_argument(
         "--filter-mode",
@@ -121,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--concurrency", type=int, help="simultaneous fetches (default 64)")
     p.add_argument("--timeout", type=float, dest="timeout_s", help="seconds per source (default 10)")
     p.add_argument("--no-fetch", action="store_true", help="fetch nothing; cited claims are not verified")
+    _add_stdin_option(p)
     _add_report_options(p, extra_files=True)
 
     p = sub.add_parser("merge", help="join the JSON reports of sharded runs into one")
@@ -131,10 +181,72 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="check the bundled example against bundled local sources (no key)")
     _add_report_options(p)
 
-    p = sub.add_parser("eval", help="judge accuracy and cost on a labelled JSONL set (WiCE format)")
-    p.add_argument("--data", type=Path, required=True)
-    p.add_argument("--limit", type=int, help="only the first N examples")
+    p = sub.add_parser(
+        "eval",
+        help="false failures, catch rate, cost and latency on a labelled set, models side by side",
+        conflict_handler="resolve",  # its --model is repeatable: one column per model
+    )
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument(
+        "--data",
+        type=Path,
+        action="append",
+        metavar="FILE",
+        help="your labelled JSONL: claim, url or text/evidence, label, optional kind (repeatable)",
+    )
+    g.add_argument(
+        "--bundled", action="store_true", help="the labelled set shipped with citecheck (300 claims)"
+    )
+    p.add_argument("--limit", type=int, help="only the first N usable rows")
+    p.add_argument(
+        "--judge-only",
+        action="store_true",
+        help="the judge decides every claim (default: the number/quote/date checks first, as in `check`)",
+    )
     _add_judge_options(p)
+    p.add_argument(
+        "--model",
+        action="append",
+        dest="models",
+        metavar="M",
+        help="a model to evaluate; repeat to compare models side by side (default: the provider's)",
+    )
+    p.add_argument(
+        "--allowed-domain",
+        action="append",
+        dest="allowed_domains",
+        metavar="D",
+        help="fetch `url` sources only from these domains (repeatable; default any public host)",
+    )
+    p.add_argument(
+        "--allow-private-host",
+        action="append",
+        dest="allow_private_hosts",
+        metavar="H",
+        help="admit this private/loopback host past the SSRF guard (repeatable)",
+    )
+    p.add_argument("--timeout", type=float, dest="timeout_s", help="seconds per `url` source (default 10)")
+    p.add_argument(
+        "--max-false-failures",
+        type=float,
+        metavar="RATE",
+        help="exit 1 if a model fails more supported claims (0..1)",
+    )
+    p.add_argument(
+        "--min-catch-rate",
+        type=float,
+        metavar="RATE",
+        help="exit 1 if a model fails fewer unsupported claims (0..1)",
+    )
+    _add_output_options(p, ["markdown", "json"])
+
+    sub.add_parser(
+        "mcp",
+        help="serve the verify_citations and extract_claims tools to an MCP client, on stdin/stdout",
+        description="An MCP server on stdio (see the README, 'For writers and agents'). API keys, "
+        "CITECHECK_ALLOW_FETCH, CITECHECK_BASE_URL and CITECHECK_ALLOW_PRIVATE_HOSTS come from the "
+        "environment.",
+    )
     return parser
 
 
@@ -195,15 +307,42 @@ def _print_file_errors(errors: Sequence[Any]) -> None:
         print(f"{where}: {'error' if e.fatal else 'warning'}: {e.message}", file=sys.stderr)
 
 
+def _read_stdin(max_bytes: int) -> bytes:
+    """The draft on standard input; one byte more than `max_bytes` at most, so that reading it
+    as a file reports it as too large instead of reading on."""
+    stream = sys.stdin
+    if stream is None:
+        raise ConfigError(
+            "`-` reads standard input, but there is none", "pipe the draft in: … | citecheck check -"
+        )
+    if stream.isatty():
+        print("citecheck: reading Markdown from standard input (end it with Ctrl-D)", file=sys.stderr)
+    return stream.buffer.read(max_bytes + 1)
+
+
+def _stdin_name(args: argparse.Namespace) -> str:
+    name = args.stdin_name.strip()
+    if not name:
+        raise ConfigError("--stdin-name is empty", "name the draft, e.g. --stdin-name draft.md", code="usage")
+    return name
+
+
 def cmd_extract(args: argparse.Namespace) -> int:
     from citecheck.extract.document import extract_file, render_text
     from citecheck.select import find_markdown_files
 
     max_bytes = args.max_file_bytes or Settings().max_file_bytes
-    files, errors = find_markdown_files(args.paths)
+    from_stdin = Path(STDIN) in args.paths
+    files, errors = find_markdown_files([p for p in args.paths if p != Path(STDIN)])
     docs = [extract_file(f, max_bytes=max_bytes) for f in files]
+    if from_stdin:
+        with draft_file(_read_stdin(max_bytes), _stdin_name(args)) as draft:
+            docs.append(extract_file(Path(draft.path), display=draft.display, max_bytes=max_bytes))
     all_errors = list(errors) + [e for d in docs for e in d.errors]
     _print_file_errors(all_errors)
+    readable = [d for d in docs if not any(e.fatal for e in d.errors)]
+    if not readable:
+        raise ConfigError("no Markdown file could be read", "check the paths you gave", code="no-input")
     if args.format == "json":
         payload = {
             "claims": [c.model_dump(mode="json") for d in docs for c in d.claims],
@@ -212,8 +351,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         _emit(json.dumps(payload, indent=2, ensure_ascii=False), args.output)
     else:
         _emit(render_text(docs), args.output)
-    readable = [d for d in docs if not any(e.fatal for e in d.errors)]
-    return ExitCode.PASSED if readable else ExitCode.ERROR
+    return ExitCode.PASSED
 
 
 def _write_reports(report: Any, args: argparse.Namespace) -> None:
@@ -233,11 +371,20 @@ def cmd_check(args: argparse.Namespace) -> int:
     from citecheck.select import select_local
 
     settings = settings_from_args(args)
-    files, errors = select_local(args.paths or ["."], settings, diff_ref=args.diff)
+    paths = args.paths or ["."]
+    from_stdin = STDIN in paths
+    if from_stdin and args.diff:
+        raise ConfigError("--diff cannot check a draft from standard input", "give file paths", code="usage")
+    others = [p for p in paths if p != STDIN]
+    files, errors = select_local(others, settings, diff_ref=args.diff) if others else ([], [])
     _print_file_errors(errors)
-    if not files and errors:
+    if not files and errors and not from_stdin:
         raise ConfigError("no Markdown file could be selected", "check the paths you gave", code="no-input")
-    report = check(settings, files, environ=os.environ)
+    with contextlib.ExitStack() as stack:
+        if from_stdin:
+            stdin = _read_stdin(settings.max_file_bytes)
+            files.append(stack.enter_context(draft_file(stdin, _stdin_name(args))))
+        report = check(settings, files, environ=os.environ)
     # Imported once the run is done: the run's first step starts an extraction worker,
     # whose imports overlap everything imported after it.
     from citecheck.output.report import with_errors
@@ -277,11 +424,43 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from citecheck.evaluate import render_eval, run_eval
+    from citecheck.evaluate import (
+        check_thresholds,
+        failure_error,
+        render_json,
+        render_markdown,
+        run_eval,
+        with_gate,
+    )
 
+    check_thresholds(args.max_false_failures, args.min_catch_rate)
     settings = settings_from_args(args)
-    result = run_eval(args.data, settings, os.environ, args.limit)
-    print(render_eval(result))
+    report = run_eval(
+        settings,
+        os.environ,
+        data=args.data or [],
+        bundled=args.bundled,
+        models=args.models or [None],
+        judge_only=args.judge_only,
+        limit=args.limit,
+    )
+    report = with_gate(
+        report, max_false_failure_rate=args.max_false_failures, min_catch_rate=args.min_catch_rate
+    )
+    _print_file_errors(report.errors)
+    _emit(render_json(report) if args.format == "json" else render_markdown(report), args.output)
+    failure = failure_error(report)
+    if failure is not None:
+        raise failure
+    for missed in report.gate_failures:
+        print(f"citecheck eval: gate missed: {missed}", file=sys.stderr)
+    return ExitCode.FAILED if report.gate_failures else ExitCode.PASSED
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from citecheck.mcp.server import serve
+
+    serve(os.environ)
     return ExitCode.PASSED
 
 
@@ -291,26 +470,71 @@ COMMANDS = {
     "merge": cmd_merge,
     "demo": cmd_demo,
     "eval": cmd_eval,
+    "mcp": cmd_mcp,
 }
 
 
+def _asks_for_json(argv: Sequence[str]) -> bool:
+    """Whether a command line argparse could not parse asked for `--format json` (as argparse
+    reads it: `--format json`, `--format=json`, or a prefix such as `--form json`)."""
+    for i, arg in enumerate(argv):
+        option, eq, value = arg.partition("=")
+        given = value if eq else (argv[i + 1] if i + 1 < len(argv) else "")
+        if len(option) > 2 and "--format".startswith(option) and given == "json":
+            return True
+    return False
+
+
+def _print_json_error(code: str, message: str, recovery: Sequence[str]) -> None:
+    from citecheck.mcp.schema import error_document
+
+    sys.stdout.write(json.dumps(error_document(code, message, recovery), indent=2, ensure_ascii=False) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        args = build_parser().parse_args(argv)
+    except UsageExit as exc:
+        if _asks_for_json(argv):
+            _print_json_error(USAGE_ERROR, exc.message, [f"see `{exc.prog} --help`"])
+        return ExitCode.ERROR
+    as_json = getattr(args, "format", None) == "json"
     try:
         return COMMANDS[args.command](args)
     except CitecheckError as exc:
-        print(f"citecheck: error [{exc.code}]: {exc.message}", file=sys.stderr)
-        if exc.hint:
-            print(f"  what to do: {exc.hint}", file=sys.stderr)
+        redact = _redactor()
+        message, hint = redact(exc.message), redact(exc.hint)
+        print(f"citecheck: error [{exc.code}]: {message}", file=sys.stderr)
+        if hint:
+            print(f"  what to do: {hint}", file=sys.stderr)
+        if as_json:
+            _print_json_error(exc.code, message, [hint] if hint else [])
         return exc.exit_code
     except KeyboardInterrupt:
+        if as_json:
+            _print_json_error(INTERRUPTED, "interrupted", ["run the command again"])
         return ExitCode.ERROR
-    except Exception:  # an unexpected crash must never read as exit 1 ("claims failed")
-        traceback.print_exc()
+    except Exception as exc:  # an unexpected crash must never read as exit 1 ("claims failed")
+        # An SDK's exception text may quote a request, key and all: redacted like every output.
+        redact = _redactor()
+        sys.stderr.write(redact(traceback.format_exc()))
         print(
             "citecheck: internal error (exit 2); please report it with the traceback above", file=sys.stderr
         )
+        if as_json:
+            _print_json_error(
+                INTERNAL_ERROR,
+                redact(f"internal error: {type(exc).__name__}: {exc}"),
+                ["please report it with the traceback printed on standard error"],
+            )
         return ExitCode.ERROR
+
+
+def _redactor() -> Redactor:
+    from citecheck.judge.providers import secret_variables
+
+    return Redactor(os.environ.get(name) for name in secret_variables())
 
 
 if __name__ == "__main__":

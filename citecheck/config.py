@@ -2,7 +2,7 @@
 
 Security rule (DESIGN §4): the flags or workflow inputs are the ceiling. The repository's
 config file may only narrow them — fewer domains, lower caps, more ignores, more fail-on
-categories — never widen them.
+categories, a higher judge confidence threshold — never widen them.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from citecheck.errors import ConfigError
-from citecheck.policy import DEFAULT_FAIL_ON, FAIL_ON_CATEGORIES
+from citecheck.policy import DEFAULT_FAIL_ON, DEFAULT_MIN_CONFIDENCE, FAIL_ON_CATEGORIES
 
 
 class FilterMode(StrEnum):
@@ -98,6 +98,9 @@ class Settings(BaseModel):
     batch_size: int = Field(default=8, ge=1)
     price_in_per_mtok: float | None = None  # for a model outside the price table
     price_out_per_mtok: float | None = None
+    # A judge verdict given with less confidence is "not verified (judge unsure)" (fail-on
+    # category `unsure`); see citecheck.policy.judge_doubt.
+    min_confidence: float = Field(default=DEFAULT_MIN_CONFIDENCE, ge=0, le=1)
 
     @field_validator(
         "paths", "allowed_domains", "allow_private_hosts", "fail_on", "ignore", "also_paths", mode="before"
@@ -142,6 +145,7 @@ _NARROWABLE = {
     "timeout_s",
     "max_source_bytes",
     "concurrency",
+    "min_confidence",
 }
 
 
@@ -187,6 +191,12 @@ def narrow(settings: Settings, file_config: dict[str, Any], source: str) -> Sett
             if not isinstance(cfg[key], int | float) or isinstance(cfg[key], bool):
                 raise ConfigError(f"{source}: {key} must be a number, not {cfg[key]!r}", "fix the value")
             update[key] = min(cfg[key], getattr(settings, key))
+    if "min_confidence" in cfg:
+        value = cfg["min_confidence"]
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise ConfigError(f"{source}: min_confidence must be a number, not {value!r}", "fix the value")
+        # A higher threshold makes the judge abstain more often: stricter, so the higher wins.
+        update["min_confidence"] = max(value, settings.min_confidence)
     if "fail_on" in cfg:
         update["fail_on"] = sorted(set(settings.fail_on) | set(split_list(cfg["fail_on"])))
     if "ignore" in cfg:

@@ -55,7 +55,9 @@ class Cause(StrEnum):
 
     blocked = "blocked"  # verdict unreachable: the site refused us (401/403/429, a challenge page)
     judge_error = "judge-error"  # verdict not_verified: refusal, API error, malformed output
-    unsure = "unsure"  # verdict not_verified: the judge abstained (low confidence, evidence not found)
+    # verdict not_verified: the judge abstained (low confidence, evidence not found or too weak,
+    # a rationale that contradicts its verdict)
+    unsure = "unsure"
     limit = "limit"  # verdict not_verified: the cost cap or the claim limit was reached
 
 
@@ -214,6 +216,18 @@ class Passage(BaseModel):
     score: float = 0.0
 
 
+class JudgeOutcome(StrEnum):
+    """What the judge gave for one claim; `citecheck.policy.judge_verdict` turns it into the
+    claim's verdict and cause."""
+
+    verdict = "verdict"  # an accepted verdict: `supported` says which
+    # no accepted verdict, by doubt: low confidence, an evidence quote that is not on the page
+    # or carries no weight, a rationale that contradicts the verdict (`error` says which)
+    unsure = "unsure"
+    error = "error"  # no verdict: refusal, API error, malformed output (`error` says which)
+    limit = "limit"  # not called: the cost cap would have been exceeded
+
+
 class JudgeResult(BaseModel):
     model: str
     supported: bool | None = None
@@ -227,6 +241,8 @@ class JudgeResult(BaseModel):
     cached: bool = False
     error: str | None = None  # why no accepted verdict (e.g. "evidence quote not found in source")
     limit: bool = False  # not called because the cost cap would have been exceeded
+    # None only in reports written before the field existed (read `supported`, `error`, `limit`)
+    outcome: JudgeOutcome | None = None
 
 
 class ClaimResult(Claim):

@@ -13,8 +13,12 @@ Per claim (the pipeline calls these in order):
   judge); with the judge off, a figure or date absent leaves the claim `not_verified`, and
   when everything was found a check that may decide alone (a number or quote found on the
   page, see `citecheck.checks`) passes it with that page text as evidence and anything else
-  is `not_verified`; otherwise the judge decides (`judge_verdict`), and a judge that gave
-  no verdict leaves the claim `not_verified`.
+  is `not_verified`; otherwise the judge decides (`judge_verdict`). A judge that gave no verdict
+  leaves the claim `not_verified`: with cause `judge-error` after a refusal, an API error or
+  malformed output; with cause `unsure` when it abstained (`judge_doubt`: a confidence below
+  `Settings.min_confidence`, a rationale that contradicts its verdict; or an evidence quote
+  that is not on the page or carries no weight, see citecheck.judge.quotes); with `limit`
+  when the cost cap stopped the call.
 - `pick`: a claim passes when one of its sources supports it; otherwise the most telling
   failure is reported (a source that contradicts the claim, then a fetch failure, then
   "not verified").
@@ -29,6 +33,7 @@ by default. `exit_code`: 1 when a fail-on category was hit, else 0; 2 belongs to
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Sequence
 from enum import StrEnum
 
@@ -44,6 +49,7 @@ from citecheck.models import (
     FetchedSource,
     FetchOutcome,
     FileError,
+    JudgeOutcome,
     JudgeResult,
     Report,
     ResolveStatus,
@@ -70,6 +76,14 @@ DEFAULT_FAIL_ON = [c for c in FAIL_ON_CATEGORIES if c not in ("not-verified", "u
 JUDGE_DEPENDENT_CATEGORIES = frozenset({"limit", "judge-error", "unsure", "not-verified"})
 
 JUDGE_OFF_REASON = "needs the LLM judge, which is off (judge: none)"
+# How the reason of a claim the judge left undecided begins: "FAIL (not verified): judge
+# unsure: …" reads as a doubt, "… judge error: …" as a failure of the judge itself.
+JUDGE_UNSURE = "judge unsure"
+JUDGE_ERROR = "judge error"
+# A verdict the judge gives with less confidence than this is a doubt, not a decision
+# (`Settings.min_confidence`). The prompt asks for "how sure you are, from 0 to 1": below an
+# even chance the verdict is the judge's guess, and a guess must neither pass nor fail a claim.
+DEFAULT_MIN_CONFIDENCE = 0.5
 CLAIM_LIMIT_REASON = "claim limit reached (max-claims)"
 UNSOURCED_REASON = "No citation provided"
 
@@ -204,16 +218,85 @@ def checks_verdict(
     return result(claim, Verdict.not_verified, decided_by=DecidedBy.policy, reason=off, **common)
 
 
+# A "supported" verdict whose rationale says the opposite: support negated ("does not
+# support", "is not supported", "cannot be confirmed", "unsupported", "only partially
+# supported") or a contradiction stated ("the page contradicts the claim"). Kept small on
+# purpose: each phrase is one a fact-checker writes only about a claim it does not accept.
+# Only this direction is read: "supports the year but not the figure" is normal wording for
+# a verdict of not supported.
+_NEGATED_SUPPORT = re.compile(
+    r"(?:\bnot|n't|\bcannot|\bnever)\s+(?:be\s+)?(?:(?!only\b)\w+ly\s+)?(?:support|confirm)(?:s|ed|ing)?\b"
+    r"|\bunsupported\b|\b(?:partially|partly)\s+supported\b",
+    re.IGNORECASE,
+)
+_CONTRADICT = re.compile(r"(?<![\w-])contradict\w*", re.IGNORECASE)
+# "nothing in the source contradicts it", "there is no contradiction": a negation among the
+# few words before "contradict", in the same sentence, turns it round.
+_NEGATION = re.compile(r"\b(?:no|not|nothing|never|none|without|cannot)\b|n't\b", re.IGNORECASE)
+_NEGATION_REACH_WORDS = 4
+_SENTENCE_END = re.compile(r"[.!?;]")
+
+
+def rationale_contradicts(rationale: str) -> bool:
+    """Whether a rationale given with a "supported" verdict says the source does not support
+    the claim, or contradicts it (see `_NEGATED_SUPPORT`)."""
+    if _NEGATED_SUPPORT.search(rationale):
+        return True
+    for m in _CONTRADICT.finditer(rationale):
+        before = _SENTENCE_END.split(rationale[: m.start()])[-1].split()[-_NEGATION_REACH_WORDS:]
+        if not _NEGATION.search(" ".join(before)):
+            return True
+    return False
+
+
+def judge_doubt(supported: bool, confidence: float, rationale: str, min_confidence: float) -> str | None:
+    """Why the judge's verdict is a doubt rather than a decision (None: it decides).
+
+    The judge abstains rather than guesses: a confidence below `min_confidence`, or a
+    "supported" verdict whose rationale says the source does not support or contradicts the
+    claim. Evidence rules (the quote must be on the page and carry weight) are applied where
+    the page is, in citecheck.judge.quotes.
+    """
+    leaning = "supported" if supported else "not supported"
+    said = f": {rationale.strip()}" if rationale.strip() else ""
+    if confidence < min_confidence:
+        return f"confidence {confidence:.2f} is below {min_confidence:g} (leaning {leaning}{said})"
+    if supported and rationale_contradicts(rationale):
+        return f"its rationale contradicts its verdict of supported{said}"
+    return None
+
+
 def judge_verdict(claim: Claim, url: str, checks: list[CheckResult], judged: JudgeResult) -> ClaimResult:
-    """The verdict of the judge's answer for one source."""
+    """The verdict of the judge's answer for one source: pass or fail on an accepted verdict,
+    else not verified with the cause (`limit`, `unsure`, `judge-error`) that says why."""
     common = {"source_url": url, "checks": checks, "judge": judged}
-    if judged.supported is None or judged.error:
+    if judged.limit or judged.outcome == JudgeOutcome.limit:
         return result(
             claim,
             Verdict.not_verified,
-            decided_by=DecidedBy.judge if not judged.limit else DecidedBy.policy,
-            reason=judged.error or "the judge gave no verdict",
-            limit=judged.limit,
+            decided_by=DecidedBy.policy,
+            reason=judged.error or "cost cap reached",
+            limit=True,
+            **common,
+        )
+    if judged.outcome == JudgeOutcome.unsure:
+        return result(
+            claim,
+            Verdict.not_verified,
+            decided_by=DecidedBy.judge,
+            reason=f"{JUDGE_UNSURE}: {judged.error or 'no reason given'}",
+            cause=Cause.unsure,
+            **common,
+        )
+    if judged.supported is None or judged.error or judged.outcome == JudgeOutcome.error:
+        # Whatever kept the judge from a verdict, the claim was left unchecked by the judge:
+        # never a pass, and a fail-on category of its own.
+        return result(
+            claim,
+            Verdict.not_verified,
+            decided_by=DecidedBy.judge,
+            reason=f"{JUDGE_ERROR}: {judged.error or 'the judge gave no verdict'}",
+            cause=Cause.judge_error,
             **common,
         )
     verdict = Verdict.pass_ if judged.supported else Verdict.fail

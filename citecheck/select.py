@@ -16,6 +16,10 @@ whole changed files, and `nofilter` checks every file matching `paths`, changed 
 Renamed files are followed to their new name and keep their claims (with rename detection,
 only the lines that changed count as added); deleted files are ignored.
 
+A symbolic link is read only when it points inside the tree and outside its skipped folders:
+a link to `.git/config` or `/etc/passwd` (which a PR can commit) is skipped with a warning
+(a PR file: an error), never read as a document.
+
 `paths` globs follow the GitHub Actions convention: `*` stays inside one folder, `**` crosses
 folders (`**/` also matches no folder at all), `?` is one character, `[abc]` a class, and a
 leading `!` excludes what an earlier pattern included.
@@ -322,6 +326,12 @@ class Git:
 # ---------------------------------------------------------------- building selections
 
 
+def _lexical_rel(path: str, root: Path) -> str:
+    """`path` relative to `root` as written, without following links (a link's own name)."""
+    rel = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    return PurePosixPath(Path(rel)).as_posix() if not rel.startswith("..") else path
+
+
 def _posix_rel(path: Path, root: Path) -> str:
     try:
         return PurePosixPath(path.resolve().relative_to(root.resolve())).as_posix()
@@ -344,27 +354,72 @@ def files_from_diffs(
     return sorted(out, key=lambda f: f.display)
 
 
-def list_workspace(root: Path, settings: Settings, *, git: Git | None = None) -> list[SelectedFile]:
+def _skipped_dir(name: str, parent: Path) -> bool:
+    return name in _SKIP_DIRS or name.startswith(".") or (parent / name / "pyvenv.cfg").exists()
+
+
+def link_escape(path: Path, top: Path) -> str | None:
+    """Why the file `path` under `top` may not be read as part of that tree, or None.
+
+    Only a symbolic link (the file itself, or a folder on its way down from `top`) can take
+    a path out of its tree: to a file outside `top`, or into a folder the walk skips, such
+    as `.git` (whose `config` may hold a credential).
+    """
+    try:
+        real_top = top.resolve()
+        real = path.resolve(strict=True)
+    except (OSError, RuntimeError):  # a dangling link, or a loop
+        return "a symbolic link to nothing"
+    lexical, lexical_top = Path(os.path.abspath(path)), Path(os.path.abspath(top))
+    if lexical.is_relative_to(lexical_top) and real == real_top / lexical.relative_to(lexical_top):
+        return None  # no link on the way down from `top`
+    try:
+        rel = real.relative_to(real_top)
+    except ValueError:
+        return f"a symbolic link out of the tree (to {real})"
+    folders = rel.parts[:-1]
+    if any(_skipped_dir(name, real_top.joinpath(*folders[:i])) for i, name in enumerate(folders)):
+        return f"a symbolic link into a skipped folder (to {rel.as_posix()})"
+    return None
+
+
+def _link_warning(display: str, why: str) -> FileError:
+    return FileError(file=display, message=f"{why}: not read", fatal=False)
+
+
+def list_workspace(
+    root: Path, settings: Settings, *, git: Git | None = None
+) -> tuple[list[SelectedFile], list[FileError]]:
     """Every file under `root` matching `paths`: the tracked ones when `git` is given and
     `root` is a repository, else a walk that skips hidden folders, node_modules and
-    virtualenvs (`walk_files`)."""
+    virtualenvs (`walk_files`). A symbolic link out of the tree is a warning, not a file."""
     names: list[str] | None = None
+    warnings: list[FileError] = []
     if git is not None:
         with contextlib.suppress(GitError):  # not a repository: walk it
             names = git.ls_files()
     if names is None:
-        names = [_posix_rel(p, root) for p in walk_files(root)]
-    out = [
-        SelectedFile(path=str(root / n), display=n)
-        for n in sorted(set(names))
-        if is_wanted(n, settings) and (root / n).is_file()
-    ]
-    return out
+        walked, warnings = walk_files(root)
+        names = [_posix_rel(p, root) for p in walked]
+        warnings = [w.model_copy(update={"file": _lexical_rel(w.file, root)}) for w in warnings]
+    out: list[SelectedFile] = []
+    for n in sorted(set(names)):
+        if not (is_wanted(n, settings) and (root / n).is_file()):
+            continue
+        # git tracks a link as a file of its own and nothing beneath a linked folder, and the
+        # walk has skipped its links already: only the file itself can be one here.
+        why = link_escape(root / n, root) if (root / n).is_symlink() else None
+        if why is None:
+            out.append(SelectedFile(path=str(root / n), display=n))
+        else:
+            warnings.append(_link_warning(n, why))
+    return out, [w for w in warnings if is_wanted(w.file, settings)]
 
 
-def select_audit(root: Path, settings: Settings, *, git: Git | None = None) -> list[SelectedFile]:
+def select_audit(root: Path, settings: Settings, *, git: Git | None = None) -> Selection:
     """Audit mode: every file matching `paths` (whole files), then this job's shard."""
-    return apply_shard(list_workspace(root, settings, git=git), settings.shard_tuple)
+    files, warnings = list_workspace(root, settings, git=git)
+    return Selection(files=apply_shard(files, settings.shard_tuple), errors=warnings, source="workspace")
 
 
 @dataclass
@@ -469,19 +524,21 @@ def select_pr(root: Path, settings: Settings, listing: PRFileList) -> Selection:
     in the PR but missing from the workspace, or there without the PR's changes, is an error,
     never a silent pass."""
     if settings.filter_mode == FilterMode.nofilter:
-        return Selection(files=select_audit(root, settings), source="workspace")
-    notes: list[str] = []
+        return select_audit(root, settings)
     if len(listing.files) < listing.changed_files:
-        notes.append(
+        audit = select_audit(root, settings)
+        audit.notes.append(
             f"the PR changes {listing.changed_files} files but the PR files API lists only "
             f"{len(listing.files)}: every file matching `paths` was checked whole"
         )
-        return Selection(files=select_audit(root, settings), notes=notes, source="workspace")
+        return audit
+    notes: list[str] = []
     diffs = diffs_from_api(listing.files)
     other_version: set[str] = set()
     for d in diffs:
         # Only the files this run checks are read: a PR's other changes need no line numbers.
-        lines = _read_lines(root / d.path) if d.added and is_wanted(d.path, settings) else None
+        wanted = d.added and is_wanted(d.path, settings) and link_escape(root / d.path, root) is None
+        lines = _read_lines(root / d.path) if wanted else None
         if lines is not None and not relocate(d, lines):
             other_version.add(d.path)
     unknown = [d.path for d in diffs if not d.has_patch and is_wanted(d.path, settings)]
@@ -492,7 +549,10 @@ def select_pr(root: Path, settings: Settings, listing: PRFileList) -> Selection:
     errors: list[FileError] = []
     for f in changed:
         # Either way the PR's lines are not there to check: an error, never a silent pass.
-        if not Path(f.path).is_file():
+        escape = link_escape(Path(f.path), root) if Path(f.path).exists() else None
+        if escape is not None:
+            why = f"{escape}: not read"
+        elif not Path(f.path).is_file():
             why = "changed in the PR but not in the workspace (add actions/checkout before citecheck)"
         elif f.display in other_version:
             why = (
@@ -530,6 +590,7 @@ def select_local(
     files: list[SelectedFile]
     if diff_ref is None:
         found, errors = find_markdown_files([base / p for p in (paths or ["."])])
+        errors = [e.model_copy(update={"file": _lexical_rel(e.file, base)}) for e in errors]
         files = []
         for p in found:
             display = _posix_rel(p, base)
@@ -547,7 +608,8 @@ def select_local(
             d.path = _posix_rel(root / d.path, base)  # report paths relative to where we run
         wanted = [_posix_rel(base / p, base) for p in paths]
         if settings.filter_mode == FilterMode.nofilter:
-            tracked = list_workspace(base, settings, git=git)
+            tracked, warnings = list_workspace(base, settings, git=git)
+            errors += [w for w in warnings if not paths or _under(w.file, wanted)]
             files = [f for f in tracked if not paths or _under(f.display, wanted)]
         else:
             if paths:
@@ -556,18 +618,23 @@ def select_local(
     return apply_shard(files, settings.shard_tuple), errors
 
 
-def walk_files(top: Path) -> list[Path]:
+def walk_files(top: Path) -> tuple[list[Path], list[FileError]]:
     """Every file under `top`, skipping hidden folders (`.git`, `.venv`, caches), node_modules
-    and Python virtual environments, whose Markdown is someone else's."""
+    and Python virtual environments, whose Markdown is someone else's; and a warning for each
+    symbolic link that leads out of the tree or into such a folder (`link_escape`), which is
+    skipped. Folder links are not followed (`os.walk`'s default)."""
     files: list[Path] = []
+    warnings: list[FileError] = []
     for root, dirs, names in os.walk(top):
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if d not in _SKIP_DIRS and not d.startswith(".") and not Path(root, d, "pyvenv.cfg").exists()
-        )
-        files.extend(Path(root, n) for n in names)
-    return files
+        dirs[:] = sorted(d for d in dirs if not _skipped_dir(d, Path(root)))
+        for name in names:
+            path = Path(root, name)
+            why = link_escape(path, top) if path.is_symlink() else None
+            if why is None:
+                files.append(path)
+            else:
+                warnings.append(_link_warning(path.as_posix(), why))
+    return files, warnings
 
 
 def find_markdown_files(paths: Sequence[Path]) -> tuple[list[Path], list[FileError]]:
@@ -580,7 +647,9 @@ def find_markdown_files(paths: Sequence[Path]) -> tuple[list[Path], list[FileErr
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            found = [f for f in walk_files(p) if f.name.lower().endswith(MARKDOWN_SUFFIXES)]
+            walked, warnings = walk_files(p)
+            errors += [w for w in warnings if w.file.lower().endswith(MARKDOWN_SUFFIXES)]
+            found = [f for f in walked if f.name.lower().endswith(MARKDOWN_SUFFIXES)]
             for f in sorted(found):
                 if f not in seen:
                     seen.add(f)

@@ -5,12 +5,18 @@
 `GITHUB_EVENT_NAME` / `GITHUB_EVENT_PATH` (the event payload), `GITHUB_WORKSPACE`,
 `GITHUB_OUTPUT`, `GITHUB_STEP_SUMMARY`, `GITHUB_API_URL`, `GITHUB_REPOSITORY`, …
 
-Policy (DESIGN §3, §4):
-- Secrets are masked before anything else is printed.
+Policy (docs/ARCHITECTURE.md, "Security"):
+- Secrets are masked before anything else is printed; every log line, the report in every
+  format, the annotations and the PR comment have them redacted and their URLs masked
+  (`citecheck.redact`: the report is redacted once, before anything is made of it).
 - The workflow inputs are the ceiling; `.citecheck.toml` (the `config` input) may only narrow
   them. In PR mode (`pull_request`, `pull_request_target`, `workflow_run`) it is read from the
   base commit through the contents API, never from the PR head, so a PR cannot switch its own
-  check off; when it cannot be read, the inputs alone apply (the ceiling) and a note says so.
+  check off; a `merge_group` run reads it from the queue's base commit. A file absent there
+  means no narrowing; one that cannot be read is an error (exit 2), never "no config".
+- `workflow_run` (part 2 of the fork-safe pattern) takes the PR's head and base commits from
+  the API's PR object, never from the uploaded event file, and the head must be the one the
+  triggering run built.
 - PR mode takes the changed files and lines from the PR files API (`select.select_pr`), so
   it needs no git history and the image carries no git; an audit walks the workspace.
 - `judge: auto` with no key (a fork PR gets no secrets): the deterministic checks run, the
@@ -41,6 +47,7 @@ from citecheck.errors import CitecheckError, ConfigError, ExitCode
 from citecheck.github.publish import (
     ActionLog,
     PullRequestClient,
+    RepoClient,
     annotation_commands,
     append_summary,
     comment_body,
@@ -51,6 +58,7 @@ from citecheck.github.publish import (
 from citecheck.judge.providers import PROVIDERS, key_inputs
 from citecheck.models import FileError, Report, SelectedFile
 from citecheck.policy import exit_code, fail_on_without_judge, failing_claims
+from citecheck.redact import Redactor
 from citecheck.select import Selection, select_audit, select_pr
 
 PR_EVENTS = ("pull_request", "pull_request_target")
@@ -97,6 +105,14 @@ _BOOLS = {
     "0": False,
     "off": False,
 }
+
+
+def secret_values(environ: Mapping[str, str]) -> list[str]:
+    """The run's secrets: every judge key and the GitHub token, as inputs and as variables."""
+    keys = key_inputs()
+    values = [read_input(environ, n) for n in (*keys, "github-token")]
+    values += [environ.get(v, "") for v in (*keys.values(), "GITHUB_TOKEN")]
+    return [v for v in values if v]
 
 
 def input_env(name: str) -> str:
@@ -156,10 +172,16 @@ class Event:
         return bool(self.pull_request) and self.name in (*PR_EVENTS, "workflow_run")
 
     @property
+    def merge_group(self) -> dict[str, Any]:
+        group = self.payload.get("merge_group") if self.name == "merge_group" else None
+        return group if isinstance(group, dict) else {}
+
+    @property
     def reads_config_from_base(self) -> bool:
         # A PR must not loosen its own check (say, `ignore = ["**"]`): its config change
-        # counts once merged. Required on pull_request_target / workflow_run, which hold secrets.
-        return self.is_pr
+        # counts once merged. Required on pull_request_target / workflow_run, which hold
+        # secrets; a merge queue's tree is the PR's too.
+        return self.is_pr or bool(self.merge_group)
 
     @property
     def pull_request(self) -> dict[str, Any]:
@@ -173,11 +195,26 @@ class Event:
 
     @property
     def base_sha(self) -> str | None:
+        if self.merge_group:
+            return self.merge_group.get("base_sha")
         return (self.pull_request.get("base") or {}).get("sha")
 
     @property
     def head_sha(self) -> str | None:
         return (self.pull_request.get("head") or {}).get("sha")
+
+    @property
+    def trusted_head(self) -> str | None:
+        """workflow_run: the commit GitHub says the triggering run built."""
+        run = self.payload.get("workflow_run")
+        return run.get("head_sha") if isinstance(run, dict) else None
+
+    def with_commits(self, head: str, base: str) -> Event:
+        """This event with the PR's head and base commits replaced (by the API's)."""
+        pr = dict(self.pull_request)
+        pr["head"] = {**(pr.get("head") or {}), "sha": head}
+        pr["base"] = {**(pr.get("base") or {}), "sha": base}
+        return Event(self.name, {**self.payload, "pull_request": pr}, self.from_file)
 
 
 def _read_json(path: Path, what: str) -> dict[str, Any]:
@@ -194,7 +231,8 @@ def _workflow_run_pr(payload: dict[str, Any], environ: Mapping[str, str], worksp
     """The PR a `workflow_run` job judges: from the analysing run's event file (the fork-safe
     pattern uploads it as an artifact; its path is `CITECHECK_PR_EVENT`), else from the
     payload's `pull_requests` (filled for same-repository PRs only). The file comes from an
-    untrusted run, so its head SHA must be the one GitHub says that run built."""
+    untrusted run, so its head SHA must be the one GitHub says that run built; its base SHA
+    is not used (`Run.verify_pr` takes both from the API)."""
     run = payload.get("workflow_run") if isinstance(payload.get("workflow_run"), dict) else {}
     trusted_head = run.get("head_sha")
     path = environ.get("CITECHECK_PR_EVENT", "").strip()
@@ -226,41 +264,46 @@ def load_event(environ: Mapping[str, str], workspace: Path | None = None) -> Eve
     event = Event(name, payload, from_file)
     if name in PR_EVENTS and not (event.base_sha and event.number):
         raise ConfigError(f"{path}: a {name} event without pull_request.base.sha / number", "")
+    if name == "merge_group" and not event.base_sha:
+        raise ConfigError(f"{path}: a merge_group event without merge_group.base_sha", "")
     return event
 
 
 def _config_text(
-    path_input: str, workspace: Path, event: Event, client: PullRequestClient | None, notes: list[str]
+    path_input: str, workspace: Path, event: Event, client: RepoClient | None
 ) -> tuple[str | None, str]:
     """The config file's text (None: absent) and how to name it; in PR mode from the base
-    commit, so the PR cannot loosen its own check."""
+    commit, so the PR cannot loosen its own check. A config that cannot be read there is an
+    error: going on without it would drop the repository's narrowing (an added fail-on, a
+    shorter allowlist, a lower cost cap) in exactly the run a PR may have steered."""
     rel = PurePosixPath(path_input.removeprefix("./")).as_posix()
-    if event.reads_config_from_base and event.base_sha:
+    if event.reads_config_from_base:
+        if not event.base_sha:
+            raise ConfigError("the event names no base commit to read the config file from", "")
         where = f"{rel} at base {event.base_sha[:12]}"
-        # Without the config, the workflow inputs (the ceiling) apply as they are.
         if client is None:
-            notes.append(f"{where} could not be read (no github-token); the workflow inputs alone apply")
-            return None, where
+            raise ConfigError(
+                f"cannot read {where}: no github-token",
+                "keep the default `github-token: ${{ github.token }}` (with `contents: read`): "
+                "the config file is read from the base commit through the API",
+            )
         try:
             return client.file_at(rel, event.base_sha), where
         except Exception as exc:
-            notes.append(f"{where} could not be read ({_short_error(exc)}); the workflow inputs alone apply")
-            return None, where
+            raise ConfigError(
+                f"cannot read {where}: {_short_error(exc)}",
+                "the token needs `contents: read`; re-run when the GitHub API answers again",
+            ) from None
     path = workspace / rel
     return (path.read_text(encoding="utf-8") if path.is_file() else None), rel
 
 
 def apply_config(
-    settings: Settings,
-    path_input: str,
-    workspace: Path,
-    event: Event,
-    client: PullRequestClient | None,
-    notes: list[str],
+    settings: Settings, path_input: str, workspace: Path, event: Event, client: RepoClient | None
 ) -> Settings:
-    text, where = _config_text(path_input or DEFAULT_CONFIG, workspace, event, client, notes)
+    text, where = _config_text(path_input or DEFAULT_CONFIG, workspace, event, client)
     if text is None:
-        if path_input and path_input != DEFAULT_CONFIG and not notes:
+        if path_input and path_input != DEFAULT_CONFIG:
             raise ConfigError(f"config file {where} not found", "fix the `config` input or add the file")
         return settings
     # load_config_file parses and validates a file: give it the base commit's text as one.
@@ -300,6 +343,15 @@ class Run:
     def api_url(self) -> str:
         return self.environ.get("GITHUB_API_URL") or "https://api.github.com"
 
+    @property
+    def redact(self) -> Redactor:
+        return self.log.redact
+
+    def repo_client(self) -> RepoClient | None:
+        if not (self.token and self.repository):
+            return None
+        return RepoClient(self.token, self.api_url, self.repository)
+
     def pr_client(self) -> PullRequestClient | None:
         if not (self.token and self.repository and self.event.number):
             return None
@@ -329,17 +381,21 @@ class Run:
         return env
 
     def secrets(self) -> list[str]:
-        keys = key_inputs()
-        values = [read_input(self.environ, n) for n in (*keys, "github-token")]
-        values += [self.environ.get(v, "") for v in (*keys.values(), "GITHUB_TOKEN")]
-        return [v for v in values if v]
+        return secret_values(self.environ)
 
     # ---- stages
 
     def settings(self) -> Settings:
         settings = settings_from_inputs(self.environ, self.workspace)
+        if self.event.is_pr and not self.token:
+            raise ConfigError(
+                "PR mode needs github-token to list the PR's changed files and to read the config "
+                "file at the base commit",
+                "keep the default `github-token: ${{ github.token }}` with `contents: read` and "
+                "`pull-requests: read`",
+            )
         config = read_input(self.environ, "config")
-        settings = apply_config(settings, config, self.workspace, self.event, self.pr_client(), self.notes)
+        settings = apply_config(settings, config, self.workspace, self.event, self.repo_client())
         env = self.pipeline_environ()
         # A key that `judge: auto` could use.
         has_key = any(env.get(p.key_env) for p in PROVIDERS.values() if p.auto)
@@ -350,23 +406,30 @@ class Run:
         return settings
 
     def verify_pr(self) -> None:
-        """An uploaded event file names its PR; make sure GitHub's PR of that number has the
-        head commit this run was triggered for, so a forged file cannot aim the comment (and
-        the judge's budget) at another PR."""
-        if not (self.event.is_pr and self.event.from_file):
+        """`workflow_run`: the PR named by the uploaded event file (or the payload) is looked
+        up in the API. Its head must be the commit the triggering run built, so a forged file
+        cannot aim the comment (and the judge's budget) at another PR; its head and base then
+        replace the file's, so a forged base cannot make the base's config unreadable and
+        drop the repository's narrowing in the job that holds the secrets."""
+        if not (self.event.is_pr and self.event.name == "workflow_run"):
             return
         client = self.pr_client()
         if client is None:
-            raise ConfigError("a PR event file needs github-token to check it against the PR", "")
+            raise ConfigError(
+                "a workflow_run PR needs github-token to look the PR up",
+                "keep the default `github-token: ${{ github.token }}` with `pull-requests: read`",
+            )
         try:
-            actual = client.head_sha()
+            head, base = client.commits()
         except Exception as exc:
             raise ConfigError(f"cannot check PR #{self.event.number}: {_short_error(exc)}", "") from None
-        if actual != self.event.head_sha:
+        expected = self.event.trusted_head or self.event.head_sha
+        if head != expected:
             raise ConfigError(
-                f"PR #{self.event.number} has head {actual[:12]}, not {str(self.event.head_sha)[:12]}",
+                f"PR #{self.event.number} has head {head[:12]}, not {str(expected)[:12]}",
                 "the PR was pushed to again since (a newer run will follow), or the event file is forged",
             )
+        self.event = self.event.with_commits(head, base)
 
     def select(self, settings: Settings) -> Selection:
         selection = self._select(settings)
@@ -378,7 +441,7 @@ class Run:
     def _select(self, settings: Settings) -> Selection:
         if not self.event.is_pr or settings.filter_mode == FilterMode.nofilter:
             # nofilter checks every file matching `paths`, changed or not: no PR listing needed.
-            return Selection(files=select_audit(self.workspace, settings), source="workspace")
+            return select_audit(self.workspace, settings)
         client = self.pr_client()
         if client is None:
             raise ConfigError(
@@ -428,6 +491,9 @@ def _outputs(report: Report, files: Mapping[str, str]) -> dict[str, str]:
 def publish(run: Run, settings: Settings, report: Report) -> int:
     from citecheck.output import FORMATS
 
+    # Once, before anything is made of it: report files, annotations, summary, outputs, the
+    # log's list of failing claims and the PR comment all come from the redacted report.
+    report = run.redact.model(report)
     log = run.log
     out_dir = run.workspace / REPORT_DIR
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -477,11 +543,18 @@ def post_comment(run: Run, report: Report) -> None:
     if client is None:
         run.log.warning("citecheck: no github-token or PR number, so no PR comment was posted")
         return
-    body = comment_body(report, hint=run.summary_hint(), link_base=run.link_base())
+    # The report is redacted already; the body's own parts (hint, links) are checked too.
+    body = run.redact.secrets(comment_body(report, hint=run.summary_hint(), link_base=run.link_base()))
     # A PR that touches no claim gets no new comment; an existing one is still brought up to date.
     worth_creating = bool(report.claims or report.errors)
     try:
-        done = client.upsert_comment(body, create=worth_creating)
+        author = client.identity()
+        if author is None:
+            run.log.warning(
+                "citecheck cannot tell which account github-token acts as (GraphQL viewer and "
+                "GET /user both failed), so it edits no earlier comment and posts a new one"
+            )
+        done = client.upsert_comment(body, author, create=worth_creating)
     except Exception as exc:  # 403 on a fork PR, network: the report is in the summary anyway
         run.log.warning(
             f"citecheck could not post the PR comment ({type(exc).__name__}: {_short_error(exc)}); "
@@ -503,9 +576,10 @@ def _short_error(exc: Exception) -> str:
 
 def run_action(environ: Mapping[str, str], stream: TextIO) -> int:
     """The whole Action; returns the exit code. Never raises."""
-    log = ActionLog(stream)
+    secrets = secret_values(environ)
+    log = ActionLog(stream, Redactor(secrets))
     run = Run(environ, log)
-    for line in mask_commands(run.secrets()):
+    for line in mask_commands(secrets):
         stream.write(line + "\n")  # first of all, before any other output
     try:
         run.event = load_event(environ, run.workspace)

@@ -4,7 +4,13 @@ Everything printed to the runner's log goes through `ActionLog`. Workflow comman
 with the escaping the runner undoes (`%`, CR, LF in data; also `:` and `,` in properties), so
 a claim's text cannot end a command early or start a new one. Text the PR or a source page
 controls is printed only inside a `::stop-commands::` block with a random token, so a line
-in it that looks like `::set-output …` or `::add-mask::` is shown, not obeyed.
+in it that looks like `::set-output …` or `::add-mask::` is shown, not obeyed. Every line has
+the run's secrets redacted and its URLs masked (`citecheck.redact`), and carries no control
+character or bidi control (which could make a line read differently than it is).
+
+The sticky comment is only ever the token's own: the identity comes from GraphQL's
+`viewer` (which answers for a GitHub App installation token such as `GITHUB_TOKEN`, unlike
+REST `GET /user`), and only marked comments whose author is that account are edited.
 """
 
 from __future__ import annotations
@@ -14,19 +20,26 @@ import sys
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from citecheck.models import Report
-from citecheck.output.common import GITHUB_COMMENT_LIMIT, STEP_SUMMARY_LIMIT_BYTES, shorten
+from citecheck.output.common import (
+    GITHUB_COMMENT_LIMIT,
+    STEP_SUMMARY_LIMIT_BYTES,
+    shorten,
+    strip_invisible,
+    visible,
+)
 from citecheck.output.markdown import render_markdown
 from citecheck.policy import claim_categories, failing_claims
+from citecheck.redact import MIN_SECRET_CHARS, Redactor
 from citecheck.select import PRFile, PRFileList
 
 COMMENT_MARKER = "<!-- citecheck-report -->"  # finds our sticky comment among the PR's comments
 ANNOTATION_LIMIT = 10  # GitHub shows at most 10 error annotations per step
-_MIN_SECRET_LEN = 4  # masking shorter strings would blank out ordinary words in the log
+VIEWER_QUERY = "query { viewer { login databaseId } }"
 
 
 # ---------------------------------------------------------------- workflow commands
@@ -55,19 +68,23 @@ def mask_commands(values: Iterable[str | None]) -> list[str]:
             continue
         for part in {value.strip(), *value.splitlines()}:
             part = part.strip()
-            if len(part) >= _MIN_SECRET_LEN:
+            if len(part) >= MIN_SECRET_CHARS:
                 out.append(workflow_command("add-mask", part))
     return sorted(set(out))
 
 
 class ActionLog:
-    """The runner's log: workflow commands, plain lines, and untrusted text (inert)."""
+    """The runner's log: workflow commands, plain lines, and untrusted text (inert), each with
+    the run's secrets redacted and URLs masked by `redact`."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, redact: Redactor | None = None) -> None:
         self.stream = stream
+        self.redact = redact if redact is not None else Redactor()
 
     def command(self, name: str, message: str = "", **properties: str | int | None) -> None:
-        self._write(workflow_command(name, message, **properties))
+        # Redacted before escaping: a secret must match as written, not as escaped.
+        props = {k: self.redact(v) if isinstance(v, str) else v for k, v in properties.items()}
+        self._write(workflow_command(name, self.redact(message), **props))
 
     def emit(self, command_line: str) -> None:
         """A command line built by `workflow_command` (escaped: one line, starts with `::`)."""
@@ -77,6 +94,7 @@ class ActionLog:
 
     def info(self, line: str) -> None:
         """A line we wrote ourselves; must not begin with `::`."""
+        line = self.redact(line)
         self._write(line if not line.lstrip().startswith("::") else " " + line)
 
     def warning(self, message: str) -> None:
@@ -87,6 +105,7 @@ class ActionLog:
 
     def untrusted(self, text: str) -> None:
         """Print text others control; the runner processes no command inside the block."""
+        text = self.redact(text)
         token = secrets.token_hex(16)
         while token in text:  # pragma: no cover - 128 random bits
             token = secrets.token_hex(16)
@@ -107,7 +126,8 @@ class ActionLog:
             self._write(f"::{token}::")
 
     def _write(self, line: str) -> None:
-        self.stream.write(line + "\n")
+        # The last guard for lines built elsewhere (`emit`): no secret, no control character.
+        self.stream.write(strip_invisible(self.redact.secrets(line)) + "\n")
         self.stream.flush()
 
 
@@ -121,13 +141,14 @@ def annotation_commands(report: Report, *, limit: int = ANNOTATION_LIMIT) -> tup
     lines: list[str] = []
     for claim in claims[:limit]:
         category = next(c for c in claim_categories(claim) if c in fail_on)
-        where = f" ({claim.source_url})" if claim.source_url else ""
-        message = f"{shorten(claim.reason or category, 300)}{where}\nClaim: {shorten(claim.text, 300)}"
+        where = f" ({visible(claim.source_url)})" if claim.source_url else ""
+        reason = visible(shorten(claim.reason or category, 300))
+        message = f"{reason}{where}\nClaim: {visible(shorten(claim.text, 300))}"
         lines.append(
             workflow_command(
                 "error",
                 message,
-                file=claim.file,
+                file=visible(claim.file),
                 line=claim.line,
                 col=claim.column,
                 title=f"citecheck: {category}",
@@ -175,18 +196,47 @@ def comment_body(report: Report, *, hint: str, link_base: str | None = None) -> 
     return COMMENT_MARKER + "\n" + text
 
 
-# ---------------------------------------------------------------- GitHub REST (PyGithub)
+# ---------------------------------------------------------------- GitHub API (PyGithub)
+
+
+def _bare_login(login: str) -> str:
+    return login.lower().removesuffix("[bot]")
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The account a token acts as: a user (a personal access token) or a GitHub App's bot
+    (`GITHUB_TOKEN` acts as `github-actions[bot]`, user id 41898282)."""
+
+    login: str
+    id: int | None = None
+
+    def authored(self, user: Any) -> bool:
+        """Whether a comment's REST `user` is this account.
+
+        The numeric id decides when both sides have one (GraphQL's `viewer.databaseId` is the
+        REST user id). Else the login, compared without a `[bot]` suffix: GraphQL names an
+        App's bot `name` in some places and `name[bot]` in others, REST always `name[bot]`,
+        and GitHub does not give an App a name another account has, unless that account
+        owns the App.
+        """
+        if user is None:
+            return False
+        uid = getattr(user, "id", None)
+        if self.id is not None and isinstance(uid, int):
+            return uid == self.id
+        login = getattr(user, "login", None)
+        return isinstance(login, str) and _bare_login(login) == _bare_login(self.login)
 
 
 @dataclass
-class PullRequestClient:
-    """The PR the run is about, through PyGithub (`api_url` is `GITHUB_API_URL`)."""
+class RepoClient:
+    """One repository through PyGithub (`api_url` is `GITHUB_API_URL`)."""
 
     token: str
     api_url: str
     repository: str  # owner/name
-    number: int
-    timeout_s: int = 30
+    timeout_s: int = field(default=30, kw_only=True)
 
     def _github(self):  # type: ignore[no-untyped-def]
         from github import Auth, Github, GithubRetry
@@ -200,6 +250,52 @@ class PullRequestClient:
             lazy=True,  # no request for an object until one of its fields is read
         )
 
+    def file_at(self, path: str, ref: str) -> str | None:
+        """A file's text at commit `ref` (the contents API); None when that commit has no such
+        file. A commit GitHub does not know is an error, not an absent file: its 404 says "No
+        commit found for the ref …", which PyGithub raises as a plain GithubException."""
+        from github import UnknownObjectException
+
+        try:
+            content = self._github().get_repo(self.repository).get_contents(path, ref=ref)
+        except UnknownObjectException:  # 404 "Not Found": no such file at that commit
+            return None
+        if isinstance(content, list):
+            raise ValueError(f"{path} is a folder at {ref[:12]}")
+        return content.decoded_content.decode("utf-8")
+
+    def identity(self) -> Identity | None:
+        """The account the token acts as, or None when the API will not say.
+
+        GraphQL `viewer` first: it answers for every kind of token, a GitHub App's
+        installation token (`GITHUB_TOKEN`) included, whose REST `GET /user` is a 403
+        "Resource not accessible by integration". `GET /user` is the fallback for a server
+        without GraphQL.
+        """
+        from github import GithubException
+
+        github = self._github()
+        try:
+            _, data = github.requester.graphql_query(VIEWER_QUERY, {})
+            viewer = (data.get("data") or {}).get("viewer") or {}
+            if isinstance(viewer.get("login"), str) and viewer["login"]:
+                uid = viewer.get("databaseId")
+                return Identity(viewer["login"], uid if isinstance(uid, int) else None)
+        except (GithubException, AttributeError, TypeError, ValueError):
+            pass
+        try:
+            user = github.get_user()
+            return Identity(str(user.login), user.id)  # lazy: reading it fetches GET /user
+        except GithubException:
+            return None
+
+
+@dataclass
+class PullRequestClient(RepoClient):
+    """The PR the run is about."""
+
+    number: int
+
     def pr_files(self) -> PRFileList:
         """The PR's changed files with their patches, and GitHub's count of them."""
         pull = self._github().get_repo(self.repository).get_pull(self.number)
@@ -209,35 +305,28 @@ class PullRequestClient:
         ]
         return PRFileList(files=files, changed_files=pull.changed_files)  # lazy: fetches the PR
 
-    def file_at(self, path: str, ref: str) -> str | None:
-        """A file's text at commit `ref` (the contents API); None when it has no such file."""
-        from github import UnknownObjectException
-
-        try:
-            content = self._github().get_repo(self.repository).get_contents(path, ref=ref)
-        except UnknownObjectException:
-            return None
-        if isinstance(content, list):
-            raise ValueError(f"{path} is a folder at {ref[:12]}")
-        return content.decoded_content.decode("utf-8")
-
-    def head_sha(self) -> str:
-        """The PR's head commit as GitHub has it now."""
+    def commits(self) -> tuple[str, str]:
+        """The PR's head and base commits as GitHub has them now."""
         pull = self._github().get_repo(self.repository).get_pull(self.number)
-        return str(pull.head.sha)  # lazy: reading it fetches the PR
+        return str(pull.head.sha), str(pull.base.sha)  # lazy: reading them fetches the PR
 
-    def upsert_comment(self, body: str, *, create: bool = True, marker: str = COMMENT_MARKER) -> str | None:
-        """Update our marked comment, or create one; returns "updated", "created" or None.
+    def upsert_comment(
+        self, body: str, author: Identity | None, *, create: bool = True, marker: str = COMMENT_MARKER
+    ) -> str | None:
+        """Update the marked comment `author` wrote, or create one; returns "updated",
+        "created" or None.
 
-        Comments by a bot are tried first, so a marker pasted into someone's own comment
-        does not capture the report; one we may not edit is skipped.
+        Only a comment by `author` (the token's own account, `identity()`) is ever edited: a
+        marker in someone else's comment, by a user or another App, does not capture the
+        report. With `author` unknown nothing is edited. One we may not edit is skipped.
         """
         from github import GithubException
 
         issue = self._github().get_repo(self.repository).get_issue(self.number)
-        ours = [c for c in issue.get_comments() if marker in (c.body or "")]
-        ours.sort(key=lambda c: (c.user is None or c.user.type != "Bot", c.id))
-        for comment in ours:
+        ours = []
+        if author is not None:
+            ours = [c for c in issue.get_comments() if marker in (c.body or "") and author.authored(c.user)]
+        for comment in sorted(ours, key=lambda c: c.id):
             try:
                 comment.edit(body)
                 return "updated"

@@ -8,12 +8,24 @@ provider in `providers/`).
 Guarantees the rest of the pipeline relies on:
 - the cost cap is never exceeded (`ledger.py`): a call whose worst case does not fit is not
   made, and it and every later call give `JudgeResult(limit=True, error="cost cap reached")`.
-- a "supported" verdict is accepted only when its evidence quote is found verbatim (case-
-  and whitespace-tolerant) in the source text (`quotes.py`); otherwise the claim is asked
-  again once, then reported with `error="evidence quote not found in source"`.
+- every result says what it is (`JudgeResult.outcome`): an accepted verdict, a doubt
+  (`unsure`), an error (refusal, API error, malformed output), or the cost cap (`limit`);
+  `citecheck.policy.judge_verdict` turns it into the claim's verdict and cause.
+- a "supported" verdict is accepted only when its evidence quote carries weight
+  (`quotes.weigh_evidence`: on the page on word boundaries, a few words at least, about the
+  claim, not instructions to a model); otherwise the claim is asked again once, then it is
+  `unsure` with the reason.
+- an accepted verdict given with less confidence than `Settings.min_confidence`, or a
+  "supported" whose rationale says the opposite, is `unsure` too (`policy.judge_doubt`): the
+  judge abstains rather than guesses. Doubts are never retried.
+- an output with two verdicts for one claim id is malformed (`prompt.parse_verdicts`):
+  asked again once, like any malformed output, then an error.
 - the source text and the claims (PR content) are fenced as data in the prompt (`prompt.py`).
 - verdicts are cached by claim text + source text hash + model + PROMPT_VERSION, so a
   re-run on unchanged documents makes no call (and does not import the provider's SDK).
+  What is cached is the accepted verdict before the doubt rules; a cached verdict is weighed
+  again on the page and judged by the run's own `min_confidence`, so an entry that no
+  longer holds up is judged again rather than trusted.
 - when every call of the run failed, `failure_error()` is the run's exit-2 error.
 """
 
@@ -31,15 +43,24 @@ from citecheck.cache import DiskCache, digest
 from citecheck.config import Settings
 from citecheck.errors import JudgeFailedError
 from citecheck.judge.ledger import Charge, CostLedger, input_upper_bound
-from citecheck.judge.prompt import PROMPT_VERSION, Verdict, build_excerpt, build_prompt, parse_verdicts
+from citecheck.judge.prompt import (
+    PROMPT_VERSION,
+    MalformedVerdicts,
+    Verdict,
+    build_excerpt,
+    build_prompt,
+    parse_verdicts,
+)
 from citecheck.judge.providers import PROVIDERS, Connection, JudgeFailure
-from citecheck.judge.quotes import locate_quote
+from citecheck.judge.quotes import shown_evidence, weigh_evidence
 from citecheck.judge.resolve import JudgeConfig
-from citecheck.models import Claim, FetchedSource, JudgeResult, Passage
+from citecheck.models import Claim, FetchedSource, JudgeOutcome, JudgeResult, Passage
+from citecheck.policy import judge_doubt
+from citecheck.redact import Redactor
 
 VERDICT_NAMESPACE = "verdicts"
 CAP_REACHED = "cost cap reached"
-QUOTE_NOT_FOUND = "evidence quote not found in source"
+NO_VERDICT = "the judge gave no verdict for this claim"
 
 
 class JudgeItem(NamedTuple):
@@ -74,6 +95,8 @@ class Judge:
         self.settings = settings
         self.cache = cache
         self._provider = PROVIDERS[config.provider]
+        # A provider's error may echo the request's key: its text is redacted where it is made.
+        self._redact = Redactor([config.api_key.get_secret_value()])
         self._ledger = CostLedger(settings.max_cost_usd, config.price)
         self._calls_made = 0
         self._calls_failed = 0
@@ -133,20 +156,10 @@ class Judge:
         for i, (claim, *_) in enumerate(items):
             key = self._cache_key(claim.text, text_hash)
             hit = self.cache.get(VERDICT_NAMESPACE, key) if self.cache else None
-            if hit is not None:
-                try:
-                    results[i] = JudgeResult.model_validate(hit).model_copy(
-                        update={
-                            "cached": True,
-                            "cost_usd": 0.0,
-                            "input_tokens": 0,
-                            "output_tokens": 0,
-                            "latency_ms": 0,
-                        }
-                    )
-                    continue
-                except ValidationError:
-                    pass  # a stale entry from another version: judge again
+            cached = self._from_cache(hit, claim.text, source.text) if hit is not None else None
+            if cached is not None:
+                results[i] = cached
+                continue
             groups.setdefault(claim.text, []).append(i)
 
         firsts = [idxs[0] for idxs in groups.values()]
@@ -159,12 +172,47 @@ class Judge:
                     # A repeat of the claim shares the verdict but cost nothing more.
                     free = {"cost_usd": 0.0, "input_tokens": 0, "output_tokens": 0}
                     results[j] = result if j == i else result.model_copy(update=free)
-                if self.cache and result.error is None and result.supported is not None:
+                if self.cache and result.outcome == JudgeOutcome.verdict:
                     key = self._cache_key(items[i][0].text, text_hash)
                     self.cache.put(VERDICT_NAMESPACE, key, result.model_dump(mode="json"))
         return [
-            r if r is not None else JudgeResult(model=self.config.model, error="not judged") for r in results
+            self._with_doubts(r)
+            if r is not None
+            else JudgeResult(model=self.config.model, error="not judged", outcome=JudgeOutcome.error)
+            for r in results
         ]
+
+    def _from_cache(self, hit: object, claim_text: str, source_text: str) -> JudgeResult | None:
+        """A cached verdict, weighed again on the page (None: judge the claim again)."""
+        try:
+            entry = JudgeResult.model_validate(hit)
+        except ValidationError:
+            return None  # a stale entry from another version
+        if entry.supported is None:
+            return None
+        verdict = Verdict(
+            id=1,
+            supported=entry.supported,
+            confidence=entry.confidence if entry.confidence is not None else 0.0,
+            rationale=entry.rationale or "",
+            evidence=entry.evidence or "",
+        )
+        again = self._accept(verdict, claim_text, source_text, "")
+        if again.outcome != JudgeOutcome.verdict:
+            return None
+        free = {"cached": True, "cost_usd": 0.0, "input_tokens": 0, "output_tokens": 0, "latency_ms": 0}
+        return again.model_copy(update=free)
+
+    def _with_doubts(self, result: JudgeResult) -> JudgeResult:
+        """An accepted verdict, or `unsure` when the judge's own answer shows doubt."""
+        if result.outcome != JudgeOutcome.verdict or result.supported is None:
+            return result
+        doubt = judge_doubt(
+            result.supported, result.confidence or 0.0, result.rationale or "", self.settings.min_confidence
+        )
+        if doubt is None:
+            return result
+        return result.model_copy(update={"supported": None, "outcome": JudgeOutcome.unsure, "error": doubt})
 
     async def _judge_batch(
         self, source: FetchedSource, items: list[JudgeItem], batch: list[int]
@@ -186,20 +234,22 @@ class Judge:
             retry: list[int] = []
             for pos, i in enumerate(todo, 1):
                 if outcome.limit:
-                    last[i] = JudgeResult(model=model, limit=True, error=CAP_REACHED)
+                    last[i] = JudgeResult(
+                        model=model, limit=True, error=CAP_REACHED, outcome=JudgeOutcome.limit
+                    )
                     continue
                 if outcome.failure is not None:
-                    last[i] = JudgeResult(model=model, error=outcome.failure)
+                    last[i] = JudgeResult(model=model, error=outcome.failure, outcome=JudgeOutcome.error)
                     if outcome.retryable:
                         retry.append(i)
                     continue
                 verdict = outcome.verdicts.get(pos)
                 if verdict is None:
-                    last[i] = JudgeResult(model=model, error="the judge gave no verdict for this claim")
+                    last[i] = JudgeResult(model=model, error=NO_VERDICT, outcome=JudgeOutcome.error)
                     retry.append(i)
                     continue
-                result = self._accept(verdict, source.text, outcome.excerpt)
-                if result.error is not None:
+                result = self._accept(verdict, items[i][0].text, source.text, outcome.excerpt)
+                if result.outcome != JudgeOutcome.verdict:
                     retry.append(i)
                     last[i] = result
                 else:
@@ -223,20 +273,32 @@ class Judge:
             )
         return out
 
-    def _accept(self, verdict: Verdict, source_text: str, excerpt: str) -> JudgeResult:
+    def _accept(self, verdict: Verdict, claim_text: str, source_text: str, excerpt: str) -> JudgeResult:
+        """The verdict as a result, if its evidence holds up (`quotes.py`); else `unsure`
+        with the reason (the caller asks again once). Doubt rules come later
+        (`_with_doubts`), so that what is cached is the judge's answer."""
         model = self.config.model
         confidence = min(1.0, max(0.0, verdict.confidence))
-        evidence = locate_quote(verdict.evidence, source_text, excerpt)
-        if verdict.supported and evidence is None:
-            return JudgeResult(
-                model=model, rationale=verdict.rationale, confidence=confidence, error=QUOTE_NOT_FOUND
-            )
+        rationale = verdict.rationale.strip() or None
+        if verdict.supported:
+            evidence, problem = weigh_evidence(verdict.evidence, claim_text, source_text, excerpt)
+            if problem is not None:
+                return JudgeResult(
+                    model=model,
+                    rationale=rationale,
+                    confidence=confidence,
+                    error=problem,
+                    outcome=JudgeOutcome.unsure,
+                )
+        else:
+            evidence = shown_evidence(verdict.evidence, source_text, excerpt)
         return JudgeResult(
             model=model,
             supported=verdict.supported,
             confidence=confidence,
-            rationale=verdict.rationale.strip() or None,
+            rationale=rationale,
             evidence=evidence,
+            outcome=JudgeOutcome.verdict,
         )
 
     # -- one call ----------------------------------------------------------------------------
@@ -252,6 +314,7 @@ class Judge:
         system, user = build_prompt(
             source, excerpt, [item.claim.text for item in claims], retry=retry, hints=hints
         )
+        user = self._redact.secrets(user)  # no secret of the run reaches a model
         max_tokens = self._max_tokens(len(claims))
         loop = asyncio.get_running_loop()
         if self._semaphore is None or self._semaphore_loop is not loop:
@@ -279,6 +342,9 @@ class Judge:
                     failure = self._provider.classify_error(exc)
                     if failure is None:
                         raise  # not an API error: a bug to see, not a verdict to miss
+                    failure = JudgeFailure(
+                        failure.code, self._redact(failure.message), self._redact(failure.hint)
+                    )
                     self._calls_failed += 1
                     self.last_failure = failure
                     return _Outcome(failure=str(failure), latency_ms=int((time.monotonic() - started) * 1000))
@@ -299,6 +365,9 @@ class Judge:
         else:
             try:
                 outcome.verdicts = parse_verdicts(response.payload, len(claims))
+            except MalformedVerdicts as exc:
+                outcome.failure = f"the judge returned malformed output ({exc})"
+                outcome.retryable = True
             except (ValueError, ValidationError, TypeError):
                 cause = (
                     "output cut off at max_tokens"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,7 +22,7 @@ from pydantic import BaseModel
 
 from citecheck.models import FetchedSource, Passage
 
-PROMPT_VERSION = "2"  # 2: check notes (what the checks did not find on the page)
+PROMPT_VERSION = "3"  # 3: check notes (what the checks did not find on the page)
 TOOL_NAME = "record_verdicts"
 # Between passages of the excerpt, so the judge does not read separate passages as one sentence.
 EXCERPT_GAP = "\n[…]\n"
@@ -39,12 +40,15 @@ For each claim id give:
 - supported: true only if the source on its own states or directly entails EVERY part of the \
 claim: each number, date, name, quotation, comparison and qualifier. Partial support is not \
 support: if any part is missing or contradicted, supported is false.
-- confidence: from 0 to 1, how sure you are of the verdict.
+- confidence: from 0 to 1, how sure you are of the verdict. When you cannot tell, say so with \
+a low confidence rather than guess.
 - rationale: one or two sentences. When the claim is not supported, name the exact part the \
 source does not support or contradicts, and say what the source says instead, if anything.
 - evidence: a quotation copied character for character from the SOURCE (no ellipses, no \
-paraphrase, no added words), the shortest passage (at most about 300 characters) that best \
-supports the claim or bears on it; an empty string if nothing in the source is relevant.
+paraphrase, no added words), the shortest whole sentence or clause (at least four words, at \
+most about 300 characters) that best supports the claim or bears on it; an empty string if \
+nothing in the source is relevant. A supported verdict counts only with evidence that states \
+what the claim says.
 
 A claim may come with CHECK NOTES: what citecheck's automatic checks did not find on the \
 page, such as a figure or a date of the claim. A note is a pointer, not a verdict: the source \
@@ -55,8 +59,9 @@ Give exactly one verdict for every claim id, and nothing else."""
 
 RETRY_NOTE = (
     "\n\nNote: a previous answer for these claims could not be used (its evidence was not found "
-    "verbatim in the source, or its output was malformed). Copy the evidence exactly from the "
-    "SOURCE, and follow the output format."
+    "verbatim in the source or did not bear on the claim, or its output was malformed). Copy the "
+    "evidence exactly from the SOURCE, a whole sentence or clause about the claim, and give exactly "
+    "one verdict per claim id in the output format."
 )
 
 # Appended to the user message when the provider cannot enforce the schema itself (an
@@ -102,6 +107,10 @@ class Verdict(BaseModel):
 
 class Verdicts(BaseModel):
     verdicts: list[Verdict]
+
+
+class MalformedVerdicts(ValueError):
+    """Output that parses but cannot be used as it stands (e.g. two verdicts for one claim)."""
 
 
 def _new_marker(*texts: str) -> str:
@@ -170,7 +179,13 @@ def build_prompt(
 
 def parse_verdicts(payload: Any, n_claims: int | None = None) -> dict[int, Verdict]:
     """Validate the judge's output (a dict, or JSON text possibly inside a code fence or
-    followed by prose) into verdicts by claim id."""
+    followed by prose) into verdicts by claim id.
+
+    Raises ValueError / ValidationError on output that is not the verdict object, and
+    MalformedVerdicts when one claim id has more than one verdict: whether they agree or
+    conflict, no rule could say which one the judge meant, so the response is not used
+    (the judge asks again, like for any malformed output).
+    """
     if isinstance(payload, str):
         text = payload.strip()
         fenced = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
@@ -184,6 +199,10 @@ def parse_verdicts(payload: Any, n_claims: int | None = None) -> dict[int, Verdi
         # Models sometimes put the array into the tool input as a JSON string.
         payload = {**payload, "verdicts": json.loads(payload["verdicts"])}
     verdicts = Verdicts.model_validate(payload).verdicts
+    repeated = sorted(i for i, n in Counter(v.id for v in verdicts).items() if n > 1)
+    if repeated:
+        shown = ", ".join(str(i) for i in repeated[:5])
+        raise MalformedVerdicts(f"more than one verdict for claim id {shown}")
     by_id = {v.id: v for v in verdicts}
     if n_claims is not None and len(verdicts) == n_claims and set(by_id) != set(range(1, n_claims + 1)):
         # Right count, wrong numbering (e.g. from 0): the order is the claims' order.

@@ -37,8 +37,13 @@ class Format:
     action_file: bool = True  # the Action writes it and sets its `report-<name>` output
 
     def render(self, report: Report, *, color: bool = False) -> str:
-        """The report in this format; `color` (for a terminal: see `common.color_allowed`)
-        applies to `colored` formats only, and never to what goes into a file."""
+        """The report in this format, its URLs masked (`citecheck.redact.mask_url`); `color`
+        (for a terminal: see `common.color_allowed`) applies to `colored` formats only, and
+        never to what goes into a file."""
+        from citecheck.redact import Redactor
+
+        # Userinfo and secret-looking URL parameters never reach a report, in any format.
+        report = Redactor().model(report)
         render = _resolve(self.renderer)
         return render(report, color=True) if color and self.colored else render(report)
 

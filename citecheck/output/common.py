@@ -31,14 +31,19 @@ FAIL_TAGS: dict[Verdict, tuple[str, str]] = {
 Section = Literal["verified", "failed", "unsourced"]
 
 _WS = re.compile(r"\s+")
-# Control characters (a terminal's escape sequences among them), and bidi overrides that can
-# make text read differently than it is.
-_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# Control characters (a terminal's escape sequences among them), bidi controls (embeddings,
+# overrides, isolates and the implicit marks) that can make text read differently than it is,
+# and the Unicode line and paragraph separators that some viewers break a line at.
+_INVISIBLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
 _MARKDOWN_PUNCT = re.compile(r"([\\`*_\[\]|~$])")
 _LEADING_MARKER = re.compile(r"^(?:([#+=-])|(\d+)([.)]))")
-# `@name` notifies a user or team; `#123`, `GH-123` link (and cross-reference) issues.
+# `@name` notifies a user or team; `#123`, `GH-123` link (and cross-reference) issues; a bare
+# `https://…` or `www.` becomes a link (a full issue or PR URL a cross-reference too).
 _MENTION = re.compile(r"@(?=\w)")
 _ISSUE_REF = re.compile(r"(#|GH-)(?=\d)", re.IGNORECASE)
+_AUTOLINK = re.compile(r"(?i)\b(?:(https?|ftp):(?=//)|(www)(?=\.))")
 _ZWSP = "\u200b"  # breaks GitHub's mention / issue-reference patterns, invisible when read
 URL_SAFE = "!#$%&'()*+,-./:;=?@[]_~"
 
@@ -59,6 +64,11 @@ def shorten(text: str, limit: int) -> str:
     return cut.rstrip() + "…"
 
 
+def strip_invisible(text: str) -> str:
+    """`text` without control characters (newlines and tabs kept) or bidi controls."""
+    return _INVISIBLE.sub("", text)
+
+
 def visible(text: str) -> str:
     """`text` without control characters or bidi overrides, whitespace collapsed: safe to
     print on a terminal (no escape sequence in a claim or page can reach it)."""
@@ -71,14 +81,16 @@ def escape_markdown(text: str) -> str:
     Newlines collapse to spaces; `<`, `>`, `&` become entities (no HTML); Markdown
     punctuation (links, images, emphasis, code, our `|` separator) is backslash-escaped;
     a leading heading / list marker is escaped; `@mentions` and `#123` issue references get
-    a zero-width space after the sigil, which GitHub does not link or notify on. Control
-    characters and bidi overrides are dropped.
+    a zero-width space after the sigil, and bare URLs and `www.` hosts one after `https:` /
+    `www`, which GitHub does not link, notify or cross-reference on. Control characters and
+    bidi controls are dropped.
     """
     text = visible(text)
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _MARKDOWN_PUNCT.sub(r"\\\1", text)
     text = _LEADING_MARKER.sub(lambda m: f"\\{m[1]}" if m[1] else f"{m[2]}\\{m[3]}", text)
     text = _MENTION.sub("@" + _ZWSP, text)
+    text = _AUTOLINK.sub(lambda m: (f"{m[1]}:" if m[1] else m[2]) + _ZWSP, text)
     return _ISSUE_REF.sub(lambda m: m[1] + _ZWSP, text)
 
 

@@ -8,9 +8,10 @@ by whole claim lines, failures kept first.
 
 from __future__ import annotations
 
+from collections import Counter
 from urllib.parse import quote
 
-from citecheck.models import ClaimResult, FileError, Report, Verdict
+from citecheck.models import Cause, ClaimResult, FileError, Report, Verdict
 from citecheck.output.common import (
     CLAIM_CHARS,
     FAIL_TAGS,
@@ -65,22 +66,28 @@ def claim_line(claim: ClaimResult, *, link_base: str | None = None) -> str:
     return f"- {text} | Source: {_source(claim)} | {outcome} | {where}"
 
 
-_FAILED_LABELS: dict[Verdict, str] = {
-    Verdict.fail: "unsupported",
-    Verdict.unreachable: "URL not reachable",
-    Verdict.not_extractable: "content not extractable",
-    Verdict.disallowed: "source not allowed",
-    Verdict.not_verified: "not verified",
+# "Failed by type" of the Details, in this order: by verdict, and by cause where it is finer
+# (a judge's error and its doubt are different things to act on).
+_FAILED_LABELS: dict[tuple[Verdict, Cause | None], str] = {
+    (Verdict.fail, None): "unsupported",
+    (Verdict.unreachable, None): "URL not reachable",
+    (Verdict.unreachable, Cause.blocked): "blocked by the site",
+    (Verdict.not_extractable, None): "content not extractable",
+    (Verdict.disallowed, None): "source not allowed",
+    (Verdict.not_verified, Cause.judge_error): "judge error",
+    (Verdict.not_verified, Cause.unsure): "judge unsure",
+    (Verdict.not_verified, None): "not verified",
 }
+
+
+def _failure_type(claim: ClaimResult) -> str | None:
+    return _FAILED_LABELS.get((claim.verdict, claim.cause)) or _FAILED_LABELS.get((claim.verdict, None))
 
 
 def _details(report: Report) -> list[str]:
     lines = [f"- Result: {run_status(report)}"]
-    by_type = [
-        f"{label} {n}"
-        for verdict, label in _FAILED_LABELS.items()
-        if (n := sum(1 for c in report.claims if c.verdict == verdict))
-    ]
+    counts = Counter(_failure_type(c) for c in report.claims)
+    by_type = [f"{label} {counts[label]}" for label in _FAILED_LABELS.values() if counts[label]]
     if by_type:
         lines.append("- Failed by type: " + ", ".join(by_type))
     limited = sum(1 for c in report.claims if "limit" in claim_categories(c))

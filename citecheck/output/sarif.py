@@ -1,5 +1,5 @@
-"""SARIF 2.1.0 for code scanning: one rule per failure type, one result per failed or
-unsourced claim (docs/ARCHITECTURE.md)."""
+"""SARIF 2.1.0 for code scanning: one rule per fail-on category, one result per failed or
+unsourced claim under its most specific category (docs/ARCHITECTURE.md)."""
 
 from __future__ import annotations
 
@@ -19,28 +19,44 @@ from citecheck.output.common import (
     shorten,
     source_url,
 )
-from citecheck.policy import VERDICT_CATEGORY, claim_categories
+from citecheck.policy import claim_categories
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
 INFORMATION_URI = "https://github.com/citecheck/citecheck"
 
-# fail-on category → SARIF rule description.
+# fail-on category → SARIF rule description, one rule per category (in their canonical order).
 _RULES: dict[str, str] = {
     "unsupported": "The cited source does not support the claim.",
     "unreachable": "The cited URL could not be fetched.",
+    "blocked": "The cited site refused the request (401, 403, 429 or a challenge page).",
     "not-extractable": "No text could be extracted from the cited source.",
     "disallowed": "The cited source is outside the allowlist or blocked by the fetch guard.",
-    "not-verified": "The claim could not be verified (cost cap, claim limit, judge disabled, ...).",
+    "limit": "The claim was not checked: the cost cap or the claim limit was reached.",
+    "judge-error": "The claim was not verified: the LLM judge refused, failed, or gave malformed output.",
+    "unsure": (
+        "The claim was not verified: the LLM judge was unsure (low confidence, evidence not on the "
+        "page or too weak, or a rationale that contradicts its verdict)."
+    ),
+    "not-verified": (
+        "The claim could not be verified (judge disabled, fetching disabled, citation unresolved, ...)."
+    ),
     "unsourced": "The claim cites no source.",
 }
 # What to do about each, shown with a code-scanning alert.
 _RULE_HELP: dict[str, str] = {
     "unsupported": "Correct the claim to match the source, or cite a source that supports it.",
     "unreachable": "Fix or replace the link (an archived copy works), or retry if the site was down.",
+    "blocked": "Cite a copy the site lets robots read (an archived copy works), or retry later.",
     "not-extractable": "Cite a page with the text in it (HTML, PDF or plain text), not an image or file.",
     "disallowed": "Cite a source on an allowed domain, or add its domain to `allowed-domains`.",
-    "not-verified": "Raise `max-cost-usd` / `max-claims`, or enable the judge with an API key.",
+    "limit": "Raise `max-cost-usd` / `max-claims`, or check fewer claims per run (sharding).",
+    "judge-error": "Re-run; if it persists, check the judge's key, model and base URL, or try another model.",
+    "unsure": (
+        "Make the claim match what the source states, or cite a source that states it plainly; "
+        "drop `unsure` from `fail-on` to report such claims without failing."
+    ),
+    "not-verified": "Enable the judge with an API key, turn fetching on, or fix the citation.",
     "unsourced": "Add a citation (a link, footnote or reference) for the claim.",
 }
 
@@ -68,10 +84,11 @@ def render_sarif(report: Report) -> str:
     results: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     for claim in report.claims:
-        rule = VERDICT_CATEGORY.get(claim.verdict)
+        categories = claim_categories(claim)
+        rule = _rule(categories)
         if rule is None:
             continue
-        error = any(cat in report.fail_on for cat in claim_categories(claim))
+        error = any(cat in report.fail_on for cat in categories)
         source = source_url(claim)
         message = _sarif_message(claim, source)
         results.append(
@@ -89,7 +106,7 @@ def render_sarif(report: Report) -> str:
                     }
                 ],
                 "partialFingerprints": {"citecheckClaim/v1": _fingerprint(claim, rule, source, seen)},
-                "properties": {"verdict": claim.verdict.value, "categories": claim_categories(claim)},
+                "properties": {"verdict": claim.verdict.value, "categories": categories},
             }
         )
     sarif = {
@@ -111,6 +128,13 @@ def render_sarif(report: Report) -> str:
     }
     # pydantic-core's encoder: indented output from `json` falls back to pure Python (slow).
     return to_json(sarif, indent=2).decode("utf-8") + "\n"
+
+
+def _rule(categories: list[str]) -> str | None:
+    """A claim's rule: its most specific category (`judge-error` rather than `not-verified`),
+    None for a claim in none (a pass)."""
+    specific = [c for c in categories if c != "not-verified"]
+    return (specific or categories or [None])[0]
 
 
 def _sarif_message(claim: ClaimResult, source: str | None) -> str:

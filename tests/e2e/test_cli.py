@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from citecheck.cli import main
+from tests.servers.llm_server import LLMServer, echo_credentials_error
 from tests.servers.source_server import SourceServer
 
 PAGE = (
@@ -215,3 +216,44 @@ def test_text_report_is_coloured_on_a_terminal_only(tmp_path: Path) -> None:
     code, shown = _run_on_a_terminal([*args, "--output", str(tmp_path / "out.txt")], env)
     assert (code, shown) == (1, "")
     assert (tmp_path / "out.txt").read_text(encoding="utf-8") == piped.stdout
+
+
+CLI_KEY = "sk-proj-" + "Hq3Ld9Xw2Rm7Tz5Kp8Vn" * 2
+
+
+def test_check_prints_no_key_when_every_judge_call_fails(
+    tmp_path: Path,
+    source_server: SourceServer,
+    openai_server: LLMServer,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The provider's error body quotes the request's Authorization header back."""
+    openai_server.responder = echo_credentials_error
+    url = source_server.add("/p", PAGE)
+    doc = tmp_path / "a.md"
+    doc.write_text(f"The survey was the largest of its kind [s]({url}).\n")
+    monkeypatch.setenv("OPENAI_API_KEY", CLI_KEY)
+    args = ["check", str(doc), "--judge", "openai", "--base-url", openai_server.base_url]
+    code = main([*args, "--allow-private-host", "127.0.0.1", "--format", "json"])
+    out, err = capsys.readouterr()
+    assert code == 2 and openai_server.calls
+    assert "every judge call failed" in err and "Bearer ***" in err
+    assert CLI_KEY not in out + err and CLI_KEY[:16] not in out + err
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "json", "sarif", "text"])
+def test_check_masks_url_credentials_in_every_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    doc = tmp_path / "a.md"
+    doc.write_text(
+        "Usage rose 40% in 2022 per [the report](https://u:p@example.com/x?token=abc&page=2).\n\n"
+        "Uptake fell 12% in 2024 per https://example.com/y?X-Amz-Signature=ff00&q=1 this year.\n"
+    )
+    code = main(["check", str(doc), "--no-fetch", "--judge", "none", "--format", fmt])
+    out = capsys.readouterr().out
+    assert code == 0 and "40%" in out
+    for secret in ("u:p@", "token=abc", "X-Amz-Signature=ff00"):
+        assert secret not in out, secret
+    assert "example.com/x?token=***&page=2" in out and "X-Amz-Signature=***&q=1" in out

@@ -6,17 +6,22 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from citecheck.cli import main
+from citecheck.policy import DEFAULT_FAIL_ON
 from tests.servers.llm_server import (
     LLMServer,
     RecordedRequest,
     Reply,
+    anthropic_refusal,
+    anthropic_text,
     error_reply,
+    openai_completion,
+    openai_refusal,
     parse_prompt,
     verdict,
     verdicts_reply,
@@ -202,3 +207,113 @@ def test_runs_that_make_no_judge_call_do_not_import_an_sdk(
     assert code == 1 and sdks == [llm.protocol] and len(llm.calls) == 1
     code, sdks = _check_in_fresh_process(judged, keys)
     assert code == 1 and sdks == [] and len(llm.calls) == 1
+
+
+# -- no green on a claim the judge left unchecked ---------------------------------------------------
+
+HEIGHT_PAGE = "The Eiffel Tower is 330 metres tall, including its antennas.\n"
+PAINT_PAGE = "The tower is repainted every seven years, by hand, by a team of painters.\n"
+HEIGHT_QUOTE = "The Eiffel Tower is 330 metres tall"
+
+
+def write_two_sources(tmp_path: Path, site: SourceServer) -> Path:
+    height = site.add("/height.txt", HEIGHT_PAGE, "text/plain; charset=utf-8")
+    paint = site.add("/paint.txt", PAINT_PAGE, "text/plain; charset=utf-8")
+    doc = tmp_path / "tower.md"
+    doc.write_text(
+        f"The tower is [330 metres tall]({height}).\n\n"
+        f"The tower is [repainted every seven years]({paint}).\n",
+        encoding="utf-8",
+    )
+    return doc
+
+
+def _malformed(protocol: str) -> Reply:
+    if protocol == "anthropic":
+        return anthropic_text("Sure! The claim looks {supported: yes")
+    return openai_completion('{"verdicts": [{"id": 1, "supported": "perhaps"')
+
+
+def _bad_answer(kind: str, protocol: str) -> Reply:
+    if kind == "refusal":
+        return anthropic_refusal() if protocol == "anthropic" else openai_refusal()
+    if kind == "server-error":
+        return error_reply(protocol, 500, "internal failure", headers={"retry-after-ms": "1"})
+    if kind == "malformed":
+        return _malformed(protocol)
+    assert kind == "unsure"
+    doubtful = verdict(1, True, "The tower is repainted every seven years", "Perhaps.", confidence=0.2)
+    return verdicts_reply(protocol, [doubtful])
+
+
+def height_verified_paint_left(kind: str) -> Callable[[RecordedRequest], Reply]:
+    """The height claim is supported; the claim citing the paint page gets `kind`."""
+
+    def respond(req: RecordedRequest) -> Reply:
+        source, _ = parse_prompt(req.user_text)
+        if "330 metres" in source:
+            return verdicts_reply(req.protocol, [verdict(1, True, HEIGHT_QUOTE)])
+        return _bad_answer(kind, req.protocol)
+
+    return respond
+
+
+def check_two(tmp_path: Path, site: SourceServer, llm: LLMServer, *extra: str) -> tuple[int, dict]:
+    doc = write_two_sources(tmp_path, site)
+    out = tmp_path / "report.json"
+    args = ["check", str(doc), "--allow-private-host", site.host, "--judge", llm.protocol]
+    code = main([*args, "--base-url", llm.base_url, "--format", "json", "--output", str(out), *extra])
+    return code, json.loads(out.read_text(encoding="utf-8"))
+
+
+@pytest.mark.usefixtures("keys")
+@pytest.mark.parametrize(
+    ("kind", "calls", "cause", "says"),
+    [
+        ("refusal", 2, "judge-error", "judge error: the judge refused to answer"),
+        ("server-error", 5, "judge-error", "judge error: "),  # 1 + the SDK's 3 retries, then given up
+        ("malformed", 3, "judge-error", "judge error: the judge returned malformed output"),
+        ("unsure", 2, "unsure", "judge unsure: confidence 0.20 is below 0.5"),
+    ],
+)
+def test_a_claim_the_judge_left_unchecked_fails_the_run_by_default(
+    tmp_path: Path, site: SourceServer, llm: LLMServer, kind: str, calls: int, cause: str, says: str
+) -> None:
+    llm.responder = height_verified_paint_left(kind)
+    code, report = check_two(tmp_path, site, llm)
+    assert len(llm.calls) == calls
+    height, paint = report["claims"]
+    assert height["verdict"] == "pass"
+    assert (paint["verdict"], paint["cause"], paint["decided_by"]) == ("not_verified", cause, "judge")
+    assert paint["reason"].startswith(says)
+    if kind == "server-error":
+        assert "HTTP 500" in paint["reason"]
+    assert (code, report["passed"], report["failing"]) == (1, False, [cause])
+
+
+@pytest.mark.usefixtures("keys")
+@pytest.mark.parametrize(("kind", "cause"), [("refusal", "judge-error"), ("unsure", "unsure")])
+def test_without_its_category_in_fail_on_the_unchecked_claim_does_not_fail(
+    tmp_path: Path, site: SourceServer, llm: LLMServer, kind: str, cause: str
+) -> None:
+    llm.responder = height_verified_paint_left(kind)
+    others = [c for c in DEFAULT_FAIL_ON if c != cause]
+    code, report = check_two(tmp_path, site, llm, "--fail-on", ",".join(others))
+    assert report["claims"][1]["cause"] == cause
+    assert (code, report["passed"], report["failing"]) == (0, True, [])
+
+
+@pytest.mark.usefixtures("keys")
+def test_the_markdown_report_says_which_claims_the_judge_left_unchecked(
+    tmp_path: Path, site: SourceServer, llm: LLMServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    llm.responder = height_verified_paint_left("unsure")
+    doc = write_two_sources(tmp_path, site)
+    code = main(["check", str(doc), "--allow-private-host", site.host, "--judge", llm.protocol,
+                 "--base-url", llm.base_url])  # fmt: skip
+    md = capsys.readouterr().out
+    assert code == 1
+    reason = "judge unsure: confidence 0.20 is below 0.5 (leaning supported: Perhaps.)"
+    assert f"| FAIL (not verified): {reason} |" in md
+    assert "- Failed by type: judge unsure 1\n" in md
+    assert "- Result: failed (fail-on: unsure)" in md

@@ -12,6 +12,7 @@ import pytest
 from citecheck.github.publish import (
     COMMENT_MARKER,
     ActionLog,
+    Identity,
     PullRequestClient,
     annotation_commands,
     comment_body,
@@ -25,7 +26,7 @@ from citecheck.github.publish import (
 )
 from citecheck.models import ClaimKind, ClaimResult, Report, Verdict
 from citecheck.output.common import GITHUB_COMMENT_LIMIT, STEP_SUMMARY_LIMIT_BYTES
-from tests.servers.github_server import GitHubServer
+from tests.servers.github_server import BOT, GitHubServer
 from tests.servers.gitrepo import Repo
 
 REPO = "octo/docs"
@@ -168,35 +169,143 @@ def test_claim_text_cannot_mention_or_inject_html_in_comment() -> None:
     assert "@octocat" not in body and "<img" not in body
 
 
+def test_claim_text_cannot_link_or_cross_reference_in_comment() -> None:
+    """A full issue URL in a comment cross-references that issue, and GitHub links bare
+    `https://` and `www.` text: in claim text they are shown, not linked."""
+    text = "As https://github.com/o/r/issues/1 and HTTP://github.com/o/r/pull/2 and www.evil.example say, 40%"
+    body = comment_body(_report([_claim(text, Verdict.fail)]), hint="the job summary")
+    line = next(x for x in body.splitlines() if "40%" in x)
+    assert "https://" not in line.lower() and "www." not in line.lower()
+    assert "github.com/o/r/issues/1" in line and "evil.example" in line  # still readable
+    visible_text = line.replace("\u200b", "").replace("\\", "")
+    assert "https://github.com/o/r/issues/1" in visible_text and "www.evil.example" in visible_text
+
+
+def test_log_lines_redact_secrets_mask_urls_and_drop_controls() -> None:
+    from citecheck.redact import Redactor
+
+    key, token = "sk-proj-" + "Q7w8E9r0T1y2U3i4O5p6" * 2, "ghs_Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp"
+    out = io.StringIO()
+    log = ActionLog(out, Redactor([key, token]))
+    log.error(f"every judge call failed; last error: Authorization: Bearer {key}")
+    log.warning(f"could not post the PR comment (HTTP 403 Bad credentials (Authorization: token {token}))")
+    log.info(f"fetching https://u:p@h/x?token=abc for {key[:30]}")
+    log.untrusted(f"docs/a.md:3: fail: \u202egnp.exe\u202c 40% \x1b[31mred\x1b[0m {token}")
+    log.emit(workflow_command("error", f"reason {token}", file="docs/a.md", line=3))
+    text = out.getvalue()
+    assert key not in text and key[:20] not in text and token not in text
+    assert "u:p@" not in text and "token=abc" not in text and "https://***@h/x?token=***" in text
+    assert "\u202e" not in text and "\u202c" not in text and "\x1b" not in text
+    assert "gnp.exe" in text and "Bearer ***" in text and text.count("***") >= 6
+
+
+def test_annotations_carry_no_control_or_bidi_characters() -> None:
+    claim = _claim(
+        "Revenue \u202erose\u202c 5%\x1b]8;;https://evil\x07 in \u2066 2023\u2069",
+        Verdict.fail,
+        reason="page says \u200f7%\x00",
+        source_url="https://e.x/\u202ea",
+    )
+    lines, _ = annotation_commands(_report([claim]))
+    _, props, message = _parse_command(lines[0])
+    for bad in ("\u202e", "\u202c", "\u2066", "\u2069", "\u200f", "\x1b", "\x07", "\x00"):
+        assert bad not in lines[0], repr(bad)
+    assert "Revenue rose 5%" in message and "page says 7%" in message and props["file"] == "docs/a.md"
+
+
 def _client(gh: GitHubServer, number: int = 7) -> PullRequestClient:
     return PullRequestClient(token=gh.token, api_url=gh.url, repository=REPO, number=number)
 
 
+MALLORY = {"login": "mallory", "id": 2, "type": "User"}
+OTHER_APP = {"login": "other-app[bot]", "id": 77, "type": "Bot"}
+OCTOCAT = {"login": "octocat", "id": 583231, "type": "User"}
+
+
+def _upsert(gh: GitHubServer, body: str, **kw: bool) -> str | None:
+    client = _client(gh)
+    return client.upsert_comment(body, client.identity(), **kw)
+
+
 def test_sticky_comment_created_then_updated(gh: GitHubServer) -> None:
     gh.add_comment(REPO, 7, "LGTM", user={"login": "alice", "id": 1, "type": "User"})
-    client = _client(gh)
-    assert client.upsert_comment(COMMENT_MARKER + "\nfirst") == "created"
-    assert client.upsert_comment(COMMENT_MARKER + "\nsecond") == "updated"
+    assert _upsert(gh, COMMENT_MARKER + "\nfirst") == "created"
+    assert _upsert(gh, COMMENT_MARKER + "\nsecond") == "updated"
     comments = gh.comments(REPO, 7)
     assert [c["body"] for c in comments] == ["LGTM", COMMENT_MARKER + "\nsecond"]
-    assert len(gh.requests("POST")) == 1 and len(gh.requests("PATCH")) == 1
+    assert comments[1]["user"] == BOT  # the token's own account wrote it
+    assert len(gh.requests("POST")) == 1 + 2 and len(gh.requests("PATCH")) == 1  # + 2 GraphQL viewer
     assert all(r.authorization == f"token {gh.token}" for r in gh.requests())
 
 
-def test_sticky_comment_found_across_pages_and_prefers_bot(gh: GitHubServer) -> None:
-    gh.add_comment(REPO, 7, f"quoting {COMMENT_MARKER}", user={"login": "mallory", "id": 2, "type": "User"})
+def test_token_identity_from_graphql_viewer_else_rest_user(gh: GitHubServer) -> None:
+    client = _client(gh)
+    # GITHUB_TOKEN: GraphQL names its bot; REST GET /user is refused to an installation token.
+    assert client.identity() == Identity("github-actions[bot]", 41898282)
+    assert [r.path for r in gh.requests()] == ["/graphql"]
+    gh.state.graphql = False
+    assert client.identity() is None  # GET /user: 403 for an App's token, so nobody is known
+    assert [r.path for r in gh.requests()][-1] == "/user"
+    gh.state.identity = dict(OCTOCAT)  # a personal access token
+    assert client.identity() == Identity("octocat", 583231)
+    gh.state.graphql = True
+    assert client.identity() == Identity("octocat", 583231)
+
+
+def test_identity_matches_by_id_else_by_login_without_the_bot_suffix() -> None:
+    from types import SimpleNamespace as User
+
+    me = Identity("github-actions[bot]", 41898282)
+    assert me.authored(User(login="github-actions[bot]", id=41898282, type="Bot"))
+    assert not me.authored(User(login="github-actions[bot]", id=666, type="Bot"))  # the id decides
+    assert not me.authored(None)
+    by_login = Identity("github-actions")  # GraphQL's short form of a bot's login, no id
+    assert by_login.authored(User(login="github-actions[bot]", id=None, type="Bot"))
+    assert not by_login.authored(User(login="github-actions-fan", id=None, type="User"))
+
+
+def test_sticky_comment_is_only_ever_the_tokens_own(gh: GitHubServer) -> None:
+    """A marker in a comment by another user or another App does not capture the report."""
+    theirs = [
+        gh.add_comment(REPO, 7, f"quoting {COMMENT_MARKER}", user=MALLORY),
+        gh.add_comment(REPO, 7, COMMENT_MARKER + "\nfake report", user=OTHER_APP),
+    ]
     for i in range(145):  # two pages of 100
         gh.add_comment(REPO, 7, f"chatter {i}", user={"login": "bob", "id": 3, "type": "User"})
-    ours = gh.add_comment(REPO, 7, COMMENT_MARKER + "\nold")
-    assert _client(gh).upsert_comment(COMMENT_MARKER + "\nnew") == "updated"
+    # Only others' marked comments: none is edited, ours is created.
+    assert _upsert(gh, COMMENT_MARKER + "\nfirst") == "created"
+    assert gh.requests("PATCH") == []
     bodies = {c["id"]: c["body"] for c in gh.comments(REPO, 7)}
-    assert bodies[ours["id"]] == COMMENT_MARKER + "\nnew"
-    assert sum(COMMENT_MARKER in b for b in bodies.values()) == 2  # mallory's untouched, none added
-    assert len([r for r in gh.requests("GET") if r.path.endswith("/comments")]) >= 2  # followed Link
+    assert [bodies[c["id"]] for c in theirs] == [c["body"] for c in theirs]
+    ours = gh.comments(REPO, 7)[-1]
+    assert ours["user"] == BOT and ours["body"] == COMMENT_MARKER + "\nfirst"
+    # The next run finds ours (past two pages) and updates it, and only it.
+    assert _upsert(gh, COMMENT_MARKER + "\nsecond") == "updated"
+    bodies = {c["id"]: c["body"] for c in gh.comments(REPO, 7)}
+    assert bodies[ours["id"]] == COMMENT_MARKER + "\nsecond"
+    assert [bodies[c["id"]] for c in theirs] == [c["body"] for c in theirs]
+    assert [r.path for r in gh.requests("PATCH")] == [f"/repos/{REPO}/issues/comments/{ours['id']}"]
+    assert len([r for r in gh.requests("GET") if r.path.endswith("/comments")]) >= 4  # followed Link
+
+
+def test_a_user_tokens_comment_is_its_users_own(gh: GitHubServer) -> None:
+    gh.state.identity = dict(OCTOCAT)
+    bot = gh.add_comment(REPO, 7, COMMENT_MARKER + "\nby the Actions bot", user=BOT)
+    mine = gh.add_comment(REPO, 7, COMMENT_MARKER + "\nold", user=OCTOCAT)
+    assert _upsert(gh, COMMENT_MARKER + "\nnew") == "updated"
+    bodies = {c["id"]: c["body"] for c in gh.comments(REPO, 7)}
+    assert bodies == {bot["id"]: bot["body"], mine["id"]: COMMENT_MARKER + "\nnew"}
+
+
+def test_unknown_identity_edits_nothing(gh: GitHubServer) -> None:
+    ours = gh.add_comment(REPO, 7, COMMENT_MARKER + "\nold")
+    assert _client(gh).upsert_comment(COMMENT_MARKER + "\nnew", None) == "created"
+    assert gh.requests("PATCH") == [] and gh.comments(REPO, 7)[0]["body"] == ours["body"]
+    assert _client(gh).upsert_comment("x", None, create=False) is None
 
 
 def test_no_comment_created_when_told_not_to(gh: GitHubServer) -> None:
-    assert _client(gh).upsert_comment("x", create=False) is None
+    assert _upsert(gh, "x", create=False) is None
     assert gh.comments(REPO, 7) == []
 
 
@@ -205,7 +314,7 @@ def test_forbidden_comment_raises_for_the_caller_to_warn(gh: GitHubServer) -> No
 
     gh.state.forbid_writes = True
     with pytest.raises(GithubException) as info:
-        _client(gh).upsert_comment(COMMENT_MARKER + "\nx")
+        _upsert(gh, COMMENT_MARKER + "\nx")
     assert info.value.status == 403
 
 
@@ -244,6 +353,13 @@ def test_pr_files_and_contents_from_a_real_repository(gh: GitHubServer, tmp_path
     assert client.file_at(".citecheck.toml", head) is None  # 404: no such file there
     with pytest.raises(ValueError, match="docs is a folder"):
         client.file_at("docs", base)
+    # A commit GitHub does not have is not a commit without the file.
+    from github import GithubException
+
+    with pytest.raises(GithubException, match="No commit found") as info:
+        client.file_at(".citecheck.toml", "f" * 40)
+    assert info.value.status == 404
+    assert client.commits() == (head, base)
 
 
 def test_commands_off_block_covers_library_output_and_errors() -> None:

@@ -238,11 +238,11 @@ def test_audit_lists_tracked_or_walked_matching_files(pr_repo: tuple[Repo, str, 
         (repo.root / skipped).mkdir(parents=True)
         (repo.root / skipped / "README.md").write_text("x\n")
     (repo.root / "venv/pyvenv.cfg").write_text("home = /usr\n")
-    files = select_audit(repo.root, Settings(), git=Git(repo.root))
+    files = select_audit(repo.root, Settings(), git=Git(repo.root)).files
     assert [f.display for f in files] == ["docs/a.md", "docs/b.mdx", "guide/new.md", "untouched.md"]
     assert all(f.line_ranges is None for f in files)
     # The Action's image has no git: the walk skips hidden folders, node_modules and venvs.
-    walked = [f.display for f in select_audit(repo.root, Settings())]
+    walked = [f.display for f in select_audit(repo.root, Settings()).files]
     assert walked == ["docs/a.md", "docs/b.mdx", "guide/new.md", "untouched.md", "untracked.md"]
 
 
@@ -339,3 +339,57 @@ def test_find_markdown_files_skips_hidden_folders_and_virtualenvs(tmp_path: Path
     # Named explicitly, a file in such a folder is still taken.
     files, _ = find_markdown_files([tmp_path / ".cache" / "b.md"])
     assert len(files) == 1
+
+
+def _links(root: Path, outside: Path) -> None:
+    """A tree whose Markdown-named links lead out of it, into `.git`, inside it, and nowhere."""
+    (root / ".git").mkdir(parents=True)
+    (root / ".git/config").write_text("[remote]\n\turl = https://x:ghp_credential@github.com/o/r\n")
+    (root / "docs").mkdir()
+    (root / "docs/real.md").write_text("# Real\n\nSales grew 25% in 2023.\n")
+    outside.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (root / "docs/passwd.md").symlink_to(outside)
+    (root / "docs/config.md").symlink_to("../.git/config")
+    (root / "docs/alias.md").symlink_to("real.md")  # inside the tree: kept
+    (root / "docs/dangling.md").symlink_to("nowhere.md")
+
+
+def test_the_walk_does_not_follow_a_link_out_of_the_tree(tmp_path: Path) -> None:
+    root = tmp_path / "tree"
+    _links(root, tmp_path / "passwd")
+    files, errors = find_markdown_files([root])
+    assert [f.relative_to(root).as_posix() for f in files] == ["docs/alias.md", "docs/real.md"]
+    warned = {Path(e.file).name: e for e in errors}
+    assert set(warned) == {"passwd.md", "config.md", "dangling.md"}
+    assert all(not e.fatal and e.message.endswith(": not read") for e in errors)
+    assert "out of the tree" in warned["passwd.md"].message
+    assert "into a skipped folder (to .git/config)" in warned["config.md"].message
+    # The CLI's local mode reports them relative to where it runs, by the link's own name.
+    files_local, errors_local = select_local(["docs"], Settings(), cwd=root)
+    assert {f.display for f in files_local} == {"docs/real.md"}  # the alias shows as the file it is
+    assert sorted(e.file for e in errors_local) == ["docs/config.md", "docs/dangling.md", "docs/passwd.md"]
+    # The Action's audit walks the workspace the same way.
+    audit = select_audit(root, Settings())
+    assert [f.display for f in audit.files] == ["docs/real.md"]  # the alias is the same file
+    assert sorted(e.file for e in audit.errors) == ["docs/config.md", "docs/dangling.md", "docs/passwd.md"]
+
+
+def test_a_committed_link_out_of_the_tree_is_not_read(tmp_path: Path) -> None:
+    """git tracks a link as a file: a PR can commit one to `/etc/passwd` or `.git/config`."""
+    outside = tmp_path / "secret.txt"
+    outside.write_text("API_KEY=sk-live-should-never-be-read 42% of it\n")
+    repo = Repo(tmp_path / "repo")
+    base = repo.commit({"docs/a.md": BASE_DOC}, "base")
+    (repo.root / "docs/leak.md").symlink_to(outside)
+    (repo.root / "docs/conf.md").symlink_to("../.git/config")
+    git(repo.root, "add", "docs/leak.md", "docs/conf.md")
+    head = repo.commit({"docs/b.md": "New.\n"}, "links")
+    audit = select_audit(repo.root, Settings(), git=Git(repo.root))
+    assert [f.display for f in audit.files] == ["docs/a.md", "docs/b.md"]
+    assert sorted(e.file for e in audit.errors) == ["docs/conf.md", "docs/leak.md"]
+    # In PR mode, a changed file that is such a link is an error, never read.
+    selection = select_pr(repo.root, Settings(), _listing(repo.root, base, head))
+    assert [f.display for f in selection.files] == ["docs/b.md"]
+    errors = {e.file: e.message for e in selection.errors}
+    assert set(errors) == {"docs/leak.md", "docs/conf.md"} and all(e.fatal for e in selection.errors)
+    assert "out of the tree" in errors["docs/leak.md"] and "skipped folder" in errors["docs/conf.md"]

@@ -3,11 +3,21 @@
 It speaks the parts of the real API the Action uses: issue comments (list with Link-header
 pagination, create, update), PR files (with `patch`, at most `files_cap` of them, as GitHub
 lists at most 3,000), file contents at a commit, and the repository / issue / pull objects
-(the pull with `changed_files`). A repository can be backed by a real git repo
-(`serve_repo`): its PR files are then `git diff base...head` and its contents `git show`,
-the way GitHub computes them. Authorization is checked like GitHub does (`401 Bad
-credentials`); `forbid_writes` answers writes with GitHub's `403 Resource not accessible by
-integration`, as a fork PR's read-only token gets. Every request is logged for the tests to assert on.
+(the pull with `changed_files` and its head and base commits). A repository can be backed by
+a real git repo (`serve_repo`): its PR files are then `git diff base...head` and its contents
+`git show`, the way GitHub computes them; a commit it does not have is GitHub's `404 No commit
+found for the ref …`. Authorization is checked like GitHub does (`401 Bad credentials`);
+`forbid_writes` answers writes with GitHub's `403 Resource not accessible by integration`, as
+a fork PR's read-only token gets.
+
+The token acts as one account, `identity` (default: `github-actions[bot]`, the account of a
+workflow's `GITHUB_TOKEN`): comments it creates are that account's, GraphQL `viewer` names it
+(login and `databaseId`, as GitHub answers an installation token), and REST `GET /user`
+answers a user's token but refuses an App's bot (`403 Resource not accessible by
+integration`), as GitHub does. Comments by other accounts are added with `add_comment(user=)`;
+like GitHub with a token that may write to the repository, the server lets any comment be
+edited, so a test sees which one the client chose. Every request is logged for the tests to
+assert on.
 
     with GitHubServer(token="t0k") as gh:
         gh.add_pr_files("o/r", 7, [{"filename": "a.md", "status": "modified", "patch": "@@ ..."}])
@@ -33,6 +43,7 @@ import pytest
 from tests.servers.gitrepo import git
 
 BOT = {"login": "github-actions[bot]", "id": 41898282, "type": "Bot"}
+FORBIDDEN = "Resource not accessible by integration"
 _TIME = "2026-11-29T00:00:00Z"
 
 
@@ -55,6 +66,10 @@ class GitHubState:
     files_cap: int = 3000
     requests: list[LoggedRequest] = field(default_factory=list)
     forbid_writes: bool = False
+    identity: dict[str, Any] = field(default_factory=lambda: dict(BOT))  # who the token acts as
+    graphql: bool = True  # False: no GraphQL endpoint (404), as on a server without one
+    contents_status: int | None = None  # answer the contents API with this error status
+    echo_auth: bool = False  # error messages quote the Authorization header (as some proxies do)
     next_id: int = 1000
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -79,6 +94,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def _error(self, status: int, message: str) -> None:
+        if self.server.state.echo_auth:
+            message += f" (Authorization: {self.headers.get('Authorization')})"
         self._send(status, {"message": message, "documentation_url": "https://docs.github.com/rest"})
 
     def _handle(self, method: str) -> None:
@@ -99,6 +116,17 @@ class _Handler(BaseHTTPRequestHandler):
             return
         seg = [s for s in parts.path.split("/") if s]
         query = parse_qs(parts.query)
+        if seg == ["graphql"] and method == "POST" and state.graphql:
+            self._graphql(body)
+            return
+        if seg == ["user"] and method == "GET":
+            with state.lock:
+                me = dict(state.identity)
+            if me.get("type") == "Bot":  # an installation token has no user to show
+                self._error(403, FORBIDDEN)
+            else:
+                self._send(200, me)
+            return
         if len(seg) < 3 or seg[0] != "repos":
             self._error(404, "Not Found")
             return
@@ -106,7 +134,7 @@ class _Handler(BaseHTTPRequestHandler):
         rest = seg[3:]
         base = self.server.base_url
         if method in ("POST", "PATCH") and state.forbid_writes:
-            self._error(403, "Resource not accessible by integration")
+            self._error(403, FORBIDDEN)
             return
         if method == "GET" and rest == []:
             self._send(200, {"full_name": repo, "url": f"{base}/repos/{repo}", "name": seg[2]})
@@ -128,7 +156,9 @@ class _Handler(BaseHTTPRequestHandler):
                 if not isinstance(body, dict) or not isinstance(body.get("body"), str):
                     self._error(422, "Invalid request: body is required")
                     return
-                comment = self.server.new_comment(repo, key[1], body["body"], BOT)
+                with state.lock:
+                    me = dict(state.identity)
+                comment = self.server.new_comment(repo, key[1], body["body"], me)
                 self._send(201, comment)
             else:
                 self._error(404, "Not Found")
@@ -158,13 +188,28 @@ class _Handler(BaseHTTPRequestHandler):
             self._page(items, query, f"{base}{parts.path}")
         elif method == "GET" and len(rest) >= 2 and rest[0] == "contents":
             path = unquote("/".join(rest[1:]))
-            found = self.server.contents(repo, path, query.get("ref", ["HEAD"])[0])
-            if found is None:
+            ref = query.get("ref", ["HEAD"])[0]
+            if state.contents_status is not None:
+                self._error(state.contents_status, FORBIDDEN if state.contents_status == 403 else "Error")
+            elif not self.server.has_commit(repo, ref):
+                self._error(404, f"No commit found for the ref {ref}")
+            elif (found := self.server.contents(repo, path, ref)) is None:
                 self._error(404, "Not Found")
             else:
                 self._send(200, found)
         else:
             self._error(404, "Not Found")
+
+    def _graphql(self, body: Any) -> None:
+        query = body.get("query", "") if isinstance(body, dict) else ""
+        if "viewer" not in query:
+            self._send(200, {"errors": [{"message": "this stand-in answers only `viewer`"}]})
+            return
+        with self.server.state.lock:
+            me = dict(self.server.state.identity)
+        # GitHub's viewer of an App installation token is its bot, `name[bot]`, with the bot's
+        # REST user id as databaseId.
+        self._send(200, {"data": {"viewer": {"login": me["login"], "databaseId": me["id"]}}})
 
     def _page(self, items: list[dict[str, Any]], query: dict[str, list[str]], url: str) -> None:
         per_page = min(int(query.get("per_page", ["30"])[0]), 100)
@@ -208,6 +253,17 @@ class _Server(ThreadingHTTPServer):
             return pr_files_from_git(root, pull["base"]["sha"], pull["head"]["sha"])
         except AssertionError:  # a PR whose commits the repository does not have
             return []
+
+    def has_commit(self, repo: str, ref: str) -> bool:
+        with self.state.lock:
+            root = self.state.repos.get(repo)
+        if root is None:
+            return True  # no repository behind it: every file is absent, whatever the ref
+        try:
+            git(root, "cat-file", "-e", f"{ref}^{{commit}}")
+        except AssertionError:
+            return False
+        return True
 
     def contents(self, repo: str, path: str, ref: str) -> dict[str, Any] | list[dict[str, Any]] | None:
         with self.state.lock:
@@ -304,7 +360,10 @@ class GitHubServer:
     def set_pull(self, repo: str, number: int, *, head_sha: str, base_sha: str) -> None:
         """What `GET /repos/{repo}/pulls/{number}` says about the PR's commits."""
         with self.state.lock:
-            self.state.pulls[(repo, number)] = {"head": {"sha": head_sha}, "base": {"sha": base_sha}}
+            self.state.pulls[(repo, number)] = {
+                "head": {"sha": head_sha, "ref": f"pr-{number}"},
+                "base": {"sha": base_sha, "ref": "main"},
+            }
 
     def requests(self, method: str | None = None) -> list[LoggedRequest]:
         with self.state.lock:

@@ -241,6 +241,14 @@ def error_reply(protocol: Protocol, status: int, message: str = "error", **kw: A
     )
 
 
+def echo_credentials_error(request: RecordedRequest, status: int = 400) -> Reply:
+    """The provider's error reply quoting the request's credentials back, as a misbehaving
+    provider or proxy does (`Authorization: Bearer …`, Anthropic's `x-api-key`)."""
+    creds = {k: v for k, v in request.headers.items() if k in ("authorization", "x-api-key")}
+    message = "invalid request; received headers: " + ", ".join(f"{k}: {v}" for k, v in creds.items())
+    return error_reply(request.protocol, status, message)
+
+
 def verdicts_reply(protocol: Protocol, verdicts: list[dict[str, Any]], **kw: Any) -> Reply:
     if protocol == "anthropic":
         return anthropic_verdicts(verdicts, **kw)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from citecheck.config import Settings
 from citecheck.models import (
+    Cause,
     Citation,
     CitationKind,
     ClaimKind,
@@ -42,6 +43,7 @@ def claim(
     judge: JudgeResult | None = None,
     limit: bool = False,
     citations: list[Citation] | None = None,
+    cause: Cause | None = None,
 ) -> ClaimResult:
     if citations is None:
         citations = [] if verdict == Verdict.unsourced else [cite(url)]
@@ -59,6 +61,7 @@ def claim(
         evidence=evidence,
         judge=judge,
         limit=limit,
+        cause=cause,
     )
 
 

@@ -33,3 +33,12 @@ def test_the_pipeline_module_imports_no_stage() -> None:
         "citecheck.judge.judge",
     }
     assert not loaded & (stages | {"citecheck.output.report"})
+
+
+def test_the_command_line_loads_the_mcp_sdk_only_for_the_mcp_command() -> None:
+    # The SDK (starlette, pydantic-settings, opentelemetry, …) takes seconds to import: a
+    # `citecheck check` must not pay for it, nor for the MCP tools it does not run.
+    code = "import sys, citecheck.cli; print(*sorted(m for m in sys.modules if m.split('.')[0] == 'mcp'))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.split() == []
+    assert not [m for m in loaded_by("citecheck.cli") if m.startswith("citecheck.mcp")]

@@ -1,4 +1,4 @@
-"""The judge's prompt, output parsing and quote check, without a server."""
+"""The judge's prompt and output parsing, without a server (the evidence quote: test_judge_quotes.py)."""
 
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from citecheck.judge.prompt import (
     RETRY_NOTE,
     SYSTEM_PROMPT,
     VERDICT_SCHEMA,
+    MalformedVerdicts,
     build_excerpt,
     build_prompt,
     parse_verdicts,
 )
-from citecheck.judge.quotes import locate_quote
 from citecheck.models import FetchedSource, FetchOutcome, Passage, SourceInfo
 
 PAGE = "The Eiffel Tower is 330 metres tall. It was completed in 1889. About 7 million people visit it."
@@ -47,7 +47,7 @@ def test_prompt_changes_come_with_a_new_prompt_version() -> None:
     # update this digest together.
     contract = SYSTEM_PROMPT + RETRY_NOTE + PROMPT_JSON_NOTE + json.dumps(VERDICT_SCHEMA, sort_keys=True)
     digest = hashlib.sha256(contract.encode()).hexdigest()[:16]
-    assert (PROMPT_VERSION, digest) == ("2", "a7e87e3146153f95")  # 2: check notes
+    assert (PROMPT_VERSION, digest) == ("3", "a11d2fe214f43cd0")  # 3: check notes
 
 
 # -- build_prompt -----------------------------------------------------------------------------------
@@ -177,6 +177,25 @@ def test_wrong_count_keeps_the_ids_given() -> None:
     assert list(verdicts) == [0]
 
 
+@pytest.mark.parametrize(
+    "verdicts",
+    [
+        [V1, {**V1, "supported": False}],  # conflicting: which one did the judge mean?
+        [V1, V1],  # the same verdict twice is still not one verdict per claim
+        [V1, V2, {**V2, "confidence": 0.9}],
+    ],
+)
+def test_two_verdicts_for_one_claim_id_are_malformed(verdicts: list[dict]) -> None:
+    with pytest.raises(MalformedVerdicts, match="more than one verdict for claim id"):
+        parse_verdicts({"verdicts": verdicts}, 2)
+
+
+def test_a_repeated_id_is_not_renumbered_away() -> None:
+    # Two verdicts for two claims, both with id 1: the right count must not hide the repeat.
+    with pytest.raises(MalformedVerdicts):
+        parse_verdicts({"verdicts": [{**V1, "id": 1}, {**V2, "id": 1}]}, 2)
+
+
 def test_missing_optional_fields_take_defaults() -> None:
     [(_, v)] = parse_verdicts({"verdicts": [{"id": 1, "supported": False}]}).items()
     assert (v.confidence, v.rationale, v.evidence) == (0.5, "", "")
@@ -195,29 +214,3 @@ def test_missing_optional_fields_take_defaults() -> None:
 def test_malformed_output_raises(payload: object) -> None:
     with pytest.raises((ValueError, ValidationError)):
         parse_verdicts(payload, 1)
-
-
-# -- locate_quote ------------------------------------------------------------------------------
-
-
-def test_quote_is_found_case_and_whitespace_tolerant_as_the_pages_text() -> None:
-    assert locate_quote("the eiffel tower is  330\nmetres", PAGE) == "The Eiffel Tower is 330 metres"
-
-
-def test_quote_with_straightened_quote_marks_is_the_pages_typography() -> None:
-    page = "The curator said: “It’s the city’s symbol” — and visitors agree."
-    assert locate_quote("\"It's the city's symbol\" - and", page) == "“It’s the city’s symbol” — and"
-
-
-def test_quote_not_on_the_page_or_empty_is_none() -> None:
-    assert locate_quote("The tower is 500 metres tall", PAGE) is None
-    assert locate_quote("  ", PAGE) is None
-
-
-def test_quote_across_an_excerpt_gap_counts_only_if_the_page_has_it() -> None:
-    excerpt = "330 metres tall." + EXCERPT_GAP + "About 7 million"
-    gap_quote = "330 metres tall. […] About 7 million"
-    # The gap marker is citecheck's, not the page's: such a quote is looked for on the page.
-    assert locate_quote(gap_quote, PAGE, excerpt) is None
-    assert locate_quote("About 7 million", PAGE, excerpt) == "About 7 million"
-    assert locate_quote("completed in 1889", PAGE, excerpt) == "completed in 1889"

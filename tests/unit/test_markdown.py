@@ -9,7 +9,7 @@ import re
 import pytest
 from markdown_it import MarkdownIt
 
-from citecheck.models import FileError, Verdict
+from citecheck.models import Cause, FileError, Verdict
 from citecheck.output.common import GITHUB_COMMENT_LIMIT, escape_markdown, markdown_url, shorten
 from citecheck.output.markdown import claim_line, render_markdown
 from citecheck.output.report import summary_counts
@@ -108,6 +108,27 @@ def test_extra_sections_hold_notes_errors_and_cost() -> None:
     assert "- docs/broken.md:7: error: unreadable &lt;binary&gt; file" in after
     assert "claude-haiku-4-5, cost: $0.0030" in after
     assert "- Result: failed (fail-on: unsupported, unreachable, not-extractable, disallowed, limit)" in after
+
+
+def test_details_count_judge_errors_and_doubts_apart_from_other_unverified_claims() -> None:
+    claims = [
+        claim(Verdict.pass_, line=1),
+        claim(Verdict.fail, reason="the page says 12 million", line=2),
+        claim(Verdict.not_verified, reason="judge error: HTTP 500", cause=Cause.judge_error, line=3),
+        claim(Verdict.not_verified, reason="judge error: refused", cause=Cause.judge_error, line=4),
+        claim(Verdict.not_verified, reason="judge unsure: confidence 0.20", cause=Cause.unsure, line=5),
+        claim(Verdict.not_verified, reason="judge disabled", line=6),
+        claim(Verdict.unreachable, reason="HTTP 403", cause=Cause.blocked, line=7),
+        claim(Verdict.unreachable, reason="HTTP 404", line=8),
+    ]
+    md = render_markdown(report_of(claims))
+    details = md.split("### Details", 1)[1]
+    assert (
+        "- Failed by type: unsupported 1, URL not reachable 1, blocked by the site 1, judge error 2, "
+        "judge unsure 1, not verified 1\n" in details
+    )
+    assert "- Result: failed (fail-on: unsupported, unreachable, blocked, judge-error, unsure)" in details
+    assert "FAIL (not verified): judge unsure: confidence 0.20 | docs/guide.md:5" in md
 
 
 TRICKY = (

@@ -37,3 +37,9 @@ def judge_choices() -> list[str]:
 def key_inputs() -> dict[str, str]:
     """Action input → environment variable, for every provider's key (providers may share one)."""
     return {p.key_input: p.key_env for p in PROVIDERS.values()}
+
+
+def secret_variables() -> list[str]:
+    """The environment variables that may hold a run's secrets: every provider's key, and a
+    GitHub token (what a CLI or MCP process redacts from the error text it prints)."""
+    return [*(p.key_env for p in PROVIDERS.values()), "GITHUB_TOKEN", "GH_TOKEN"]

@@ -1,0 +1,109 @@
+"""citecheck.redact: the run's secrets and secret-looking URL parts out of every output text."""
+
+from __future__ import annotations
+
+import pytest
+
+from citecheck.config import Settings
+from citecheck.models import Citation, CitationKind, ClaimKind, ClaimResult, Verdict
+from citecheck.output.report import build_report
+from citecheck.redact import MASK, Redactor, mask_url, mask_urls, secret_name
+
+KEY = "sk-ant-api03-" + "Zq8xW2vK9pL4mN7bR1tY6uH3jF5dS0aE" * 2
+TOKEN = "ghs_9aB8cD7eF6gH5iJ4kL3mN2oP1qR0sT9uV8wX"
+
+
+@pytest.mark.parametrize(
+    ("url", "masked"),
+    [
+        ("https://u:p@host/x?token=abc&page=2", "https://***@host/x?token=***&page=2"),
+        ("https://example.com/a?token=abc", "https://example.com/a?token=***"),
+        ("https://user@host/", "https://***@host/"),
+        ("ftp://user:pw@host/f", "ftp://***@host/f"),
+        (
+            "https://b.s3.amazonaws.com/k?X-Amz-Credential=AK%2F1&X-Amz-Signature=ff&X-Amz-Date=1",
+            "https://b.s3.amazonaws.com/k?X-Amz-Credential=***&X-Amz-Signature=***&X-Amz-Date=1",
+        ),
+        (
+            "https://h/?apiKey=1&api_key=2&access_token=3&client_secret=4",
+            "https://h/?apiKey=***&api_key=***&access_token=***&client_secret=***",
+        ),
+        ("https://h/?sig=1&password=2&auth=3&key=4", "https://h/?sig=***&password=***&auth=***&key=***"),
+        ("https://h/p#access_token=zz&state=1", "https://h/p#access_token=***&state=1"),
+        # Kept: names that only contain a secret word's letters, empty values, text fragments.
+        ("https://h/?keyword=a&monkey=b&author=c&page=2", "https://h/?keyword=a&monkey=b&author=c&page=2"),
+        ("https://h/?token=&q=1", "https://h/?token=&q=1"),
+        ("https://h/p#:~:text=a%20b", "https://h/p#:~:text=a%20b"),
+        ("https://example.com/plain/path", "https://example.com/plain/path"),
+        # Never raises, whatever the URL: a port past 65535, no host, no scheme.
+        ("http://u:p@127.0.0.1:65536/x?token=1", "http://***@127.0.0.1:65536/x?token=***"),
+        ("https://@/?token=1", "https://@/?token=***"),
+        ("/relative?token=1#x", "/relative?token=***#x"),
+    ],
+)
+def test_mask_url(url: str, masked: str) -> None:
+    assert mask_url(url) == masked
+    assert mask_url(masked) == masked  # idempotent: a masked report can be masked again
+
+
+def test_secret_names() -> None:
+    for name in ("token", "Token", "api-key", "apiKey", "X-Amz-Security-Token", "AWSAccessKeyId", "sid"):
+        assert secret_name(name), name
+    for name in ("page", "q", "keyword", "author", "monkey", "sort", "utm_source"):
+        assert not secret_name(name), name
+
+
+def test_urls_in_running_text_are_masked_and_the_prose_kept() -> None:
+    text = "See (https://u:p@h/x?token=abc) and [it](https://h/?sig=s]x) or www.h.com/?token=t."
+    assert (
+        mask_urls(text)
+        == "See (https://***@h/x?token=***) and [it](https://h/?sig=***]x) or www.h.com/?token=t."
+    )
+    assert mask_urls("no url here: a=b, c@d") == "no url here: a=b, c@d"
+
+
+def test_redactor_removes_secrets_whole_cut_short_and_encoded() -> None:
+    redact = Redactor([KEY, TOKEN, "", None, "ab"])  # empty and very short values are ignored
+    echoed = (
+        f"Error code: 400 - {{'error': 'bad header Authorization: Bearer {KEY}', 'tok': 'token {TOKEN}'}}"
+    )
+    assert KEY not in redact(echoed) and TOKEN not in redact(echoed)
+    assert redact(echoed).count(MASK) == 2 and "Authorization: Bearer ***" in redact(echoed)
+    # A message shortened before it was redacted keeps no recognisable piece of the key.
+    cut = f"the API said: Bearer {KEY[:40]} [judge-bad-request]"
+    assert redact(cut) == "the API said: Bearer *** [judge-bad-request]"
+    # A known prefix alone (documentation naming it) is not a secret.
+    assert redact("keys start with sk-ant-api03-") == "keys start with sk-ant-api03-"
+    assert "ab" in redact("ab cd")
+    # Percent-encoded (a URL that carries it) and line by line for a multi-line secret.
+    pem = "-----BEGIN KEY-----\nMIIEowIBAAKCAQEAx1\n-----END KEY-----"
+    redact = Redactor(["p@ss/w0rd+x", pem])
+    assert redact("https://h/?q=p%40ss%2Fw0rd%2Bx") == "https://h/?q=***"
+    assert "MIIEowIBAAKCAQEAx1" not in redact("got MIIEowIBAAKCAQEAx1 back")
+    assert not Redactor() and Redactor([KEY])
+    assert Redactor().secrets(KEY) == KEY  # no secrets: nothing to take out
+
+
+def test_redactor_walks_a_whole_report() -> None:
+    url = "https://u:p@host/x?token=abc&page=2"
+    claim = ClaimResult(
+        text=f"Grew 5% per {url}",
+        kinds=[ClaimKind.statistic],
+        file="docs/a.md",
+        line=3,
+        column=1,
+        citations=[Citation(raw=url, kind=CitationKind.bare_url, url=url)],
+        verdict=Verdict.not_verified,
+        reason=f"the judge API refused the request (HTTP 400): Bearer {KEY}",
+        source_url=url,
+    )
+    report = build_report([claim], settings=Settings(), notes=[f"token {TOKEN}"])
+    clean = Redactor([KEY, TOKEN]).model(report)
+    dumped = clean.model_dump_json()
+    assert KEY not in dumped and TOKEN not in dumped and "u:p@" not in dumped and "token=abc" not in dumped
+    masked = "https://***@host/x?token=***&page=2"
+    assert clean.claims[0].source_url == masked and clean.claims[0].citations[0].url == masked
+    assert clean.claims[0].text == f"Grew 5% per {masked}" and clean.notes == ["token ***"]
+    # Nothing else changes: the same report, field for field.
+    assert clean.model_dump(exclude={"claims", "notes"}) == report.model_dump(exclude={"claims", "notes"})
+    assert clean.claims[0].line == 3 and clean.claims[0].verdict == Verdict.not_verified
