@@ -40,13 +40,13 @@ What counts as the same number (the rules the number check documents):
   an ordinal in words is not a fraction (`a third cousin`; `a third of` is one).
 
 What contradicts a figure (`conflicts`, for the number check's contradictions): a page figure
-of the same unit whose value no reading of either side allows — outside the claim's rounding
-and hedge, and the page's own (`about 14 million` on the page allows a claim of `13.8
-million`), outside either side's range, and more than 2 % of the larger value away: `14
-million` against `14.6 million` is a claim rounded badly, `32` against `33` a count revised by
-one (each side's rounding reaches the other), and both are left to the judge; `10,537`
-against `10,037` is a contradiction. `more than 300` is contradicted only by less than 300,
-`up to 300` only by more.
+of the same unit such that no value is allowed by both — each side's rounding (`4,000` is
+3,500 up to 4,500; `14.6 million` 14.55 to 14.65 million), hedge (`about 14 million` on either
+side allows 13.8 million) and range. So `3,000` contradicts `4,000`, `33` contradicts `32`
+and `14.6 million` contradicts `14 million` (which it does not support either); a round page
+figure contradicts little (`2,000 troops` may be 2,400 rounded). `more than 300` is
+contradicted only by less than 300, `up to 300` only by more. Lengths converted from another
+unit keep ±10 % for the converter's rounding.
 
 Dates (`dates_in`): `11 June 2003` = `June 11, 2003` = `2003-06-11`; a day range states each
 end (`11–13 June 2003`, `June 11–13, 2003`); a span of years states its end year too
@@ -911,10 +911,6 @@ def _within(claim: NumberMention, value: float) -> bool:
     return ends or claim.value <= value <= claim.high
 
 
-# How far apart a claim's figure and a page's must be, beyond what either allows, to contradict.
-CONFLICT_MARGIN = 0.02
-
-
 def _allowed(m: NumberMention) -> tuple[float, float]:
     """The values a figure allows under its own rounding, range and hedge (for `conflicts`)."""
     low, high = m.value, m.value if m.high is None else m.high
@@ -932,9 +928,9 @@ def _allowed(m: NumberMention) -> tuple[float, float]:
 
 def conflicts(claim: NumberMention, page: NumberMention) -> bool:
     """Whether the page figure gives another value than the claim's, under every reading of
-    either side (see the module docstring): the same unit (a length in any unit), and the
-    values each allows apart by more than `CONFLICT_MARGIN` of the larger. Whether the two
-    figures are of the same thing is the number check's to decide."""
+    either side (see the module docstring): the same unit (a length in any unit), and no value
+    that both allow. Whether the two figures are of the same thing is the number check's to
+    decide."""
     if claim.pairs != page.pairs:
         return conflicts(_doubled(claim), page) if claim.pairs else conflicts(claim, _doubled(page))
     slack = 0.0
@@ -947,9 +943,11 @@ def conflicts(claim: NumberMention, page: NumberMention) -> bool:
         return False
     claim_low, claim_high = _allowed(claim)
     page_low, page_high = _allowed(page)
+    # Rounding intervals are half open: "3,000" (2,500 up to 3,500) and "4,000" (from 3,500)
+    # share no value.
     gap = max(page_low - claim_high, claim_low - page_high)
     size = max(abs(claim.value), abs(claim.high or 0.0), abs(page.value), abs(page.high or 0.0))
-    return gap > (CONFLICT_MARGIN + slack) * size
+    return gap >= slack * size
 
 
 def find_number(claim: NumberMention, page: list[NumberMention]) -> list[NumberMention]:

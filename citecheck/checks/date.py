@@ -16,11 +16,12 @@ Its outcome (`CheckResult.outcome`):
 - absent: otherwise ("appointed in 2018" against a page that never dates the appointment). The
   judge is told and decides.
 
-Measured with bench/numbers.py: no supported WiCE or Check-COVID claim contradicted, 3 of 37
-WiCE sub-claims with a wrong date or figure caught (absence had caught 25, and failed supported
-claims). A context share of 0.4 with 2 words catches 3 more, two of them by another event's date
-("established in 1889" against "acquired in 1986"); before the same-event and same-year rules, that share also
-contradicted "premiered on May 19, 2016" with "the 1970 premiere" of another film.
+Measured with bench/numbers.py: no supported WiCE or Check-COVID claim contradicted; 3 of the
+37 WiCE sub-claims with a wrong date or figure caught by their date (absence had caught 25, and
+failed supported claims). A context share of 0.4 with 2 words catches 3 more, two of them by
+another event's date ("established in 1889" against "acquired in 1986"); before the same-event
+and same-year rules, such a share also contradicted "premiered on May 19, 2016" with "the 1970
+premiere" of another film.
 
 Page furniture is no evidence (`passages.stamp_of`): a date in a retrieval, archive or access
 stamp, a copyright line or a "last updated" stamp neither finds nor contradicts a claim's

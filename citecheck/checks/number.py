@@ -15,12 +15,13 @@ Its outcome (`CheckResult.outcome`):
   is told (`detail`) and decides.
 
 Measured with bench/numbers.py on WiCE dev and Check-COVID (docs/benchmarks.md): no supported
-claim contradicted (of 153 a check ran on; absence had failed 28), 5 of 63 refuted Check-COVID
-claims caught. The rules of `context` carry the precision: without the figure-of-the-same-thing
-test a context share of 0.25 contradicted 2 supported claims, and without the names of
-`context.covered`, "12% of developers use Python at work" was contradicted by "35 percent …
-use Rust at work"; with them, no setting tried (context share 0–0.5, coverage 0–1) contradicts
-a supported claim, and a coverage of 0.75 catches 2 fewer.
+claim contradicted (of 153 a check ran on; absence had failed 28); 5 of 63 refuted Check-COVID
+claims and 1 of 37 WiCE sub-claims with a wrong figure or date caught by their figure. The
+rules of `context` carry the precision: before the figure-of-the-same-thing test, a context
+share of 0.25 contradicted 2 supported claims, and before the names of `context.covered`,
+"12% of developers use Python at work" was contradicted by "35 percent … use Rust at work";
+with them, no setting tried (context share 0–0.4, coverage 0–0.75) contradicts a supported
+claim, and a coverage of 0.75 catches 2 fewer.
 """
 
 from __future__ import annotations

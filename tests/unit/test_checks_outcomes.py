@@ -241,7 +241,9 @@ def test_supported_claims_whose_figure_is_absent_are_not_contradicted() -> None:
         "Afterward, 85% of those singers apparently contracted the coronavirus, with 32 confirmed and "
         "20 probable COVID-19 cases."
     )
-    assert outcome(check_numbers(claim, CHOIR)) == ABSENT  # 33 confirmed: a count revised by one
+    # "33 confirmed" would contradict "32 confirmed", but the sentence speaks of persons at a
+    # choir practice, not of singers who contracted the coronavirus: too little of the claim
+    assert outcome(check_numbers(claim, CHOIR)) == ABSENT
     claim = (
         "If the United States had imposed social-distancing measures one week earlier, 36,000 fewer "
         "people would have died from the coronavirus."
