@@ -56,9 +56,17 @@ DATE_CONTEXT_MIN_WORDS = 3
 # rather than names it ("coronavirus disease 2019", "World Twenty20 2016", "Expo 2020").
 _YEAR_AS_DATE = re.compile(
     r"(?:\b(?:in|on|at|by|since|from|until|till|to|through|of|during|before|after|around|about|circa|"
-    r"early|late|mid|the|and|or|between|year)[ \u00a0]+|[(\[,–—-][ \u00a0]*|^[ \u00a0]*)$",
+    r"early|late|mid|the|and|or|between|year)[ \u00a0]+|[(\[,–—-][ \u00a0]*)$",
     re.IGNORECASE,
 )
+
+
+def _dates_something(text: str, date: DateMention, sentence_start: int) -> bool:
+    """Whether a page's date dates something: a month's, or a year that starts its sentence or
+    follows what introduces a date (`_YEAR_AS_DATE`)."""
+    if date.month is not None or date.start <= sentence_start:
+        return True
+    return _YEAR_AS_DATE.search(text, max(sentence_start, date.start - 12), date.start) is not None
 
 
 def _reported(index: PageIndex) -> list[DateMention]:
@@ -94,13 +102,14 @@ def check_dates(claim_text: str, page: PageIndex, *, strict: bool = False) -> Ch
     is on the page the check still finds it and says so: pages write "on Monday", "last
     month" or their own publication date, so a missing day or month is left to the judge —
     unless the page never names the claim's month at all, with or without a year ("In March
-    2006" against a page that only says "June 2006"): then the date is absent (on WiCE dev
-    that told 2 more wrong dates of 35 and no more supported claims, 2 of 62, where requiring
-    the month whenever the page dates something in that year took 8 of 62: pages write "on
-    April 9th"). A month-day without a year ("on 20 July") is found when the page names its
-    month. The page's own date (`PageIndex.date`, from its metadata, e.g. "2019-05-01") and
-    its byline count as written on the page: "a 2019 survey" is found on a page dated 2019.
-    `strict` reports a missing day or month as absent too (see bench/numbers.py).
+    2006" against a page that only says "June 2006"): then the date is absent, and the judge is
+    told the page has the year but never the month (requiring the month whenever the page dates
+    something in that year would miss pages that write "on April 9th"). A date found at its
+    year only may still be contradicted by a date of that year for the same event. A month-day
+    without a year ("on 20 July") is found when the page names its month. The page's own date
+    (`PageIndex.date`, from its metadata, e.g. "2019-05-01") and its byline count as written on
+    the page: "a 2019 survey" is found on a page dated 2019. `strict` reports a missing day or
+    month as absent too (see bench/numbers.py).
     """
     wanted = dates_in(claim_text)
     if not wanted:
@@ -230,7 +239,7 @@ def _contradiction(
             if _conflicts(d, p)
             and (not same_year or p.year == d.year)
             and not any(date_matches(c, p) for c in claim_dates)
-            and (p.month is not None or _YEAR_AS_DATE.search(index.text, max(start, p.start - 12), p.start))
+            and _dates_something(index.text, p, start)
         ]
         # of the sentence's dates, the one of the same event: "died on 16 May 2001" against
         # "born April 13 1944; died May 25 2001"

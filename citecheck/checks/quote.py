@@ -235,7 +235,6 @@ class Misquote:
 
     speaker: str  # the claim's name for who said it, as the page names them beside it
     said: str  # the page's words, aligned with the claim's quote
-    changed: list[str]  # the claim's words the page's passage does not have
 
 
 def _misquoted(
@@ -256,12 +255,12 @@ def _misquoted(
     first, last = page.sentence_at(start), page.sentence_at(max(start, end - 1))
     lo, hi = max(0, first - SPEAKER_REACH), min(len(page.sentences) - 1, last + SPEAKER_REACH)
     near = set(tokens(page.text[page.sentences[lo][0] : page.sentences[hi][1]]))
-    near |= page.token_sets[0] if page.sentences else set()
+    near |= set(tokens(page.sentence_text(0)))  # an interview's title names who speaks
     # "She also said …" names no one: whom the page should quote is not the check's to guess
     named = [w for w in dict.fromkeys(_speakers(claim_text, quote)) if set(tokens(w)) & near]
     if not named:
         return None
-    return Misquote(" ".join(named), _aligned(quote, window), changed)
+    return Misquote(" ".join(named), _aligned(quote, window))
 
 
 def _aligned(quote: str, window: str) -> str:
