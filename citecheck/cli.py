@@ -165,10 +165,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--fail-on",
         help="comma list of: " + ", ".join(FAIL_ON_CATEGORIES) + " (default: all but the last two)",
     )
+    p.add_argument(
+        "--accept-status",
+        metavar="CODES",
+        help="comma list of HTTP statuses that mean the link is live though its content is not read "
+        "(e.g. 403,429): such a source is 'content not extractable', not unreachable or blocked",
+    )
     p.add_argument("--cache-dir", type=Path, help="keep fetched sources and verdicts here")
     p.add_argument("--shard", help="I/N: check a stable 1/N slice of the files")
     p.add_argument("--concurrency", type=int, help="simultaneous fetches (default 64)")
-    p.add_argument("--timeout", type=float, dest="timeout_s", help="seconds per source (default 10)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        dest="timeout_s",
+        help="deadline of each source's whole fetch: hops, retries and waits (seconds, default 10)",
+    )
     p.add_argument("--no-fetch", action="store_true", help="fetch nothing; cited claims are not verified")
     _add_stdin_option(p)
     _add_report_options(p, extra_files=True)
@@ -260,6 +271,7 @@ _SETTING_FLAGS = (
     "max_cost_usd",
     "max_claims",
     "fail_on",
+    "accept_status",
     "cache_dir",
     "shard",
     "concurrency",
@@ -281,7 +293,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         settings = Settings.model_validate(values)
     except ValidationError as exc:
         err = exc.errors()[0]
-        field = ".".join(str(x) for x in err["loc"]) or "value"
+        field = str(err["loc"][0]) if err["loc"] else "value"
         raise ConfigError(
             f"--{field.replace('_', '-')}: {err['msg']}", "see `citecheck check --help`"
         ) from None

@@ -87,7 +87,15 @@ class Settings(BaseModel):
     host_interval_s: float = Field(default=0.0, ge=0)
     timeout_s: float = Field(default=10.0, gt=0)
     max_source_bytes: int = Field(default=5 * 1024 * 1024, gt=0)
+    # HTTP statuses that mean "the link is live, its content was not read" (like lychee's
+    # --accept): a source answering one is not extractable instead of unreachable or blocked.
+    accept_status: list[int] = Field(default_factory=list)
+    # A cached source younger than this is used without asking the server; older, it is
+    # revalidated (ETag / Last-Modified).
     cache_max_age_s: float = Field(default=24 * 3600, ge=0)
+    # No cache entry older than this (or dated in the future) is used at all: it is rejected
+    # and counted. GitHub evicts a cache unused for 7 days; this bounds one that is kept in use.
+    cache_ttl_s: float = Field(default=7 * 24 * 3600, gt=0)
     fetch: bool = True  # False: no network; cited claims are not verified
 
     # extract stage
@@ -108,6 +116,21 @@ class Settings(BaseModel):
     @classmethod
     def _split(cls, v: Any) -> list[str]:
         return split_list(v)
+
+    @field_validator("accept_status", mode="before")
+    @classmethod
+    def _split_statuses(cls, v: Any) -> list[Any]:
+        if isinstance(v, int | str):
+            v = [v]
+        return split_list([str(x) for x in v]) if isinstance(v, list | tuple) else v
+
+    @field_validator("accept_status")
+    @classmethod
+    def _check_statuses(cls, v: list[int]) -> list[int]:
+        bad = [s for s in v if not 100 <= s <= 999]
+        if bad:
+            raise ValueError(f"{bad} are not HTTP status codes (100-999)")
+        return sorted(set(v))
 
     @field_validator("allowed_domains", "allow_private_hosts")
     @classmethod
@@ -136,6 +159,7 @@ class Settings(BaseModel):
 # Keys a `.citecheck.toml` may set, and how each may only narrow the ceiling.
 _NARROWABLE = {
     "allowed_domains",
+    "accept_status",
     "max_cost_usd",
     "max_claims",
     "fail_on",
@@ -179,6 +203,20 @@ def narrow(settings: Settings, file_config: dict[str, Any], source: str) -> Sett
                     "the config file can only narrow allowed-domains; widen it in the workflow inputs",
                 )
         update["allowed_domains"] = domains
+    if "accept_status" in cfg:
+        # Accepting a status can turn a failing `blocked` claim into one a fail-on list may let
+        # through: the file may accept only statuses the workflow accepts.
+        try:
+            accepted = Settings(accept_status=cfg["accept_status"]).accept_status
+        except ValidationError as exc:
+            raise ConfigError(f"{source}: accept_status: {exc.errors()[0]['msg']}", "fix the value") from None
+        wider = [s for s in accepted if s not in settings.accept_status]
+        if wider:
+            raise ConfigError(
+                f"{source}: accept_status {wider} are not accepted by the workflow's accept-status",
+                "the config file can only narrow accept-status; widen it in the workflow inputs",
+            )
+        update["accept_status"] = accepted
     for key in (
         "max_cost_usd",
         "max_claims",

@@ -104,6 +104,7 @@ class SourceInfo(BaseModel):
     content_type: str | None = None
     bytes_fetched: int = 0
     truncated: bool = False
+    from_cache: bool = False  # served from the run's cache directory, not downloaded by this run
 
 
 class Citation(BaseModel):
@@ -150,7 +151,8 @@ class ExtractedDocument(BaseModel):
 
 class FetchOutcome(StrEnum):
     ok = "ok"
-    unreachable = "unreachable"
+    unreachable = "unreachable"  # 404, 410, DNS failure, timeout, invalid URL, server errors
+    blocked = "blocked"  # the site refused us: 401/403/429 (after retries) or a bot-challenge page
     not_extractable = "not_extractable"
     disallowed = "disallowed"
     skipped = "skipped"  # fetching disabled
@@ -169,7 +171,11 @@ class FetchedSource(BaseModel):
     etag: str | None = None
     last_modified: str | None = None
     fetched_at: float | None = None  # unix time
-    from_cache: bool = False
+
+    @property
+    def from_cache(self) -> bool:
+        """Served from the cache directory (kept on `info`, which every citing claim reports)."""
+        return self.info.from_cache
 
 
 class CheckOutcome(StrEnum):
@@ -269,6 +275,8 @@ class Report(BaseModel):
     total_unsourced: int = 0
     total_not_verified: int = 0
     total_cost_usd: float = 0.0
+    # Claims whose verdict rests on a source served from the cache directory (not downloaded).
+    total_from_cache: int = 0
     claims: list[ClaimResult] = Field(default_factory=list)
     errors: list[FileError] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)  # e.g. "allowlist empty: any public host"

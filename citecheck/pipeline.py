@@ -80,7 +80,7 @@ class _Run:
             from citecheck.judge.resolve import resolve_judge
 
             self.judge_config = resolve_judge(settings, environ)
-        self.cache = DiskCache(settings.cache_dir) if settings.cache_dir else None
+        self.cache = DiskCache(settings.cache_dir, ttl_s=settings.cache_ttl_s) if settings.cache_dir else None
         self.errors: list[FileError] = []
         self.notes: list[str] = []
 
@@ -252,6 +252,8 @@ async def _check_async(
     if not settings.allowed_domains:
         run.notes.append("allowed-domains is empty: any public host could be fetched")
     results = await run.verify(claims)
+    if run.cache is not None and (rejected := run.cache.rejected_note()):
+        run.notes.append(rejected)
     return build_report(
         results,
         settings=settings,

@@ -6,19 +6,19 @@ Per claim (the pipeline calls these in order):
   `unsourced`; one whose every citation is marked `citecheck-ignore` is left out; one with no
   resolvable citation is `not_verified` (the resolve errors say why); past `max-claims` a
   claim is `not_verified` with `limit`. The rest are checked.
-- per cited source: a failed fetch decides (`fetch_verdict`: `disallowed` / `unreachable` /
-  `not_extractable`, or `not_verified` when fetching is off); then the deterministic checks
-  (`checks_verdict`): a check the page contradicts fails the claim on its own, at no cost (a
-  figure, date or quote merely absent from the page fails nothing: it is a hint for the
-  judge); with the judge off, a figure or date absent leaves the claim `not_verified`, and
-  when everything was found a check that may decide alone (a number or quote found on the
-  page, see `citecheck.checks`) passes it with that page text as evidence and anything else
-  is `not_verified`; otherwise the judge decides (`judge_verdict`). A judge that gave no verdict
-  leaves the claim `not_verified`: with cause `judge-error` after a refusal, an API error or
-  malformed output; with cause `unsure` when it abstained (`judge_doubt`: a confidence below
-  `Settings.min_confidence`, a rationale that contradicts its verdict; or an evidence quote
-  that is not on the page or carries no weight, see citecheck.judge.quotes); with `limit`
-  when the cost cap stopped the call.
+- per cited source: a failed fetch decides (`fetch_verdict`: `disallowed` / `unreachable` —
+  with cause `blocked` when the site refused us — / `not_extractable`, or `not_verified` when
+  fetching is off); then the deterministic checks (`checks_verdict`): a check the page
+  contradicts fails the claim on its own, at no cost (a figure, date or quote merely absent
+  from the page fails nothing: it is a hint for the judge); with the judge off, a figure or
+  date absent leaves the claim `not_verified`, and when everything was found a check that may
+  decide alone (a number or quote found on the page, see `citecheck.checks`) passes it with
+  that page text as evidence and anything else is `not_verified`; otherwise the judge decides
+  (`judge_verdict`). A judge that gave no verdict leaves the claim `not_verified`: with cause
+  `judge-error` after a refusal, an API error or malformed output; with cause `unsure` when it
+  abstained (`judge_doubt`: a confidence below `Settings.min_confidence`, a rationale that
+  contradicts its verdict; or an evidence quote that is not on the page or carries no weight,
+  see citecheck.judge.quotes); with `limit` when the cost cap stopped the call.
 - `pick`: a claim passes when one of its sources supports it; otherwise the most telling
   failure is reported (a source that contradicts the claim, then a fetch failure, then
   "not verified").
@@ -111,6 +111,9 @@ _FAILURE_RANK = {
 _FETCH_VERDICT = {
     FetchOutcome.disallowed: Verdict.disallowed,
     FetchOutcome.unreachable: Verdict.unreachable,
+    # A site that refuses robots is "not reachable" to a reader of the report too; its own
+    # fail-on category (`blocked`, through the cause) lets a team fail on dead links only.
+    FetchOutcome.blocked: Verdict.unreachable,
     FetchOutcome.not_extractable: Verdict.not_extractable,
     FetchOutcome.skipped: Verdict.not_verified,
 }
@@ -159,7 +162,10 @@ def fetch_verdict(claim: Claim, url: str, source: FetchedSource) -> ClaimResult 
     if source.outcome == FetchOutcome.ok:
         return None
     verdict = _FETCH_VERDICT[source.outcome]
-    return result(claim, verdict, decided_by=DecidedBy.fetch, reason=source.error, source_url=url)
+    cause = Cause.blocked if source.outcome == FetchOutcome.blocked else None
+    return result(
+        claim, verdict, decided_by=DecidedBy.fetch, reason=source.error, source_url=url, cause=cause
+    )
 
 
 def checks_verdict(

@@ -8,8 +8,10 @@
   `PDF_TIMEOUT_S` and reading at most `PDF_MAX_PAGES` pages, so a hostile PDF cannot hang or
   exhaust the run.
 - text/plain and Markdown (and other `text/*`): as they are.
-- Anything else (images, archives, …), or no usable text (an empty page, a login or consent
-  wall), is not extractable: a claim is never passed on a page we could not read.
+- Anything else (images, archives, …), binary data under a text type, HTML or text sent as a
+  download (`application/octet-stream`; a PDF so sent is read), or no usable text (an empty
+  page, a login or consent wall), is not extractable: a claim is never passed on a page we
+  could not read.
 
 Charset: a byte-order mark, then the `Content-Type` charset, then the document's own
 `<meta charset>`, then UTF-8 — each tried strictly, so a wrong header charset falls through
@@ -61,6 +63,12 @@ _WALL_WORDS = re.compile(
 _HTML_TYPES = {"text/html", "application/xhtml+xml"}
 _PDF_TYPES = {"application/pdf", "application/x-pdf"}
 _TEXT_TYPES = {"application/json", "application/xml", "application/x-markdown", "application/markdown"}
+_DOWNLOAD_TYPES = {"application/octet-stream", "binary/octet-stream"}
+# How much of a body `looks_binary` reads: binary formats show NUL bytes in their first header.
+SNIFF_BYTES = 4096
+# C0 control characters no text uses (tab, line feed, form feed, carriage return and escape are
+# left out); NUL is tested on its own.
+_CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 _BLOCK_TAGS = (
     "p", "div", "br", "li", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6",
@@ -74,7 +82,7 @@ class ExtractedContent:
     title: str | None = None
     date: str | None = None
     error: str | None = None  # set: the content is not extractable, and this says why
-    kind: str = "unknown"  # html | pdf | text | unknown
+    kind: str = "unknown"  # html | pdf | text | binary (a text type on binary data) | unknown
 
 
 def media_type(content_type: str | None) -> str:
@@ -89,25 +97,56 @@ def header_charset(content_type: str | None) -> str | None:
     return None
 
 
-def sniff_kind(body: bytes, content_type: str | None) -> str:
-    """html / pdf / text / unknown, from the declared type, or the bytes when none is given."""
-    mt = media_type(content_type)
+def _declared_text(mt: str) -> str | None:
+    """The kind a declared media type promises: html, text, or None (not a text type)."""
     if mt in _HTML_TYPES:
         return "html"
-    if mt in _PDF_TYPES:
-        return "pdf"
     if mt.startswith("text/") or mt in _TEXT_TYPES or mt.endswith("+json") or mt.endswith("+xml"):
         return "text"
-    if mt and mt not in ("application/octet-stream", "binary/octet-stream"):
-        return "unknown"
+    return None
+
+
+def looks_binary(body: bytes, content_type: str | None = None) -> bool:
+    """Whether a body said to be text is binary data (an image, an archive, …): NUL bytes, or
+    mostly control characters, in its first `SNIFF_BYTES` — unless it is UTF-16/32 text."""
+    if body.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return False
+    charset = (header_charset(content_type) or "").lower().replace("_", "-")
+    if charset.startswith(("utf-16", "utf-32", "ucs-2", "ucs-4")):
+        return False
+    head = body[:SNIFF_BYTES]
+    if b"\x00" in head:
+        return True
+    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
+    return controls * 10 > len(head)
+
+
+def sniff_kind(body: bytes, content_type: str | None) -> str:
+    """html / pdf / text / binary / unknown, from the declared type, or the bytes when none is given.
+
+    `binary`: a text type declared on binary data — not read as a page. A download type
+    (`application/octet-stream`) is a page only if it is a PDF (servers often send PDFs so);
+    HTML or text sent as a download is not what a reader sees in a browser, so it is not a page
+    either. With no type at all, the bytes decide, as a browser would.
+    """
+    mt = media_type(content_type)
+    declared = _declared_text(mt)
+    if declared is not None:
+        return "binary" if looks_binary(body, content_type) else declared
+    if mt in _PDF_TYPES:
+        return "pdf"
     head = body[:1024].lstrip().lower()
+    if mt in _DOWNLOAD_TYPES:
+        return "pdf" if head.startswith(b"%pdf-") else "unknown"
+    if mt:
+        return "unknown"
     if head.startswith(b"%pdf-"):
         return "pdf"
+    if looks_binary(body):
+        return "unknown"
     if head.startswith((b"<!doctype html", b"<html")) or b"<body" in head:
         return "html"
-    if body and b"\x00" not in body[:4096]:
-        return "text"
-    return "unknown"
+    return "text" if body else "unknown"
 
 
 def _valid_codec(name: str | None) -> str | None:
@@ -314,6 +353,10 @@ async def extract_page(
     if kind == "unknown":
         shown = media_type(content_type) or "unknown"
         return ExtractedContent(error=f"content type {shown} has no extractable text", kind=kind), None
+    if kind == "binary":
+        shown = media_type(content_type)
+        error = f"the body is binary data, not the {shown} its content type says: no extractable text"
+        return ExtractedContent(error=error, kind=kind), None
     if kind == "html" and worker is not None:
         return await worker.extract(body, content_type, url, idle=idle, prepare=prepare)
     if kind == "pdf":

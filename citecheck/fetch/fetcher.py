@@ -4,17 +4,29 @@
 that differ only in their `#fragment` are one fetch (the fragment is never sent). Limits:
 `Settings.concurrency` requests at once overall, `per_host_concurrency` per host with at
 least `host_interval_s` between request starts to one host; 429 and 503 are retried (at most
-`MAX_TRIES` tries and `MAX_RETRY_WAIT_S` seconds of waiting per URL, honouring
-`Retry-After`); each request — connect, headers and the whole body — must finish within
-`timeout_s`, so a server trickling bytes cannot hold the run; the decoded body is cut at
+`MAX_TRIES` tries, honouring `Retry-After`). `timeout_s` is a deadline on the whole fetch of
+a source: connecting, every hop and every byte of every response, every retry and every
+wait between them share it (`_Budget`), so neither a server trickling bytes, nor a redirect
+chain, nor a stream of 429s can hold the run; a `Retry-After` beyond what is left of it ends
+the source at once ("rate limited, retry after N s"). Time queued behind the run's own limits
+(the slots above) is not the source's and does not count. The decoded body is cut at
 `max_source_bytes` (the source is marked truncated; a gzip bomb is inflated only up to the
 cap). Redirects are followed by hand, at most `MAX_REDIRECTS`, and every hop is checked
 again against the allowlist and the SSRF guard (see `citecheck.fetch.guard`).
+
+Outcomes: `ok` (text), `not_extractable` (see `content`; also a status listed in
+`Settings.accept_status`: the link is live, its content unread), `blocked` (the site refuses
+robots: 401/403/429 or a challenge page, see `blocking`), `unreachable` (404, 410, other
+errors, DNS failure, timeout, an invalid URL), `disallowed` (allowlist or guard). No URL
+crashes the run: whatever goes wrong fails that source alone.
 
 With a cache (`--cache-dir`), a source fetched less than `cache_max_age_s` ago is not
 fetched again; an older one is revalidated with `If-None-Match` / `If-Modified-Since`, and a
 304 reuses the stored text. Failures are kept only `FAILURE_CACHE_S`, and a refusal by the
 allowlist or guard is never stored (it depends on the run's settings, not on the source).
+A cached entry is used only if it validates (`_cached`: its schema, its URL, a `fetched_at`
+neither in the future nor older than `cache_ttl_s`, text matching `text_hash`); one that does
+not is rejected, deleted and counted (`DiskCache.rejected`).
 
 Text extraction is CPU-bound: for runs of many URLs (`workers.worker_processes`) it runs in
 `workers.ExtractionWorker` processes, so the event loop's core is left to the downloads.
@@ -39,8 +51,15 @@ import httpx
 from pydantic import ValidationError
 
 from citecheck import USER_AGENT
-from citecheck.cache import DiskCache, digest
+from citecheck.cache import DiskCache, age_problem, digest
 from citecheck.config import Settings
+from citecheck.fetch.blocking import (
+    BLOCKED_STATUSES,
+    CHALLENGE_TEXT_CHARS,
+    SHORT_PAGE_BYTES,
+    blocked_reason,
+    challenge_page,
+)
 from citecheck.fetch.content import Prepare, extract_page
 from citecheck.fetch.guard import DOI_RESOLVERS, GuardError, check_url, normalize_host, parse_url
 from citecheck.fetch.transport import GuardedTransport
@@ -53,7 +72,6 @@ CACHE_NAMESPACE = "sources"
 FAILURE_CACHE_S = 600.0
 MAX_REDIRECTS = 3
 MAX_TRIES = 3
-MAX_RETRY_WAIT_S = 60.0
 RETRY_STATUSES = frozenset({429, 503})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 _CHUNK = 64 * 1024
@@ -127,6 +145,17 @@ class _Decoder:
 
     def body(self) -> bytes:
         return b"".join(self.parts)
+
+
+@dataclass
+class _Budget:
+    """A source's deadline (`timeout_s`), as the time its requests and waits have used so far."""
+
+    limit: float
+    spent: float = 0.0
+
+    def remaining(self) -> float:
+        return self.limit - self.spent
 
 
 @dataclass
@@ -255,47 +284,56 @@ class Fetcher:
                 await asyncio.sleep(state.next_start - now)
             state.next_start = max(now, state.next_start) + interval
 
-    async def _request(self, url: httpx.URL, headers: dict[str, str]) -> _Download:
-        """One request, within the per-host and global limits and the per-source deadline."""
+    async def _request(self, url: httpx.URL, headers: dict[str, str], budget: _Budget) -> _Download:
+        """One request, within the per-host and global limits and what is left of the source's
+        deadline (the time it takes is charged to `budget`; waiting for a slot is not)."""
         state = self._host(normalize_host(url.host))
         async with state.slots:
             await self._wait_interval(state)
-            async with self._global, asyncio.timeout(self.settings.timeout_s):
-                # Straight to the transport: httpx's client would add nothing this fetcher uses
-                # (it follows redirects and keeps limits itself) for a third of the HTTP CPU.
-                request = httpx.Request(
-                    "GET", url, headers={**_HEADERS, **headers}, extensions=self._extensions
-                )
-                if state.cookies:
-                    state.cookies.set_cookie_header(request)
-                response = await state.transport.handle_async_request(request)
-                response.request = request
-                if "set-cookie" in response.headers:
-                    state.cookies.extract_cookies(response)
+            async with self._global:
+                started = time.monotonic()
                 try:
-                    result = _Download(str(url), response.status_code, response.headers)
-                    if response.status_code >= 300:  # no body needed: redirect, 304 or error
-                        return result
-                    decoder = _Decoder(
-                        response.headers.get("content-encoding", ""), self.settings.max_source_bytes
-                    )
-                    async for chunk in response.aiter_raw(_CHUNK):
-                        if not decoder.feed(chunk):
-                            break
-                    result.body, result.truncated = decoder.body(), decoder.truncated
-                    return result
+                    async with asyncio.timeout(budget.remaining()):
+                        return await self._exchange(state, url, headers)
                 finally:
-                    await response.aclose()
+                    budget.spent += time.monotonic() - started
+
+    async def _exchange(self, state: _HostState, url: httpx.URL, headers: dict[str, str]) -> _Download:
+        # Straight to the transport: httpx's client would add nothing this fetcher uses
+        # (it follows redirects and keeps limits itself) for a third of the HTTP CPU.
+        request = httpx.Request("GET", url, headers={**_HEADERS, **headers}, extensions=self._extensions)
+        if state.cookies:
+            state.cookies.set_cookie_header(request)
+        response = await state.transport.handle_async_request(request)
+        response.request = request
+        if "set-cookie" in response.headers:
+            state.cookies.extract_cookies(response)
+        try:
+            result = _Download(str(url), response.status_code, response.headers)
+            status = response.status_code
+            # No body needed for a redirect, a 304 or an error — but a 503 may be a bot
+            # challenge, told by its first bytes (then it is not worth retrying).
+            if status >= 300 and status != 503:
+                return result
+            cap = self.settings.max_source_bytes if status < 300 else SHORT_PAGE_BYTES + 1
+            decoder = _Decoder(response.headers.get("content-encoding", ""), cap)
+            async for chunk in response.aiter_raw(_CHUNK):
+                if not decoder.feed(chunk):
+                    break
+            result.body, result.truncated = decoder.body(), decoder.truncated
+            return result
+        finally:
+            await response.aclose()
 
     async def _download(
-        self, url: httpx.URL, validators: dict[str, str], revalidate_url: str | None
+        self, url: httpx.URL, validators: dict[str, str], revalidate_url: str | None, budget: _Budget
     ) -> _Download:
         """Follow redirects by hand, checking every hop; returns the last response."""
         hop, redirects, extra_hop = url, 0, False
         while True:
             headers = validators if revalidate_url and str(hop) == revalidate_url else {}
             try:
-                result = await self._request(hop, headers)
+                result = await self._request(hop, headers, budget)
             except GuardError as exc:
                 if hop is url:
                     raise
@@ -318,6 +356,8 @@ class Fetcher:
                 check_hop(hop, self.settings, first=False)
             except GuardError as exc:
                 raise GuardError(f"redirected to {location}: {exc.reason}") from None
+            except (ValueError, httpx.InvalidURL) as exc:
+                raise _Unreachable(f"redirected to {location}: {exc}") from None
 
     def downloads_done(self) -> bool:
         """No fetch of this run is downloading (they wait on extraction, or are done)."""
@@ -327,6 +367,13 @@ class Fetcher:
         self._downloading += 1
         try:
             return await self._fetch(url)
+        except Exception as exc:
+            # No URL may crash the run: whatever this one met fails it alone (the tests of
+            # every input form make sure the known ones are named better than this).
+            reason = f"fetch failed ({type(exc).__name__}: {exc})"[:300]
+            return FetchedSource(
+                info=SourceInfo(url=fetch_key(url)), outcome=FetchOutcome.unreachable, error=reason
+            )
         finally:
             self._downloading -= 1
 
@@ -338,7 +385,7 @@ class Fetcher:
             check_hop(parsed, self.settings, first=True)
         except GuardError as exc:
             return FetchedSource(info=info, outcome=FetchOutcome.disallowed, error=exc.reason)
-        except ValueError as exc:
+        except ValueError as exc:  # parse_url's "invalid URL (…)"
             return FetchedSource(info=info, outcome=FetchOutcome.unreachable, error=str(exc))
         if not self.settings.fetch:
             return FetchedSource(info=info, outcome=FetchOutcome.skipped, error="fetching is disabled")
@@ -356,46 +403,82 @@ class Fetcher:
 
         source = await self._fetch_network(parsed, info, validators, cached)
         if self.cache is not None and source.outcome is not FetchOutcome.disallowed:
-            self.cache.put(CACHE_NAMESPACE, key, source.model_dump(mode="json", exclude={"from_cache"}))
+            entry = source.model_dump(mode="json", exclude={"info": {"from_cache"}})
+            self.cache.put(CACHE_NAMESPACE, key, entry)
         return source
 
     async def _fetch_network(
         self, url: httpx.URL, info: SourceInfo, validators: dict[str, str], cached: FetchedSource | None
     ) -> FetchedSource:
-        waited = 0.0
+        budget = _Budget(self.settings.timeout_s)
         revalidate_url = cached.info.final_url if cached is not None and validators else None
         for attempt in range(1, MAX_TRIES + 1):
             try:
-                dl = await self._download(url, validators, revalidate_url)
+                dl = await self._download(url, validators, revalidate_url, budget)
             except GuardError as exc:
                 return FetchedSource(info=info, outcome=FetchOutcome.disallowed, error=exc.reason)
             except _Unreachable as exc:
                 return self._failed(info, str(exc))
-            except ValueError as exc:  # malformed redirect target, bad encoding
+            except ValueError as exc:  # bad encoding
                 return self._failed(info, str(exc))
             except (httpx.HTTPError, TimeoutError, OSError) as exc:
                 return self._failed(info, _describe_error(exc, self.settings.timeout_s))
             info = info.model_copy(update={"final_url": dl.final_url, "status": dl.status})
+            if dl.status in self.settings.accept_status:
+                # Like lychee's --accept: the link is live; what it says was not read.
+                return self._failed(
+                    info,
+                    f"{_status_text(dl.status)}, accepted by accept-status: the link is live, "
+                    "its content was not read",
+                    FetchOutcome.not_extractable,
+                )
             if dl.status in RETRY_STATUSES:
-                delay = _retry_after(dl.headers.get("retry-after"))
-                delay = float(2 ** (attempt - 1)) if delay is None else delay
-                if attempt == MAX_TRIES:
-                    return self._failed(info, f"{_status_text(dl.status)} after {MAX_TRIES} tries")
-                if waited + delay > MAX_RETRY_WAIT_S:
-                    return self._failed(
-                        info,
-                        f"{_status_text(dl.status)} (retry after {delay:g} s would exceed the "
-                        f"{MAX_RETRY_WAIT_S:g} s wait limit)",
-                    )
-                waited += delay
+                if dl.status == 503 and (page := challenge_page(dl.headers, dl.body)):
+                    return self._failed(info, blocked_reason(dl.status, page), FetchOutcome.blocked)
+                if (ended := self._retry_ends(dl, attempt, budget)) is not None:
+                    return self._failed(info, *ended)
+                delay = self._retry_delay(dl, attempt)
                 await asyncio.sleep(delay)
+                budget.spent += delay
                 continue
+            if dl.status in BLOCKED_STATUSES:
+                page = challenge_page(dl.headers, b"")  # named by its headers, if they tell
+                return self._failed(info, blocked_reason(dl.status, page or ""), FetchOutcome.blocked)
             if dl.status == 304 and cached is not None and revalidate_url == dl.final_url:
-                return cached.model_copy(update={"fetched_at": time.time(), "from_cache": True})
+                return cached.model_copy(
+                    update={
+                        "fetched_at": time.time(),
+                        "info": cached.info.model_copy(update={"from_cache": True}),
+                    }
+                )
             if dl.status >= 300:
                 return self._failed(info, _status_text(dl.status))
             return await self._extracted(info, dl)
         raise AssertionError("unreachable: the loop returns on its last try")
+
+    @staticmethod
+    def _retry_delay(dl: _Download, attempt: int) -> float:
+        delay = _retry_after(dl.headers.get("retry-after"))
+        return float(2 ** (attempt - 1)) if delay is None else delay
+
+    def _retry_ends(self, dl: _Download, attempt: int, budget: _Budget) -> tuple[str, FetchOutcome] | None:
+        """Why a 429 / 503 is not retried (and what the source then is), or None: retry it."""
+        # A site that keeps answering 429 refuses robots; a 503 is a server in trouble.
+        outcome = FetchOutcome.blocked if dl.status == 429 else FetchOutcome.unreachable
+        if attempt == MAX_TRIES:
+            if outcome is FetchOutcome.blocked:
+                return blocked_reason(dl.status, after=f"after {MAX_TRIES} tries"), outcome
+            return f"{_status_text(dl.status)} after {MAX_TRIES} tries", outcome
+        delay = self._retry_delay(dl, attempt)
+        if delay <= budget.remaining():
+            return None
+        deadline = f"beyond the {self.settings.timeout_s:g} s per-source deadline"
+        advised = dl.headers.get("retry-after") is not None
+        if dl.status == 429:
+            wait = f", retry after {delay:g} s" if advised else ""
+            return f"rate limited{wait} (HTTP 429, {deadline})", outcome
+        wait = f"retry after {delay:g} s" if advised else "no time left to retry"
+        return f"{_status_text(dl.status)}, {wait} ({deadline})", outcome
 
     async def _extracted(self, info: SourceInfo, dl: _Download) -> FetchedSource:
         content_type = dl.headers.get("content-type")
@@ -420,6 +503,13 @@ class Fetcher:
             )
         finally:
             self._downloading += 1
+        # A challenge page has little or no text: only such a page is searched for one.
+        if (content.error is not None or len(content.text) < CHALLENGE_TEXT_CHARS) and (
+            page := challenge_page(dl.headers, dl.body)
+        ):
+            return FetchedSource(
+                outcome=FetchOutcome.blocked, error=blocked_reason(dl.status, page), **common
+            )
         if prepared is not None:
             self.prepared[info.url] = prepared
         if content.error is not None:
@@ -435,21 +525,38 @@ class Fetcher:
             **common,
         )
 
-    def _failed(self, info: SourceInfo, reason: str) -> FetchedSource:
-        return FetchedSource(
-            info=info, outcome=FetchOutcome.unreachable, error=reason, fetched_at=time.time()
-        )
+    def _failed(
+        self, info: SourceInfo, reason: str, outcome: FetchOutcome = FetchOutcome.unreachable
+    ) -> FetchedSource:
+        return FetchedSource(info=info, outcome=outcome, error=reason, fetched_at=time.time())
 
     def _cached(self, key: str) -> FetchedSource | None:
+        """The cache's entry for `key` if it validates; one that does not is rejected (counted
+        and deleted by the cache): it may be corrupt, from another version, or forged."""
         if self.cache is None:
             return None
         raw = self.cache.get(CACHE_NAMESPACE, key)
         if raw is None:
             return None
         try:
-            return FetchedSource.model_validate(raw)
+            cached = FetchedSource.model_validate(raw)
         except ValidationError:
-            return None  # an entry from an older format is a miss
+            self.cache.reject(CACHE_NAMESPACE, key, "not a valid source entry")
+            return None
+        if cached.info.url != key:
+            why: str | None = "for another URL"
+        elif cached.outcome is FetchOutcome.disallowed:
+            why = "a refusal, which is never stored"
+        elif stamp_problem := age_problem(cached.fetched_at, self.cache.ttl_s, time.time()):
+            why = f"fetched_at {stamp_problem}"
+        elif cached.outcome is FetchOutcome.ok and cached.text_hash != digest(cached.text):
+            why = "text does not match its hash"
+        else:
+            why = None
+        if why is not None:
+            self.cache.reject(CACHE_NAMESPACE, key, why)
+            return None
+        return cached
 
     def _fresh(self, cached: FetchedSource) -> FetchedSource | None:
         """The cached source if it may be used without asking the server, else None."""
@@ -465,7 +572,7 @@ class Fetcher:
                 check_hop(parse_url(final), self.settings, first=False)
             except (GuardError, ValueError):
                 return None
-        return cached.model_copy(update={"from_cache": True})
+        return cached.model_copy(update={"info": cached.info.model_copy(update={"from_cache": True})})
 
 
 class _Unreachable(Exception):

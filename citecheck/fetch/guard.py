@@ -159,19 +159,29 @@ def parse_url(raw: str) -> httpx.URL:
     """Parse a URL as httpx will send it.
 
     Raises `GuardError` for an odd numeric host httpx itself rejects (`0177.0.0.1`), and
-    `ValueError` for any other malformed URL.
+    `ValueError("invalid URL (…)")` for any other URL that cannot be sent: unparsable, a port
+    outside 1–65535, a host name IDNA cannot encode, a host with characters no name has.
     """
     try:
         url = httpx.URL(raw)
     except httpx.InvalidURL as exc:
-        host = urlsplit(raw).hostname or ""
+        try:
+            host = urlsplit(raw).hostname or ""
+        except ValueError:  # e.g. an unclosed IPv6 bracket
+            host = ""
         if _NUMERIC_HOST.match(normalize_host(host)):
             parse_ip_host(host)  # raises GuardError naming the form
-        raise ValueError(f"invalid URL: {exc}") from None
+        raise ValueError(f"invalid URL ({exc})") from None
+    except (ValueError, UnicodeError) as exc:  # not httpx's own error: say what it was anyway
+        raise ValueError(f"invalid URL ({exc or type(exc).__name__})") from None
+    port = url.port
+    if port is not None and not 0 < port <= 65535:
+        # httpx takes any number; the socket layer would fail the whole run with OverflowError.
+        raise ValueError(f"invalid URL (port {port} is outside 1-65535)")
     host = url.raw_host.decode("ascii", "replace")
     if url.scheme in ("http", "https") and (not host or not _HOST_CHARS.match(host)):
         # httpx percent-encodes a space in a host name; no resolver should ever see that.
-        raise ValueError(f"invalid URL: bad host name {host!r}")
+        raise ValueError(f"invalid URL (bad host name {host!r})")
     return url
 
 

@@ -78,6 +78,7 @@ ALL_INPUTS = (
     "max-cost-usd",
     "max-claims",
     "fail-on",
+    "accept-status",
     "comment",
     "annotations",
     "github-token",
@@ -148,7 +149,7 @@ def settings_from_inputs(environ: Mapping[str, str], workspace: Path) -> Setting
         if name in ("comment", "annotations"):
             raw[key] = _bool_input(name, value)
         elif name == "cache-dir":
-            raw[key] = workspace / value
+            raw[key] = outside_workspace(workspace / value, workspace)
         else:
             raw[key] = value
     try:
@@ -159,6 +160,24 @@ def settings_from_inputs(environ: Mapping[str, str], workspace: Path) -> Setting
         raise ConfigError(f"input {name}: {err['msg']}", "fix the value in the workflow's `with:`") from None
     except ConfigError as exc:
         raise ConfigError(f"input: {exc.message}", exc.hint) from None
+
+
+def outside_workspace(cache_dir: Path, workspace: Path) -> Path:
+    """`cache_dir`, refused when it lies in the checked-out tree (symbolic links followed).
+
+    Whatever is checked out is the change under test: a cache there is one the PR can write,
+    and a forged entry would decide its own claims (SECURITY.md). So the cache lives
+    outside it, under the runner's temporary folder, and `actions/cache` carries it.
+    """
+    resolved, tree = cache_dir.resolve(), workspace.resolve()
+    if resolved == tree or tree in resolved.parents:
+        raise ConfigError(
+            f"input cache-dir: {cache_dir} is inside the checked-out workspace, where the change "
+            "under test could write cache entries and so decide its own claims",
+            "use a path under $RUNNER_TEMP, e.g. `cache-dir: ${{ runner.temp }}/citecheck-cache`, "
+            "with the same `path:` in actions/cache/restore and actions/cache/save",
+        )
+    return resolved
 
 
 @dataclass
@@ -387,6 +406,7 @@ class Run:
 
     def settings(self) -> Settings:
         settings = settings_from_inputs(self.environ, self.workspace)
+        self.warn_cache_dir(settings)
         if self.event.is_pr and not self.token:
             raise ConfigError(
                 "PR mode needs github-token to list the PR's changed files and to read the config "
@@ -404,6 +424,25 @@ class Run:
             fail_on = fail_on_without_judge(settings.fail_on)
             settings = settings.model_copy(update={"judge": JUDGE_NONE, "fail_on": fail_on})
         return settings
+
+    def warn_cache_dir(self, settings: Settings) -> None:
+        """The Action runs in a container: only the workspace and the runner's temporary folder
+        (`RUNNER_TEMP`, mounted since runner 2.331) outlive it, and the workspace is refused."""
+        temp = self.environ.get("RUNNER_TEMP", "").strip()
+        if settings.cache_dir is None or not temp:
+            return
+        root = Path(temp).resolve()
+        if not root.is_dir():
+            self.log.warning(
+                f"citecheck: RUNNER_TEMP ({temp}) is not mounted in the action's container (a runner "
+                "older than 2.331): cache-dir is lost when the step ends; update the runner"
+            )
+        elif settings.cache_dir != root and root not in settings.cache_dir.parents:
+            self.log.warning(
+                f"citecheck: cache-dir {settings.cache_dir} is not under RUNNER_TEMP ({temp}): in the "
+                "action's container it is lost when the step ends, so actions/cache cannot keep it; "
+                "use `cache-dir: ${{ runner.temp }}/citecheck-cache`"
+            )
 
     def verify_pr(self) -> None:
         """`workflow_run`: the PR named by the uploaded event file (or the payload) is looked

@@ -25,7 +25,7 @@ Guarantees the rest of the pipeline relies on:
   re-run on unchanged documents makes no call (and does not import the provider's SDK).
   What is cached is the accepted verdict before the doubt rules; a cached verdict is weighed
   again on the page and judged by the run's own `min_confidence`, so an entry that no
-  longer holds up is judged again rather than trusted.
+  longer holds up is judged again rather than trusted (and rejected: `DiskCache.reject`).
 - when every call of the run failed, `failure_error()` is the run's exit-2 error.
 """
 
@@ -160,6 +160,8 @@ class Judge:
             if cached is not None:
                 results[i] = cached
                 continue
+            if hit is not None and self.cache is not None:  # counted in the report, and deleted
+                self.cache.reject(VERDICT_NAMESPACE, key, "a verdict that does not hold up on the page")
             groups.setdefault(claim.text, []).append(i)
 
         firsts = [idxs[0] for idxs in groups.values()]

@@ -98,6 +98,12 @@ def _details(report: Report) -> list[str]:
     lines.append(f"- Judged: {report.total_judged}, score: {score}")
     if report.judge_model:
         lines.append(f"- Judge: {escape_markdown(report.judge_model)}, cost: ${report.total_cost_usd:.4f}")
+    cached_verdicts = sum(1 for c in report.claims if c.judge is not None and c.judge.cached)
+    if report.total_from_cache or cached_verdicts:
+        lines.append(
+            f"- Decided from cached sources: {report.total_from_cache} claim(s); "
+            f"cached judge verdicts: {cached_verdicts}"
+        )
     return lines
 
 

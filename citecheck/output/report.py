@@ -12,6 +12,8 @@ four buckets, so ``total_claims == supported + unsupported + unsourced + not_ver
 
 ``total_judged`` counts the claims with a pass/fail verdict, whether a deterministic check or
 the judge decided it; ``overall_score`` is supported / judged (None when nothing was judged).
+``total_from_cache`` counts the claims whose verdict rests on a source served from the cache
+directory rather than downloaded by the run (`from_cache`).
 ``total_cost_usd`` sums the judge cost of the claims, leaving out verdicts served from the
 cache (they cost nothing on this run).
 
@@ -149,6 +151,7 @@ def _assemble(
         total_unsourced=count(Verdict.unsourced),
         total_not_verified=count(*NOT_VERIFIED_VERDICTS),
         total_cost_usd=round(cost, 6),
+        total_from_cache=sum(1 for c in claims if from_cache(c)),
         claims=claims,
         errors=errors,
         notes=notes,
@@ -176,6 +179,15 @@ def with_errors(report: Report, errors: Sequence[FileError]) -> Report:
         return report  # nothing to add: rebuilding it would give the same report
     extended = report.model_copy(update={"errors": [*errors, *report.errors]})
     return merge_reports([extended], report.fail_on)
+
+
+def from_cache(claim: ClaimResult) -> bool:
+    """Whether the claim's verdict rests on a source the run took from its cache directory."""
+    if claim.source_url is None:
+        return False
+    return any(
+        c.url == claim.source_url and c.source is not None and c.source.from_cache for c in claim.citations
+    )
 
 
 def summary_counts(report: Report) -> SummaryCounts:

@@ -125,7 +125,8 @@ def test_inputs_parse_into_settings() -> None:
         "INPUT_FAIL_ON": "unsupported,unsourced",
         "INPUT_COMMENT": "false",
         "INPUT_ANNOTATIONS": "False",
-        "INPUT_CACHE_DIR": ".cache/cc",
+        "INPUT_CACHE_DIR": "/runner/_temp/cc",
+        "INPUT_ACCEPT_STATUS": "429, 403",
         "INPUT_SHARD": "2/3",
         "INPUT_MODEL": "",  # empty: the default
     }
@@ -136,7 +137,8 @@ def test_inputs_parse_into_settings() -> None:
     assert (s.max_cost_usd, s.max_claims) == (0.25, 50)
     assert s.fail_on == ["unsupported", "unsourced"]
     assert s.comment is False and s.annotations is False
-    assert s.cache_dir == Path("/ws/.cache/cc") and s.shard_tuple == (2, 3)
+    assert s.cache_dir == Path("/runner/_temp/cc") and s.shard_tuple == (2, 3)
+    assert s.accept_status == [403, 429]
     assert s.model is None
     # The runner's own hyphenated form is understood too.
     assert settings_from_inputs({"INPUT_FILTER-MODE": "file"}, Path("/ws")).filter_mode == FilterMode.file
@@ -150,6 +152,12 @@ def test_inputs_parse_into_settings() -> None:
         ({"INPUT_MAX_COST_USD": "-1"}, "input max-cost-usd"),
         ({"INPUT_SHARD": "5/4"}, "shard"),
         ({"INPUT_FILTER_MODE": "changed"}, "input filter-mode"),
+        ({"INPUT_ACCEPT_STATUS": "403, forbidden"}, "input accept-status"),
+        ({"INPUT_ACCEPT_STATUS": "42"}, "input accept-status"),
+        # A cache the checked-out change could write is refused, however it is named.
+        ({"INPUT_CACHE_DIR": ".citecheck-cache"}, "input cache-dir: /ws/.citecheck-cache is inside"),
+        ({"INPUT_CACHE_DIR": "/ws/sub/../cache"}, "input cache-dir: /ws/sub/../cache is inside"),
+        ({"INPUT_CACHE_DIR": "."}, "is inside the checked-out workspace"),
     ],
 )
 def test_bad_inputs_are_config_errors_naming_the_input(env: dict[str, str], needle: str) -> None:

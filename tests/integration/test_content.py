@@ -58,7 +58,17 @@ def test_meta_charset_used_when_header_has_none() -> None:
         (b"{}", "application/json", "text"),
         (b"\x89PNG", "image/png", "unknown"),
         (b"%PDF-1.7\n...", None, "pdf"),
-        (b"<!DOCTYPE html><html>", "application/octet-stream", "html"),
+        # A page sent as a download is not a page (a PDF so sent is read).
+        (b"<!DOCTYPE html><html>", "application/octet-stream", "unknown"),
+        (b"%PDF-1.7\n...", "application/octet-stream", "pdf"),
+        # Binary data under a text type is not text.
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "text/html; charset=utf-8", "binary"),
+        (b"PK\x03\x04\x14\x00\x00\x00\x08\x00", "text/plain", "binary"),
+        (bytes(range(1, 9)) * 100, "text/html", "binary"),
+        # UTF-16 text has NUL bytes and is text all the same.
+        ("<p>café</p>".encode("utf-16"), "text/html", "html"),
+        ("<p>café</p>".encode("utf-16-le"), "text/html; charset=UTF-16LE", "html"),
+        (b"tab\tand\r\nlines\f\x1b[0m", "text/plain", "text"),
         (b"plain words", None, "text"),
         (b"\x00\x01\x02", None, "unknown"),
     ],
@@ -153,3 +163,20 @@ def test_plain_text_kept_as_is() -> None:
 def test_image_not_extractable() -> None:
     result = run(b"GIF89a" + b"\x00" * 50, "image/gif")
     assert result.error == "content type image/gif has no extractable text"
+
+
+def test_binary_served_as_html_is_not_extractable() -> None:
+    # Decoded as Windows-1252, a PNG is "text" with letters enough to be judged: it must not be.
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 40
+    result = run(png, "text/html; charset=utf-8")
+    assert result.error == (
+        "the body is binary data, not the text/html its content type says: no extractable text"
+    )
+    assert result.text == ""
+
+
+def test_html_sent_as_a_download_is_not_a_page() -> None:
+    page = b"<!doctype html><html><body><article><p>" + b"Sales grew 25% in 2023, the report says. " * 20
+    result = run(page + b"</p></article></body></html>", "application/octet-stream")
+    assert result.error == "content type application/octet-stream has no extractable text"
+    assert run(page, "text/html").error is None  # the same bytes, declared as a page, are one

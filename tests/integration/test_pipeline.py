@@ -287,3 +287,66 @@ def test_the_judge_is_told_what_the_checks_did_not_find(
     assert (wrong["verdict"], wrong["decided_by"]) == ("fail", "number")
     assert wrong["reason"] == "the page gives '48%' where the claim says '31%'"
     assert code == 1
+
+
+def test_blocked_is_its_own_category_and_accept_status_makes_it_live(
+    tmp_path: Path, source_server: SourceServer, capsys, no_keys
+) -> None:
+    members = source_server.add("/members", "go away", "text/html", 403)
+    gone = source_server.add("/gone", "nothing", "text/html", 404)
+    doc = tmp_path / "a.md"
+    doc.write_text(
+        f"Only 48% of contributors are paid ([survey]({members})).\n\n"
+        f"The survey had 14,000 responses ([old]({gone})).\n",
+        encoding="utf-8",
+    )
+    base = [str(doc), "--judge", "none", "--allow-private-host", "127.0.0.1"]
+    code, report, _ = run(base, capsys)
+    blocked, dead = by_text(report, "Only 48%"), by_text(report, "The survey")
+    assert (blocked["verdict"], blocked["cause"]) == ("unreachable", "blocked")
+    assert blocked["reason"] == "blocked by the site (HTTP 403)"
+    assert (dead["verdict"], dead["cause"]) == ("unreachable", None)
+    assert code == 1 and report["failing"] == ["unreachable", "blocked"]
+    main(["check", *base, "--format", "markdown"])
+    markdown = capsys.readouterr().out
+    assert "| FAIL (URL not reachable): blocked by the site (HTTP 403) |" in markdown
+
+    # A team that fails on dead links but not on sites refusing robots.
+    keep = "unsupported,unreachable,not-extractable,disallowed,limit,judge-error,unsure"
+    code, report, _ = run([*base, "--fail-on", keep.replace(",unreachable", "")], capsys)
+    assert code == 0 and report["failing"] == []
+    code, report, _ = run([*base, "--fail-on", keep], capsys)
+    assert code == 1 and report["failing"] == ["unreachable"]
+
+    # accept-status: the 403 is a live link whose content was not read.
+    code, report, _ = run([*base, "--accept-status", "403"], capsys)
+    accepted = by_text(report, "Only 48%")
+    assert (accepted["verdict"], accepted["cause"]) == ("not_extractable", None)
+    assert accepted["reason"].startswith("HTTP 403 Forbidden, accepted by accept-status")
+    assert report["failing"] == ["unreachable", "not-extractable"]
+    code, _, err = run([*base, "--accept-status", "forbidden"], capsys)
+    assert code == 2 and "--accept-status" in err
+
+
+def test_invalid_urls_fail_their_claims_and_the_report_is_complete(
+    tmp_path: Path, source_server: SourceServer, capsys, no_keys
+) -> None:
+    """Issue 14: a port above 65535 crashed the whole run (OverflowError, exit 2, no report)."""
+    good = source_server.add("/survey", SURVEY)
+    bad = {
+        "http://127.0.0.1:65536/x": "invalid URL (port 65536 is outside 1-65535)",
+        "http://example.com:99999/": "invalid URL (port 99999 is outside 1-65535)",
+        "http://[::1/": "invalid URL (",
+        "http://" + "ä" * 70 + ".com/": "invalid URL (Invalid IDNA hostname",
+    }
+    lines = [f"The survey had 14,000 responses ([s]({url}))." for url in bad]
+    lines.append(f"The survey had 14,000 responses ([s]({good})).")
+    doc = tmp_path / "a.md"
+    doc.write_text("\n\n".join(lines) + "\n", encoding="utf-8")
+    code, report, err = run([str(doc), "--judge", "none", "--allow-private-host", "127.0.0.1"], capsys)
+    assert code == 1, err  # claims failed; not an error
+    assert report["total_claims"] == 5 and report["total_supported"] == 1
+    reasons = {c["source_url"]: c["reason"] for c in report["claims"] if c["verdict"] == "unreachable"}
+    assert set(reasons) == set(bad)
+    for url, reason in bad.items():
+        assert reasons[url].startswith(reason), (url, reasons[url])

@@ -164,6 +164,7 @@ def test_triage() -> None:
     ("outcome", "verdict"),
     [
         (FetchOutcome.unreachable, Verdict.unreachable),
+        (FetchOutcome.blocked, Verdict.unreachable),
         (FetchOutcome.not_extractable, Verdict.not_extractable),
         (FetchOutcome.disallowed, Verdict.disallowed),
         (FetchOutcome.skipped, Verdict.not_verified),
@@ -174,6 +175,20 @@ def test_a_failed_fetch_decides(outcome: FetchOutcome, verdict: Verdict) -> None
     decided = fetch_verdict(CLAIM, URL, source)
     assert decided is not None and decided.verdict == verdict and decided.decided_by == DecidedBy.fetch
     assert fetch_verdict(CLAIM, URL, FetchedSource(info=SourceInfo(url=URL), outcome=FetchOutcome.ok)) is None
+
+
+def test_a_blocked_source_falls_in_blocked_not_unreachable() -> None:
+    outcome_cause = {FetchOutcome.blocked: Cause.blocked, FetchOutcome.unreachable: None}
+    for outcome, cause in outcome_cause.items():
+        source = FetchedSource(
+            info=SourceInfo(url=URL), outcome=outcome, error="blocked by the site (HTTP 403)"
+        )
+        decided = fetch_verdict(CLAIM, URL, source)
+        assert decided is not None and decided.verdict == Verdict.unreachable and decided.cause == cause
+        assert decided.reason == "blocked by the site (HTTP 403)"
+        expected = "blocked" if cause else "unreachable"
+        assert claim_categories(decided) == [expected, "not-verified"]
+    assert "blocked" in DEFAULT_FAIL_ON
 
 
 FOUND = CheckResult(name=DecidedBy.number, passed=True, detail="found 42%", evidence="42% agree")
