@@ -548,3 +548,26 @@ def test_links_go_to_the_line_in_the_diff_else_the_file_at_the_head(tmp_path: Pa
         links(_claim("x", Verdict.fail, line=8)) == f"https://github.com/{REPO}/blob/{'h' * 40}/docs/a.md#L6"
     )
     assert links(_claim("x", Verdict.fail, file="docs/my a.md", line=2)).endswith("/docs/my%20a.md#L2")
+
+
+def test_the_comment_links_every_claim_to_a_valid_github_url(tmp_path: Path) -> None:
+    import cmarkgfm
+    from cmarkgfm.cmark import Options
+
+    patch = "@@ -0,0 +1,3 @@\n+a 1%\n+b 2%\n+c 3%\n"
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs/a.md").write_text("a 1%\nb 2%\nc 3%\n\n\nf 6%\n")
+    shown = shown_lines([PRFile("docs/a.md", "added", patch)], tmp_path, {"docs/a.md"})
+    links = DiffLinks("https://github.com", REPO, 7, "c" * 40, shown)
+    claims = [
+        _claim(f"c{n} {n}%", v, line=n) for n, v in [(1, Verdict.fail), (3, Verdict.pass_), (6, Verdict.fail)]
+    ]
+    body = comment_body(_report(claims), hint="the job summary", link=links)
+    html = cmarkgfm.github_flavored_markdown_to_html(body, options=Options.CMARK_OPT_UNSAFE)
+    hrefs = dict(re.findall(r'<a href="([^"]+)">(docs/a\.md:\d+)</a>', html))
+    assert sorted(hrefs.values()) == ["docs/a.md:1", "docs/a.md:3", "docs/a.md:6"]
+    anchor = hashlib.sha256(b"docs/a.md").hexdigest()
+    by_label = {label: href for href, label in hrefs.items()}
+    assert by_label["docs/a.md:1"] == f"https://github.com/{REPO}/pull/7/files#diff-{anchor}R1"
+    assert by_label["docs/a.md:3"] == f"https://github.com/{REPO}/pull/7/files#diff-{anchor}R3"
+    assert by_label["docs/a.md:6"] == f"https://github.com/{REPO}/blob/{'c' * 40}/docs/a.md#L6"
