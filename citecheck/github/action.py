@@ -45,21 +45,35 @@ from pydantic import ValidationError
 from citecheck.config import JUDGE_AUTO, JUDGE_NONE, FilterMode, Settings, load_config_file, narrow
 from citecheck.errors import CitecheckError, ConfigError, ExitCode
 from citecheck.github.publish import (
+    COMMENT_LIMIT_CHARS,
     ActionLog,
+    Annotation,
+    CheckRunError,
+    DiffLinks,
     PullRequestClient,
     RepoClient,
-    annotation_commands,
+    annotations,
     append_summary,
+    body_too_long,
+    check_comment_id,
+    check_conclusion,
+    check_run_text,
     comment_body,
+    comment_marker,
     mask_commands,
+    per_step,
+    report_name,
+    shown_lines,
     summary_markdown,
+    unannotated_note,
     write_outputs,
 )
 from citecheck.judge.providers import PROVIDERS, key_inputs
 from citecheck.models import FileError, Report, SelectedFile
+from citecheck.output.markdown import LinkFor, blob_link
 from citecheck.policy import exit_code, fail_on_without_judge, failing_claims
 from citecheck.redact import Redactor
-from citecheck.select import Selection, select_audit, select_pr
+from citecheck.select import PRFile, Selection, select_audit, select_pr
 
 PR_EVENTS = ("pull_request", "pull_request_target")
 DEFAULT_CONFIG = ".citecheck.toml"
@@ -80,7 +94,9 @@ ALL_INPUTS = (
     "fail-on",
     "accept-status",
     "comment",
+    "comment-id",
     "annotations",
+    "check-run",
     "github-token",
     "cache-dir",
     "shard",
@@ -88,7 +104,7 @@ ALL_INPUTS = (
 )
 # Inputs the Action itself consumes (secrets and the config file location); every other one
 # maps onto the Settings field of the same name (hyphen → underscore).
-ACTION_INPUTS = (*key_inputs(), "github-token", "config")
+ACTION_INPUTS = (*key_inputs(), "github-token", "config", "comment-id", "check-run")
 SETTING_INPUTS = tuple(n for n in ALL_INPUTS if n not in ACTION_INPUTS)
 NO_KEY_NOTE = (
     "The LLM judge was skipped: no API key is available to this run (a pull request from a fork "
@@ -347,6 +363,7 @@ class Run:
     token: str = field(init=False)
     judge_skipped: bool = False
     notes: list[str] = field(default_factory=list)  # for the report, from before selection
+    pr_files: list[PRFile] = field(default_factory=list)  # the PR files API's answer (PR mode)
 
     def __post_init__(self) -> None:
         self.workspace = Path(self.environ.get("GITHUB_WORKSPACE") or os.getcwd()).resolve()
@@ -385,11 +402,33 @@ class Run:
         url = self.run_url()
         return f"the [job summary]({url})" if url else "the job summary"
 
+    def comment_hint(self) -> str:
+        """Where a shortened comment says the full report is."""
+        return f"{self.summary_hint()} and in `{REPORT_DIR}/` (keep it with actions/upload-artifact)"
+
     def link_base(self) -> str | None:
         """Where `file:line` in the report links: the blob of the commit that was checked."""
         server = self.environ.get("GITHUB_SERVER_URL", "https://github.com")
         sha = self.event.head_sha if self.event.is_pr else self.environ.get("GITHUB_SHA")
         return f"{server}/{self.repository}/blob/{sha}" if sha and self.repository else None
+
+    def comment_id(self) -> str:
+        return check_comment_id(read_input(self.environ, "comment-id"))
+
+    def check_run_on(self) -> bool:
+        value = read_input(self.environ, "check-run")
+        return _bool_input("check-run", value) if value else True
+
+    def claim_links(self, report: Report) -> LinkFor | None:
+        """Where the PR comment links each `file:line`: its line in the PR's diff, else the
+        file at the PR's head (`DiffLinks`); outside a PR, the checked commit's file."""
+        server = self.environ.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
+        number, head = self.event.number, self.event.head_sha
+        if not (self.event.is_pr and self.repository and number and head):
+            base = self.link_base()
+            return blob_link(base) if base else None
+        shown = shown_lines(self.pr_files, self.workspace, {c.file for c in report.claims})
+        return DiffLinks(server, self.repository, number, head, shown)
 
     def pipeline_environ(self) -> dict[str, str]:
         env = dict(self.environ)
@@ -494,6 +533,7 @@ class Run:
                 f"cannot list the changed files of PR #{self.event.number}: {_short_error(exc)}",
                 "the token needs `pull-requests: read` (and `contents: read`)",
             ) from None
+        self.pr_files = listing.files  # the PR comment links each claim to its line in this diff
         return select_pr(self.workspace, settings, listing)
 
     def check(self, settings: Settings, files: list[SelectedFile]) -> Report:
@@ -541,19 +581,12 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
         (out_dir / f"report.{fmt.extension}").write_text(fmt.render(report), encoding="utf-8")
         rel[fmt.name] = f"{REPORT_DIR}/report.{fmt.extension}"
 
-    annotations, not_annotated = annotation_commands(report) if settings.annotations else ([], 0)
-    for line in annotations:
-        log.emit(line)
+    unannotated = annotate(run, report) if settings.annotations else ""
 
     preface = ""
     if run.judge_skipped:
         preface += f"> [!WARNING]\n> {NO_KEY_NOTE}\n\n"
-    summary_extra = ""
-    if not_annotated:
-        summary_extra = (
-            f"\n*{not_annotated} more failing claims are not annotated (GitHub shows the first "
-            f"{len(annotations)} annotations of a step); all are listed above.*\n"
-        )
+    summary_extra = f"\n*{unannotated}*\n" if unannotated else ""
     summary_path = run.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
         text = summary_markdown(report, preface=preface, hint=f"`{rel['json']}`", link_base=run.link_base())
@@ -573,19 +606,83 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
         log.untrusted("\n".join(f"{c.file}:{c.line}: {c.verdict.value}: {c.text}" for c in failing))
 
     if settings.comment and run.event.is_pr:
-        post_comment(run, report)
+        post_comment(run, report, notes=[f"*{unannotated}*"] if unannotated else [])
     return exit_code(report)
 
 
-def post_comment(run: Run, report: Report) -> None:
+def annotate(run: Run, report: Report) -> str:
+    """Mark the claims on their lines: all of them on a check run when the token may write
+    checks (and `check-run` is on), else the workflow commands a step can show. Returns what to
+    say about the ones left out ("" when none is)."""
+    found = annotations(report)
+    if not found:
+        return ""
+    rest: list[Annotation] = found
+    if run.check_run_on():
+        rest = found[post_check_run(run, report, found) :]
+    kept = per_step(rest)
+    for a in kept:
+        run.log.emit(a.command())
+    left_out = len(rest) - len(kept)
+    if not left_out:
+        return ""
+    note = unannotated_note(left_out, len(found), check_run=run.event.is_pr)
+    run.log.info(f"citecheck: {note}")
+    return note
+
+
+def post_check_run(run: Run, report: Report, found: list[Annotation]) -> int:
+    """Put `found` on a check run on the PR's head; returns how many it carries (0: the token
+    may not). Only in a PR, whose "Files changed" shows them: an audit makes no API call."""
+    head = run.event.head_sha
+    client = run.repo_client()
+    if client is None or not head or not run.event.is_pr:
+        return 0
+    name = report_name(run.comment_id())
+    title, summary = check_run_text(report, name=name, hint=run.summary_hint(), link=run.claim_links(report))
+    try:
+        posted = client.post_check_run(
+            name=name,
+            head_sha=head,
+            title=title,
+            summary=run.redact.secrets(summary),
+            annotations=found,
+            conclusion=check_conclusion(report),
+        )
+    except CheckRunError as exc:
+        if exc.status in (403, 404) and not exc.annotated:  # no `checks: write` (or no Checks API)
+            run.log.info(
+                f"citecheck: no check run ({_short_error(exc.cause)}: the token may not write checks); "
+                "annotating through workflow commands"
+            )
+        else:
+            run.log.warning(
+                f"citecheck: the check run failed after {exc.annotated} of {len(found)} annotations "
+                f"({_short_error(exc.cause)}); the rest go through workflow commands"
+            )
+        return exc.annotated
+    run.log.info(f"citecheck: {posted.annotated} annotations on the check run {posted.url}")
+    return posted.annotated
+
+
+def post_comment(run: Run, report: Report, notes: list[str] | None = None) -> None:
     client = run.pr_client()
     if client is None:
         run.log.warning("citecheck: no github-token or PR number, so no PR comment was posted")
         return
-    # The report is redacted already; the body's own parts (hint, links) are checked too.
-    body = run.redact.secrets(comment_body(report, hint=run.summary_hint(), link_base=run.link_base()))
+    comment_id = run.comment_id()
+    links = run.claim_links(report)
+
+    def body(**limit: int | None) -> str:
+        # The report is redacted already; the body's own parts (hint, links) are checked too.
+        text = comment_body(
+            report, hint=run.comment_hint(), link=links, comment_id=comment_id, notes=notes or [], **limit
+        )
+        return run.redact.secrets(text)
+
     # A PR that touches no claim gets no new comment; an existing one is still brought up to date.
     worth_creating = bool(report.claims or report.errors)
+    marker = comment_marker(comment_id)
     try:
         author = client.identity()
         if author is None:
@@ -593,7 +690,14 @@ def post_comment(run: Run, report: Report) -> None:
                 "citecheck cannot tell which account github-token acts as (GraphQL viewer and "
                 "GET /user both failed), so it edits no earlier comment and posts a new one"
             )
-        done = client.upsert_comment(body, author, create=worth_creating)
+        try:
+            done = client.upsert_comment(body(), author, create=worth_creating, marker=marker)
+        except Exception as exc:
+            if not body_too_long(exc):
+                raise
+            # A server that counts the documented 65,536 characters, not GitHub.com's bytes.
+            short = body(max_bytes=None, max_chars=COMMENT_LIMIT_CHARS)
+            done = client.upsert_comment(short, author, create=worth_creating, marker=marker)
     except Exception as exc:  # 403 on a fork PR, network: the report is in the summary anyway
         run.log.warning(
             f"citecheck could not post the PR comment ({type(exc).__name__}: {_short_error(exc)}); "
@@ -624,6 +728,7 @@ def run_action(environ: Mapping[str, str], stream: TextIO) -> int:
         run.event = load_event(environ, run.workspace)
         run.verify_pr()
         settings = run.settings()
+        run.comment_id(), run.check_run_on()  # a bad value stops the run before it spends anything
         mode = f"PR #{run.event.number}" if run.event.is_pr else f"audit ({run.event.name or 'local'})"
         log.info(f"citecheck: {mode}, filter-mode {settings.filter_mode.value}, judge {settings.judge}")
         if run.judge_skipped:
