@@ -1,22 +1,27 @@
-"""The deterministic number (and date) checks on real labelled claims.
+"""The deterministic checks (number, date, quote) on real labelled claims: do they fail a claim
+on their own only where the page contradicts it?
 
-- WiCE dev (`claims_dev.jsonl`), claims labelled `supported` that state a figure: how often
-  the number check fails them (false failures; target ≤ 2 %). The same for the date check
-  on supported claims that carry a date.
-- WiCE `non_supported_tokens_dev.jsonl`: sub-claims whose unsupported tokens (matched to the
-  claim by position) cover a figure (resp. a date): how often the number (resp. date) check
-  fails them (catch rate; target ≥ 80 %), beside the share whose flagged figure is absent
-  from the page at all (what a lookup can catch at best); and the false failures on
-  sub-claims whose figures are all supported. Flagged numbers that the number check leaves
-  out on purpose (small counts in words, ordinals) are counted apart; `-v` lists them, the
-  misses, and the false failures.
-- Check-COVID (`Check-COVID_all.json`, sources = the abstracts of `corpus.json`): false
-  failures of the number check on `SUPPORT` claims with a figure, and its catch rate on
-  `REFUTE` claims with a figure (for information: many refutations change a word, not a figure).
+Headline: the checks stage as the pipeline runs it. Each claim gets its kinds from the
+extractor (`detect_kinds`), the checks its kinds call for run on its page (`check_request`,
+`run_request`), and the verdict policy decides (`policy.checks_verdict`, judge on and judge
+off). Per labelled set:
+- supported claims (WiCE dev `supported`, Check-COVID `SUPPORT`): the false failures — claims
+  the checks fail on their own, at no cost — out of those a check ran on (target ≤ 0.5 % for
+  both sets together); beside them, how many go to the judge with a hint (a figure, date or
+  quote the checks did not find on the page), and with `--judge none` how many pass and how
+  many are not verified;
+- unsupported claims (WiCE dev `not_supported` and `partially_supported`, Check-COVID
+  `REFUTE`, and WiCE sub-claims whose unsupported words cover a figure or a date): the share
+  the checks still catch without the judge (it may drop when absence stops failing: a missed
+  catch costs a judge call, a false failure costs trust).
+
+Then each check on its own, on every claim that states a figure (a date, a quote), whatever
+its kinds: the outcomes found / absent / contradicted (failed, on code from before outcomes).
 
 The page text is the evidence sentences joined by newlines. Run from the repository root:
 `python bench/numbers.py [-v] [--quick]`; data under `../shared/eval` or CITECHECK_EVAL_DIR
 (`--quick`: the first 100 rows of each file, else tests/data/eval_sample; a second or so).
+`-v` lists the false failures, the catches and the misses.
 """
 
 from __future__ import annotations
@@ -30,30 +35,87 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import argparse  # noqa: E402
+from collections import Counter  # noqa: E402
 from collections.abc import Callable  # noqa: E402
-from functools import partial  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
 
 from bench._data import add_quick, eval_file, read_jsonl  # noqa: E402
 
 # citecheck's own modules, all here: their paths may move in a restructure
+from citecheck import policy  # noqa: E402
+from citecheck.checks import DECIDE_ALONE, check_request, run_request  # noqa: E402
 from citecheck.checks.date import check_dates  # noqa: E402
 from citecheck.checks.number import check_numbers  # noqa: E402
 from citecheck.checks.passages import PageIndex  # noqa: E402
 from citecheck.checks.quote import check_quotes  # noqa: E402
-from citecheck.models import CheckResult  # noqa: E402
-from citecheck.numbers import (  # noqa: E402
-    DateMention,
-    NumberMention,
-    dates_in,
-    numbers_in,
-    statistics_in,
-)
+from citecheck.extract.kinds import detect_kinds  # noqa: E402
+from citecheck.models import CheckResult, Claim, Verdict  # noqa: E402
+from citecheck.numbers import DateMention, NumberMention, dates_in, statistics_in  # noqa: E402
 
 QUICK_ROWS = 100  # of each file (Check-COVID's corpus is read whole: claims cite its abstracts)
+TARGET = 0.5  # % of the supported claims a check ran on that the checks may fail on their own
+URL = "https://example.org/source"
 
 
-# Number mentions the number check leaves out on purpose ("two step-children", "17th-century").
-UNCHECKED_ROLES = ("small-word", "ordinal")
+def rate(n: int, d: int) -> str:
+    return f"{n}/{d} = {100 * n / d:.1f}%" if d else "n/a"
+
+
+def outcome(result: CheckResult) -> str:
+    """found / absent / contradicted; code from before outcomes had found and failed only."""
+    given = getattr(result, "outcome", None)
+    if given is not None:
+        return str(given)
+    return "found" if result.passed else "contradicted"
+
+
+# --- the checks stage, as the pipeline runs it -----------------------------------------------
+
+
+@dataclass
+class Tally:
+    """What the checks stage made of a set of claims."""
+
+    claims: int = 0
+    checked: int = 0  # a check ran
+    failed: int = 0  # failed by the checks alone (judge on or off)
+    hinted: int = 0  # judge on: to the judge with a hint
+    passed_off: int = 0  # judge off: passed by the checks
+    not_verified_off: int = 0  # judge off: not verified
+    failures: list[str] = field(default_factory=list)
+    rest: list[str] = field(default_factory=list)
+
+    def add(self, other: Tally) -> Tally:
+        return Tally(
+            *(getattr(self, f) + getattr(other, f) for f in ("claims", "checked", "failed", "hinted")),
+            self.passed_off + other.passed_off,
+            self.not_verified_off + other.not_verified_off,
+        )
+
+
+def stage(pairs: list[tuple[str, str]]) -> Tally:
+    """The checks stage on (claim, page text) pairs."""
+    tally = Tally()
+    for text, page_text in pairs:
+        tally.claims += 1
+        claim = Claim(text=text, kinds=detect_kinds(text), file="bench.md", line=1, column=1)
+        request = check_request(claim)
+        results = run_request(request, PageIndex(page_text)) if request else []
+        if not results:
+            continue
+        tally.checked += 1
+        on = policy.checks_verdict(claim, URL, results, decide_alone=DECIDE_ALONE, judge_on=True)
+        off = policy.checks_verdict(claim, URL, results, decide_alone=DECIDE_ALONE, judge_on=False)
+        assert off is not None
+        if on is not None and on.verdict == Verdict.fail:
+            tally.failed += 1
+            tally.failures.append(f"{text[:110]!r}\n        {on.reason or ''}"[:300])
+            continue
+        tally.hinted += any(outcome(r) == "absent" for r in results)
+        tally.passed_off += off.verdict == Verdict.pass_
+        tally.not_verified_off += off.verdict == Verdict.not_verified
+        tally.rest.append(f"{text[:110]!r}\n        {'; '.join(r.detail for r in results)[:200]}")
+    return tally
 
 
 def flagged_spans(claim: str, claim_tokens: list[str], flags: list[bool]) -> list[tuple[int, int]]:
@@ -70,142 +132,145 @@ def flagged_spans(claim: str, claim_tokens: list[str], flags: list[bool]) -> lis
     return spans
 
 
-def rate(n: int, d: int) -> str:
-    return f"{n}/{d} = {100 * n / d:.1f}%" if d else "n/a"
+def flagged_figure_or_date(row: dict) -> bool:
+    """Whether the words WiCE marks unsupported in a sub-claim cover one of its figures or dates."""
+    claim = row["claim"]
+    flagged = flagged_spans(claim, row["claim_tokens"], row["non_supported_spans"])
+
+    def hit(m: NumberMention | DateMention) -> bool:
+        # by position, not by word: "In October 2018 ... the 2018 ICC" flags one "2018"
+        return any(s < m.end and m.start < e for s, e in flagged)
+
+    return any(hit(m) for m in statistics_in(claim)) or any(hit(d) for d in dates_in(claim))
 
 
-def false_failures(
-    pairs: list[tuple[str, str]], check: Callable[..., CheckResult | None], show: int = 0
-) -> tuple[int, int]:
-    failed = total = 0
-    for claim, text in pairs:
-        result = check(claim, PageIndex(text))
-        if result is None:
-            continue
-        total += 1
-        if not result.passed:
-            failed += 1
-            if show:
-                show -= 1
-                print(f"    FF: {claim[:110]!r}\n        {result.detail[:160]}")
-    return failed, total
+@dataclass
+class Sets:
+    """The labelled (claim, page text) pairs."""
+
+    wice_supported: list[tuple[str, str]]
+    wice_unsupported: list[tuple[str, str]]
+    wice_flagged: list[tuple[str, str]]
+    covid_support: list[tuple[str, str]]
+    covid_refute: list[tuple[str, str]]
 
 
-def wice(quick: bool, verbose: bool) -> None:
+def load(quick: bool) -> Sets:
     limit = QUICK_ROWS if quick else None
     rows = read_jsonl(eval_file("wice/claims_dev.jsonl", quick), limit)
-    supported = [(r["claim"], "\n".join(r["evidence"])) for r in rows if r["label"] == "supported"]
-    f, t = false_failures(supported, check_numbers, show=10 if verbose else 0)
-    print(f"WiCE dev, supported claims with a figure: number check false failures {rate(f, t)}")
-    f, t = false_failures(supported, check_dates, show=10 if verbose else 0)
-    print(f"WiCE dev, supported claims with a date:   date check false failures   {rate(f, t)}")
-    f, t = false_failures(supported, partial(check_dates, strict=True))
-    print(f"  (with strict=True, a missing day or month fails too:               {rate(f, t)})")
-    f, t = false_failures(supported, check_quotes, show=10 if verbose else 0)
-    print(f"WiCE dev, supported claims with a quote:  quote check false failures  {rate(f, t)}")
-    others = [(r["claim"], "\n".join(r["evidence"])) for r in rows if r["label"] != "supported"]
-    f, t = false_failures(others, check_quotes)
-    print(f"WiCE dev, other claims with a quote:      quote check fails           {rate(f, t)}")
-
     subs = read_jsonl(eval_file("wice/non_supported_tokens_dev.jsonl", quick), limit)
-    caught = {"figure": 0, "date": 0}
-    total = {"figure": 0, "date": 0}
-    absent = strict_caught = 0
-    clean: list[tuple[str, str]] = []  # sub-claims whose figures are all supported
-    not_figures: list[str] = []  # flagged numbers the parser does not check as figures
-    for r in subs:
-        claim = r["claim"]
-        text = "\n".join(r["evidence"])
-        flagged = flagged_spans(claim, r["claim_tokens"], r["non_supported_spans"])
-
-        def is_flagged(m: NumberMention | DateMention, flagged: list[tuple[int, int]] = flagged) -> bool:
-            # by position, not by word: "In October 2018 ... the 2018 ICC" flags one "2018"
-            return any(s < m.end and m.start < e for s, e in flagged)
-
-        stats, dates = statistics_in(claim), dates_in(claim)
-        bad_stats = [m for m in stats if is_flagged(m)]
-        bad_dates = [d for d in dates if is_flagged(d)]
-        unchecked = [m for m in numbers_in(claim) if m.role in UNCHECKED_ROLES and is_flagged(m)]
-        if unchecked and not bad_stats and not bad_dates:
-            not_figures.append(f"{claim[:90]!r} ({', '.join(f'{m.text} = {m.role}' for m in unchecked)})")
-        if stats and not bad_stats:
-            clean.append((claim, text))
-        kind = "figure" if bad_stats else "date" if bad_dates else None
-        if kind is None:
-            continue
-        total[kind] += 1
-        page = PageIndex(text)
-        check = check_numbers if kind == "figure" else check_dates
-        result = check(claim, page)
-        if result is not None and not result.passed:
-            caught[kind] += 1
-        elif verbose:
-            flagged_words = ", ".join(m.text for m in [*bad_stats, *bad_dates])
-            print(f"    missed ({kind}: {flagged_words}): {claim[:100]!r}")
-        if kind == "date":
-            strict_result = check_dates(claim, page, strict=True)
-            strict_caught += strict_result is not None and not strict_result.passed
-        if not all(m.text.lower() in text.lower() for m in [*bad_stats, *bad_dates]):
-            absent += 1
-    f, t = false_failures(clean, check_numbers, show=10 if verbose else 0)
-    print(f"WiCE sub-claims whose figures are all supported: number check false failures {rate(f, t)}")
-    figure_rate, date_rate = rate(caught["figure"], total["figure"]), rate(caught["date"], total["date"])
-    print(f"WiCE sub-claims with an unsupported figure: number check catches {figure_rate}")
-    print(f"WiCE sub-claims with an unsupported date:   date check catches   {date_rate}")
-    print(f"  (with strict=True: {rate(strict_caught, total['date'])})")
-    print(
-        f"  (not counted above: {len(not_figures)} sub-claims whose only flagged numbers are small"
-        " counts in words or ordinals, which the number check leaves to the judge)"
-    )
-    if verbose:
-        print("\n".join(f"    not a figure: {line}" for line in not_figures))
-    print(
-        f"  (the unsupported figure or date is absent from the page, so a lookup could catch it, in "
-        f"{rate(absent, total['figure'] + total['date'])})"
-    )
-
-
-def check_covid(quick: bool, verbose: bool) -> None:
     corpus = {r["cord_id"]: r for r in read_jsonl(eval_file("check_covid/corpus.json", quick))}
     # JSON lines, despite the name
-    claims = read_jsonl(eval_file("check_covid/Check-COVID_all.json", quick), QUICK_ROWS if quick else None)
+    covid = read_jsonl(eval_file("check_covid/Check-COVID_all.json", quick), limit)
 
-    def pairs(label: str, auth: bool | None = None) -> list[tuple[str, str]]:
+    def wice(labels: tuple[str, ...]) -> list[tuple[str, str]]:
+        return [(r["claim"], "\n".join(r["evidence"])) for r in rows if r["label"] in labels]
+
+    def checkcovid(label: str) -> list[tuple[str, str]]:
         return [
             (c["claim"], "\n".join(corpus[c["cord_id"]]["abstract"]))
-            for c in claims
-            if c["label"] == label
-            and c["cord_id"] in corpus
-            and statistics_in(c["claim"])
-            and (auth is None or c["is_auth"] == auth)
+            for c in covid
+            if c["label"] == label and c["cord_id"] in corpus
         ]
 
-    f, t = false_failures(pairs("SUPPORT"), check_numbers, show=50 if verbose else 0)
-    print(f"Check-COVID SUPPORT claims with a figure: number check false failures {rate(f, t)}")
-    for auth, name in ((True, "taken verbatim from news"), (False, "written by annotators")):
-        f, t = false_failures(pairs("SUPPORT", auth), check_numbers)
-        print(f"  of which {name + ':':<26} {rate(f, t)}")
-    absent = sum(
-        1
-        for claim, text in pairs("SUPPORT")
-        if any(not _digits_on_page(m, text) for m in statistics_in(claim))
+    return Sets(
+        wice_supported=wice(("supported",)),
+        wice_unsupported=wice(("not_supported", "partially_supported")),
+        wice_flagged=[(r["claim"], "\n".join(r["evidence"])) for r in subs if flagged_figure_or_date(r)],
+        covid_support=checkcovid("SUPPORT"),
+        covid_refute=checkcovid("REFUTE"),
     )
-    print(f"  SUPPORT claims with a figure whose digits appear nowhere in the abstract: {absent}")
-    f, t = false_failures(pairs("REFUTE"), check_numbers)
-    print(f"Check-COVID REFUTE claims with a figure:  number check fails {rate(f, t)}")
 
 
-def _digits_on_page(m: NumberMention, text: str) -> bool:
-    """A crude lookup independent of our parser: the figure's digits, separators removed."""
-    digits = "".join(c for c in m.text if c.isdigit() or c == ".").strip(".")
-    if not digits:
-        return True  # a figure in words: no crude lookup
-    return digits in text.replace(",", "").replace("·", ".")
+def headline(sets: Sets, verbose: bool) -> None:
+    print("The checks stage (kinds from the extractor, verdict from policy.checks_verdict)")
+    print()
+    header = (
+        "supported claims",
+        "claims",
+        "a check ran",
+        "failed by the checks alone",
+        "to the judge with a hint",
+        "--judge none: passed",
+        "--judge none: not verified",
+    )
+    print("| " + " | ".join(header) + " |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    wice, covid = stage(sets.wice_supported), stage(sets.covid_support)
+    both = wice.add(covid)
+    for name, t in (("WiCE dev supported", wice), ("Check-COVID SUPPORT", covid), ("together", both)):
+        print(
+            f"| {name} | {t.claims} | {t.checked} | {rate(t.failed, t.checked)} | {t.hinted} "
+            f"| {t.passed_off} | {t.not_verified_off} |"
+        )
+    print()
+    share = 100 * both.failed / both.checked if both.checked else 0.0
+    verdict = "met" if share <= TARGET else "NOT met"
+    print(
+        f"False failures on supported claims, both sets: {rate(both.failed, both.checked)} of the claims a "
+        f"check ran on ({rate(both.failed, both.claims)} of all) — target ≤ {TARGET} %: {verdict}"
+    )
+    if verbose:
+        for line in [*wice.failures, *covid.failures]:
+            print(f"    FF: {line}")
+    print()
+    header = (
+        "unsupported claims",
+        "claims",
+        "a check ran",
+        "caught by the checks alone",
+        "to the judge with a hint",
+    )
+    print("| " + " | ".join(header) + " |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name, pairs in (
+        ("WiCE dev not / partially supported", sets.wice_unsupported),
+        ("WiCE sub-claims, a figure or date flagged", sets.wice_flagged),
+        ("Check-COVID REFUTE", sets.covid_refute),
+    ):
+        t = stage(pairs)
+        print(f"| {name} | {t.claims} | {t.checked} | {rate(t.failed, t.checked)} | {t.hinted} |")
+        if verbose:
+            for line in t.failures:
+                print(f"    caught: {line}")
+            if name.startswith("WiCE sub-claims"):
+                for line in t.rest:
+                    print(f"    missed: {line}")
+    print()
+
+
+# --- each check on its own ---------------------------------------------------------------------
+
+
+def outcomes(pairs: list[tuple[str, str]], check: Callable[..., CheckResult | None]) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for claim, text in pairs:
+        result = check(claim, PageIndex(text))
+        if result is not None:
+            counts[outcome(result)] += 1
+    return counts
+
+
+def per_check(sets: Sets) -> None:
+    print("Each check on every claim it applies to, whatever the claim's kinds")
+    print()
+    print("| check | claims | found | absent | contradicted |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for label, pairs in (
+        ("supported", sets.wice_supported + sets.covid_support),
+        ("unsupported", sets.wice_unsupported + sets.covid_refute),
+    ):
+        for name, check in (("number", check_numbers), ("date", check_dates), ("quote", check_quotes)):
+            c = outcomes(pairs, check)
+            total = sum(c.values())
+            contradicted = rate(c["contradicted"], total)
+            print(f"| {name} | {label} ({total}) | {c['found']} | {c['absent']} | {contradicted} |")
+    print()
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("-v", "--verbose", action="store_true", help="list misses and false failures")
+    ap.add_argument("-v", "--verbose", action="store_true", help="list false failures, catches and misses")
     add_quick(ap, f"the first {QUICK_ROWS} rows of each data file")
     args = ap.parse_args(argv)
     folder = eval_file("wice", args.quick).parent  # the data folder this run reads: eval data or sample
@@ -213,8 +278,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{folder}: no eval data (set CITECHECK_EVAL_DIR)", file=sys.stderr)
         return 2
     print(f"data: {folder}{' (quick run)' if args.quick else ''}")
-    wice(args.quick, args.verbose)
-    check_covid(args.quick, args.verbose)
+    print()
+    sets = load(args.quick)
+    headline(sets, args.verbose)
+    per_check(sets)
     return 0
 
 

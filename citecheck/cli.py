@@ -176,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         metavar="REGEX",
         help=f"a link whose URL this regular expression matches is not a source (repeatable; "
-        f"{IGNORE_FILE} here adds more; localhost, private addresses and example/test domains never are)",
+        f"{IGNORE_FILE} here adds more; localhost and example/test domains never are)",
     )
     p.add_argument("--cache-dir", type=Path, help="keep fetched sources and verdicts here")
     p.add_argument("--shard", help="I/N: check a stable 1/N slice of the files")

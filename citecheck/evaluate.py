@@ -15,13 +15,14 @@ A row that cannot be used is reported with its file:line and skipped; the run go
 
 Each row is decided the way `check` decides a claim citing that source (`citecheck.policy`): a
 source that could not be fetched abstains; then, unless `judge_only`, the link's text fragment
-and the number, quote and date checks, a failed one failing the claim with no judge call; then
-the judge, on the passages `select_evidence` picks within the run's evidence budget, with its
-evidence and doubt rules. Two differences from `check`, both so that the figures measure rows
-one by one: each row is judged in a call of its own (`check` shares a call among up to
-`batch_size` claims citing one page, so its cost per claim is lower; here a row never sees
-another, such as Check-COVID's pairs of claims that differ in one figure), and no cache is
-used. The cost cap (`max_cost_usd`) covers the whole eval run: each model has an equal share.
+and the number, quote and date checks, one the page contradicts failing the claim with no judge
+call; then the judge, on the passages `select_evidence` picks within the run's evidence budget,
+told what the checks did not find on the page, with its evidence and doubt rules. Two
+differences from `check`, both so that the figures measure rows one by one: each row is judged
+in a call of its own (`check` shares a call among up to `batch_size` claims citing one page, so
+its cost per claim is lower; here a row never sees another, such as Check-COVID's pairs of
+claims that differ in one figure), and no cache is used. The cost cap (`max_cost_usd`) covers
+the whole eval run: each model has an equal share.
 
 The figures (`Scores`): false failures (supported claims failed), catch rate (unsupported claims
 failed), balanced accuracy (the mean of the shares of supported claims passed and unsupported
@@ -49,7 +50,7 @@ from citecheck.config import JUDGE_NONE, Settings
 from citecheck.errors import ConfigError, JudgeFailedError
 from citecheck.extract.kinds import detect_kinds
 from citecheck.extract.resolve import link_citation
-from citecheck.judge.core import Judge
+from citecheck.judge.core import Judge, JudgeItem
 from citecheck.judge.providers import PROVIDERS
 from citecheck.judge.resolve import JudgeConfig, resolve_judge
 from citecheck.models import (
@@ -531,7 +532,9 @@ class _Rows:
                 text_fragment=citation.text_fragment,
                 page=page.index if page is not None else None,
             )
-            [judged] = await judge.judge_source(source, [(claim, passages)])
+            # as `check` does: the judge is told what the checks did not find on the page
+            hints = checks.judge_hints(self.checks[i])
+            [judged] = await judge.judge_source(source, [JudgeItem(claim, passages, hints)])
             return policy.judge_verdict(claim, citation.url or "", self.checks[i], judged)
 
         try:

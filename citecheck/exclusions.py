@@ -2,20 +2,23 @@
 after extraction, before anything is triaged or fetched, and counted.
 
 Docs link to things nobody could cite: "open http://localhost:3000 in your browser", an API
-example on `api.example.com`, a router at `http://192.168.1.1`. Fetched, such a link fails
-(the SSRF guard blocks it, or the name does not resolve), so a check that treated it as a
-citation would fail ordinary tech docs. A link is not a source when
+example on `api.example.com`. Fetched, such a link fails (the SSRF guard blocks it, or the
+name does not resolve), so a check that treated it as a citation would fail ordinary tech
+docs. A link is not a source when
 
 - its host is `localhost` or a `*.localhost` name (RFC 6761), or a loopback / unspecified
   address written as an IP literal (`127.0.0.1`, `[::1]`, `0.0.0.0`) — counted as `localhost`;
-- its host is any other IP literal that is not globally reachable: private (RFC 1918, IPv6
-  unique-local), link-local, shared (CGNAT), documentation and other reserved ranges —
-  `private-address`;
 - its host is a reserved example or test name (RFC 2606 / 6761): `example.com`, `example.org`,
   `example.net` and their subdomains, and anything under the `example`, `test` and `invalid`
   top-level names — `reserved-domain`;
 - one of the run's `exclude` patterns (`Settings.exclude`: the workflow input or flag, the
   config file's `exclude`, `.citecheckignore`) matches the URL (`re.search`) — `pattern`.
+
+Every other address stays a source, private ones included (RFC 1918, link-local, CGNAT, IPv6
+unique-local): a link to `http://10.0.0.7/uptime` in public docs cites what no reader can open,
+so the SSRF guard refuses it and the claim fails loudly ("source not allowed") rather than
+being dropped without a word. An intranet the team means to cite is `allow-private-hosts`;
+one it does not is an `exclude` pattern.
 
 A host admitted past the SSRF guard by `allow-private-hosts` is a source the team asked for
 (an intranet server, the demo's and the tests' loopback servers): no built-in rule drops it;
@@ -41,10 +44,9 @@ from citecheck.models import Citation, Claim, ClaimKind, ResolveStatus
 
 # Why a link is not a source; the keys of `Report.links_excluded`.
 LOCALHOST = "localhost"
-PRIVATE_ADDRESS = "private-address"
 RESERVED_DOMAIN = "reserved-domain"
 PATTERN = "pattern"
-REASONS = (LOCALHOST, PRIVATE_ADDRESS, RESERVED_DOMAIN, PATTERN)
+REASONS = (LOCALHOST, RESERVED_DOMAIN, PATTERN)
 
 _EXAMPLE_DOMAINS = ("example.com", "example.org", "example.net")  # RFC 2606, with subdomains
 _RESERVED_TLDS = ("example", "test", "invalid")  # RFC 2606 / 6761 top-level names
@@ -71,12 +73,10 @@ def builtin_reason(host: str) -> str | None:
     except ValueError:
         ip = None
     if ip is not None:
-        if ip.is_loopback or ip.is_unspecified:
-            return LOCALHOST
         mapped = getattr(ip, "ipv4_mapped", None)  # ::ffff:127.0.0.1 is 127.0.0.1
-        if mapped is not None and (mapped.is_loopback or mapped.is_unspecified):
+        if any(a is not None and (a.is_loopback or a.is_unspecified) for a in (ip, mapped)):
             return LOCALHOST
-        return None if ip.is_global else PRIVATE_ADDRESS
+        return None  # any other address is a source: the guard refuses a private one, loudly
     if any(_under(h, d) for d in (*_EXAMPLE_DOMAINS, *_RESERVED_TLDS)):
         return RESERVED_DOMAIN
     return None

@@ -7,8 +7,9 @@ Every stage takes and returns these models, so the JSON report is simply the pyd
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 
 class ClaimKind(StrEnum):
@@ -177,13 +178,41 @@ class FetchedSource(BaseModel):
         return self.info.from_cache
 
 
+class CheckOutcome(StrEnum):
+    """What a deterministic check found of the claim on the page (see citecheck.policy)."""
+
+    found = "found"  # every figure, date or quote of the claim is on the page
+    absent = "absent"  # one is not on the page: a hint for the judge, never a failure on its own
+    contradicted = "contradicted"  # the page gives another value for the same thing: fails the claim
+
+
 class CheckResult(BaseModel):
-    """One deterministic check (number, quote, date) of a claim against a source text."""
+    """One deterministic check (number, quote, date) of a claim against a source text.
+
+    `passed` keeps its meaning (what the check looked for is on the page: `outcome` found);
+    `outcome` tells a figure that is merely absent from one the page contradicts. Reports
+    written before `outcome` existed read as found (passed) or contradicted (failed): then a
+    failed check failed its claim."""
 
     name: DecidedBy  # number | quote | date
     passed: bool
     detail: str  # what was looked for and what was (not) found
     evidence: str | None = None  # the matching (or nearest) page text
+    outcome: CheckOutcome  # given, or read from `passed` (see above)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _outcome_from_passed(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("outcome") is None and "passed" in data:
+            passed = data["passed"]
+            return {**data, "outcome": CheckOutcome.found if passed else CheckOutcome.contradicted}
+        return data
+
+    @model_validator(mode="after")
+    def _outcome_agrees(self) -> CheckResult:
+        if self.passed != (self.outcome == CheckOutcome.found):
+            raise ValueError(f"passed={self.passed} disagrees with outcome={self.outcome}")
+        return self
 
 
 class Passage(BaseModel):
@@ -248,10 +277,9 @@ class Report(BaseModel):
     total_cost_usd: float = 0.0
     # Claims whose verdict rests on a source served from the cache directory (not downloaded).
     total_from_cache: int = 0
-    # Links that are not sources (`citecheck.exclusions`: localhost, private addresses, reserved
-    # example/test domains, `exclude` patterns): dropped from the claims, never fetched or
-    # failed; `links_excluded` counts them by reason (localhost, private-address,
-    # reserved-domain, pattern).
+    # Links that are not sources (`citecheck.exclusions`: localhost and loopback addresses,
+    # reserved example/test domains, `exclude` patterns): dropped from the claims, never fetched
+    # or failed; `links_excluded` counts them by reason (localhost, reserved-domain, pattern).
     total_links_excluded: int = 0
     links_excluded: dict[str, int] = Field(default_factory=dict)
     claims: list[ClaimResult] = Field(default_factory=list)

@@ -7,6 +7,7 @@ What counts as the same number (the rules the number check documents):
   `35 per cent`; `$5`, `US$5`, `€5`, `£5`, `5 USD`, `5 dollars`; `10–20`, `10 to 20`,
   `between 10 and 20` (ranges); `3x`, `3×`, `three times`, `3-fold` (multipliers);
   `one in four` = `1 in 4` = 25%; `two thirds`, `a quarter` (fractions, as percent);
+  `half a million` = 500,000;
   `100 000` (space-separated thousands), `1·7` (middle-dot decimals).
 - Units must agree: a percent matches only a percent; a currency amount matches the same
   currency or a bare number (pages often drop the sign); a bare number matches a bare
@@ -19,6 +20,8 @@ What counts as the same number (the rules the number check documents):
   or more count as rounding (`2,000` is stated to the thousand).
 - A claimed range is supported by the same range, by both ends apart, or by a page figure
   (or range) lying within it: `between 2 and 3` by `2.9`, `10–20%` by `12.4%`.
+- Pairs count double: `19 pairs` (`19 chromosome pairs`, `19 pairs of chromosomes`) states
+  `38`, and `38` states `19 pairs`.
 - Only the page's quantities count: a date's day (`May 17`) or a name's number (`Copy 17`,
   `COVID-19`, `No. 12`) never supports a claim's figure.
 - Hedges widen the match: `about`, `around`, `approximately`, `roughly`, `some`, `~`,
@@ -35,11 +38,25 @@ What counts as the same number (the rules the number check documents):
   label (`No. 12`, `page 4`, `Windows 10`), and the words `one` to `nine` on their own
   (`one of the best`, `the two companies`; `nine million` and `two thirds` still count);
   an ordinal in words is not a fraction (`a third cousin`; `a third of` is one).
+
+What contradicts a figure (`conflicts`, for the number check's contradictions): a page figure
+of the same unit such that no value is allowed by both — each side's rounding (`4,000` is
+3,500 up to 4,500; `14.6 million` 14.55 to 14.65 million), hedge (`about 14 million` on either
+side allows 13.8 million) and range. So `3,000` contradicts `4,000`, `33` contradicts `32`
+and `14.6 million` contradicts `14 million` (which it does not support either); a round page
+figure contradicts little (`2,000 troops` may be 2,400 rounded). `more than 300` is
+contradicted only by less than 300, `up to 300` only by more. Lengths converted from another
+unit keep ±10 % for the converter's rounding.
+
+Dates (`dates_in`): `11 June 2003` = `June 11, 2003` = `2003-06-11`; a day range states each
+end (`11–13 June 2003`, `June 11–13, 2003`); a span of years states its end year too
+(`2018–19`: 2018 and 2019); a decade is written `the 2000s`, `the 2000's` or `the 2000’s`.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -237,7 +254,18 @@ def _is_count(text: str, start: int, end: int) -> bool:
 
 
 # `(?<![0-9.,$€£])\b` before the year, checked after its four digits (see `_DIGIT_ATOM`)
-_YEAR = re.compile(r"(?P<y>1[0-9]{3}|20[0-9]{2})(?<![\w.,$€£][0-9]{4})(?P<s>s)?\b(?![.,][0-9])")
+_YEAR = re.compile(r"(?P<y>1[0-9]{3}|20[0-9]{2})(?<![\w.,$€£][0-9]{4})(?P<s>['’]?s)?\b(?![.,][0-9])")
+# "2018–19", "2001-05": a span of years whose end is written short (read after a year)
+_YEAR_SPAN_END = re.compile(r"[-–—](?P<e>[0-9]{2})\b(?![-–—.,:/][0-9])")
+# "11–13 June 2003": the first day of a range, before a day-month date
+_DAY_BEFORE = re.compile(r"(?:^|[^\w.,])(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?[ \u00a0]?[-–—][ \u00a0]?$")
+_RANGE_DASHES = frozenset("-–— \u00a0")  # what may stand between a range's day and the dash
+# "June 11–13, 2003": the rest of a month-day date whose year follows a range of days
+_DAY_RANGE_YEAR = re.compile(
+    r"[ \u00a0]?[-–—][ \u00a0]?(?P<d>[0-9]{1,2})(?:st|nd|rd|th)?,? (?P<y>[0-9]{4})\b"
+)
+# "19 chromosome pairs", "19 pairs of chromosomes": a count of pairs (checked where "pair" follows)
+_PAIRS_AFTER = re.compile(r"[ \u00a0-](?:[a-z]+[ \u00a0-]){0,2}?pairs?\b", re.IGNORECASE)
 _KNOWN_SUFFIX = re.compile(r"(?:st|nd|rd|th|s|k|m|b|bn|mn|mln|tn|trn|x|pp)\b", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[,\u2009\u202f\u00a0 ]")
 _OF = re.compile(r"\s+of\b")
@@ -272,6 +300,7 @@ class NumberMention:
     hedge: str = ""  # "", "approx", "min", "max" or "near" (see the module docstring)
     high: float | None = None  # upper end of a range; `value` is then the lower end
     role: str = "statistic"  # statistic, year, date, ordinal, identifier, citation, list, small-word
+    pairs: bool = False  # a count of pairs ("19 chromosome pairs"): it states twice its value too
 
     @property
     def is_statistic(self) -> bool:
@@ -348,6 +377,11 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> bytearray:
     return mask
 
 
+def lowered(text: str) -> str:
+    """`text` in lower case, each character where it was (see `_lower`)."""
+    return _lower(text)
+
+
 @functools.lru_cache(maxsize=2)
 def _read(text: str) -> tuple[str, list[re.Match[str]]]:
     """`_lower(text)` and every match of the date patterns in it, pattern by pattern.
@@ -399,8 +433,26 @@ def _date_spans(matches: list[re.Match[str]]) -> list[tuple[int, int]]:
     return [m.span() for m in matches if not m.groupdict().get("d") or 1 <= int(m.group("d")) <= 31]
 
 
+def _day_range(
+    text: str, start: int, end: int, year: int | None, *, iso: bool
+) -> tuple[int | None, int, int, int | None]:
+    """The other day of a range of days a date at `start:end` ends or starts, with the range's
+    start, end and year: "June 11–13, 2003" (the year after the range is this day's too),
+    "11–13 June 2003". (None, start, end, year) when the date is no range's."""
+    if year is None and text[end : end + 1] in _RANGE_DASHES:
+        rest = _DAY_RANGE_YEAR.match(text, end)
+        if rest and 1 <= int(rest.group("d")) <= 31:
+            return int(rest.group("d")), start, rest.end(), int(rest.group("y"))
+    elif start and not iso and text[start].isdigit() and text[start - 1] in _RANGE_DASHES:
+        first = _DAY_BEFORE.search(text, max(0, start - 8), start)
+        if first and 1 <= int(first.group("d")) <= 31:
+            return int(first.group("d")), first.start("d"), end, year
+    return None, start, end, year
+
+
 def dates_in(text: str) -> list[DateMention]:
-    """Every date-like mention: full dates, month-year, month-day, years and decades."""
+    """Every date-like mention: full dates, month-year, month-day, years and decades (each end
+    of a range of days or of a span of years, see the module docstring)."""
     found: list[DateMention] = []
     covered = bytearray(len(text))
     for m in _read(text)[1]:
@@ -419,14 +471,34 @@ def dates_in(text: str) -> list[DateMention]:
         year = int(year_s) if year_s else None
         if groups.get("m") and groups["m"].lower() in ("may", "mar") and day is None and year is None:
             continue  # "may" the verb, "mar" the verb
-        found.append(DateMention(m.start(), m.end(), text[m.start() : m.end()], year, month, day))
-        covered[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+        start, end = m.span()
+        other_day, at = None, start
+        if day is not None:
+            other_day, at, end, year = _day_range(text, start, end, year, iso=bool(groups.get("mn")))
+        found.append(DateMention(at, end, text[at:end], year, month, day))
+        if other_day is not None:
+            found.append(DateMention(at, end, text[at:end], year, month, other_day))
+        covered[start:end] = b"\x01" * (end - start)
     for m in _YEAR.finditer(text):
         if covered[m.start()] or _is_count(text, m.start(), m.end()):
             continue
-        found.append(
-            DateMention(m.start(), m.end(), m.group(0), int(m.group("y")), decade=bool(m.group("s")))
-        )
+        year, suffix, end = int(m.group("y")), m.group("s"), m.end()
+        # "the 1990s", "the 2000's"; "2019's" is the year's possessive
+        decade = bool(suffix) and (suffix == "s" or year % 10 == 0)
+        if suffix and not decade:
+            end = m.start("s")
+        found.append(DateMention(m.start(), end, text[m.start() : end], year, decade=decade))
+        if (
+            not suffix
+            and text[m.end() : m.end() + 1] in "-–—"
+            and (span := _YEAR_SPAN_END.match(text, m.end()))
+        ):
+            last = year // 100 * 100 + int(span.group("e"))
+            last += 100 if last <= year else 0
+            # with a hyphen, "2004-10" is as likely October 2004: only "2008-09"-like spans count
+            hyphen = text[m.end()] == "-"
+            if last - year <= 30 and (not hyphen or last - year == 1 or int(span.group("e")) > 12):
+                found.append(DateMention(m.start(), span.end(), text[m.start() : span.end()], last))
     found.sort(key=lambda d: d.start)
     return found
 
@@ -548,6 +620,10 @@ def _atoms(text: str, low: str) -> list[_Atom]:
         for m in _matches_at(_WORD_ATOM, low, _starts(low, _WORD_KEYS))
         if (value := _words_value(m.group("words"))) is not None
     ]
+    for k, w in enumerate(words):
+        if w.plain.startswith("a ") and low[max(0, w.start - 5) : w.start] in ("half ", "half-"):
+            # "half a million": half of it, not a million
+            words[k] = _Atom(w.start - 5, w.end, w.value / 2, 1.0, False, low[w.start - 5 : w.end])
     if words:
         # A figure holds no letter and a number in words no digit or ".", so neither can start
         # inside the other: read apart and put in order, they are what one scan for both gives.
@@ -719,6 +795,8 @@ def numbers_in(text: str, near: Sequence[NumberMention] | None = None) -> list[N
                 if scale == 1.0:
                     # "5 million US dollars" had its scale read already; "5 USD" has none
                     pass
+        # "19 chromosome pairs": looked for only where "pair" follows (few figures have it)
+        pairs = not unit and "pair" in low[end : end + 30] and bool(_PAIRS_AFTER.match(text, end))
         hedge_m = _before(_HEDGE_BEFORE, _HEDGE_BEFORE_REVERSED, text[max(0, start - 20) : start])
         if hedge_m and not hedge:
             hedge = _HEDGES[hedge_m.group("hedge").lower()]
@@ -754,7 +832,7 @@ def numbers_in(text: str, near: Sequence[NumberMention] | None = None) -> list[N
             # are mostly turns of phrase or tallies a page spells out item by item.
             role = "small-word"
         # positional arguments: with keywords this call (one per figure) took a third longer
-        out.append(NumberMention(value, start, end, text[start:end], unit, step, hedge, high, role))
+        out.append(NumberMention(value, start, end, text[start:end], unit, step, hedge, high, role, pairs))
     return out
 
 
@@ -789,8 +867,17 @@ def _close(claim_value: float, claim: NumberMention, page_value: float) -> bool:
     return False
 
 
+def _doubled(m: NumberMention) -> NumberMention:
+    """A count of pairs as the count of their members."""
+    high = None if m.high is None else 2 * m.high
+    return replace(m, value=2 * m.value, high=high, step=2 * m.step, pairs=False)
+
+
 def supports(claim: NumberMention, page: NumberMention) -> bool:
     """Whether the page mention states the claim's figure (see the module docstring)."""
+    if claim.pairs != page.pairs:
+        # "19 pairs" states 38, and 38 states "19 pairs"
+        return supports(_doubled(claim), page) if claim.pairs else supports(claim, _doubled(page))
     if claim.unit in _METRES and page.unit in _METRES and claim.unit != page.unit:
         return _converted_supports(claim, page)
     if not _units_agree(claim, page):
@@ -822,6 +909,45 @@ def _within(claim: NumberMention, value: float) -> bool:
     assert claim.high is not None
     ends = _close(claim.value, claim, value) or _close(claim.high, claim, value)
     return ends or claim.value <= value <= claim.high
+
+
+def _allowed(m: NumberMention) -> tuple[float, float]:
+    """The values a figure allows under its own rounding, range and hedge (for `conflicts`)."""
+    low, high = m.value, m.value if m.high is None else m.high
+    rounding = m.step / 2
+    if m.hedge == "approx":
+        return low - 0.10 * abs(low) - rounding, high + 0.10 * abs(high) + rounding
+    if m.hedge == "min":
+        return low - rounding, math.inf
+    if m.hedge == "max":
+        return -math.inf, high + rounding
+    if m.hedge == "near":
+        return 0.5 * low, high + rounding
+    return low - rounding, high + rounding
+
+
+def conflicts(claim: NumberMention, page: NumberMention) -> bool:
+    """Whether the page figure gives another value than the claim's, under every reading of
+    either side (see the module docstring): the same unit (a length in any unit), and no value
+    that both allow. Whether the two figures are of the same thing is the number check's to
+    decide."""
+    if claim.pairs != page.pairs:
+        return conflicts(_doubled(claim), page) if claim.pairs else conflicts(claim, _doubled(page))
+    slack = 0.0
+    if claim.unit in _METRES and page.unit in _METRES and claim.unit != page.unit:
+        factor = _METRES[page.unit] / _METRES[claim.unit]
+        high = None if page.high is None else page.high * factor
+        page = replace(page, value=page.value * factor, high=high, step=page.step * factor, unit=claim.unit)
+        slack = 0.10  # converted figures are rounded (see `_converted_supports`)
+    if claim.unit != page.unit or supports(claim, page):
+        return False
+    claim_low, claim_high = _allowed(claim)
+    page_low, page_high = _allowed(page)
+    # Rounding intervals are half open: "3,000" (2,500 up to 3,500) and "4,000" (from 3,500)
+    # share no value.
+    gap = max(page_low - claim_high, claim_low - page_high)
+    size = max(abs(claim.value), abs(claim.high or 0.0), abs(page.value), abs(page.high or 0.0))
+    return gap >= slack * size
 
 
 def find_number(claim: NumberMention, page: list[NumberMention]) -> list[NumberMention]:

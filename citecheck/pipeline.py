@@ -1,8 +1,9 @@
 """The pipeline of DESIGN §1, end to end: extract → resolve → fetch → evidence → judge → report.
 
-Right after extraction, links that are not sources (localhost, private addresses, reserved
+Right after extraction, links that are not sources (localhost and loopback addresses, reserved
 example/test domains, `exclude` patterns: `citecheck.exclusions`) are dropped from the claims
-and counted, so they are never fetched and never fail a claim.
+and counted, so they are never fetched and never fail a claim. A private address stays a
+source: the SSRF guard refuses it and its claim fails.
 
 `check()` is the one entry point for the CLI and the Action. It owns the verdict policy that
 combines what the stages found into one `ClaimResult` per claim:
@@ -12,11 +13,12 @@ combines what the stages found into one `ClaimResult` per claim:
   supports it, otherwise the most telling failure is reported (a source that contradicts the
   claim first, then a fetch failure, then "not verified");
 - per source: a failed fetch decides (`disallowed` / `unreachable` / `not_extractable`); a
-  `#:~:text=` fragment missing from the page fails; a failed number / quote / date check
-  fails on its own at no cost; otherwise the judge decides, and its "supported" needs a
-  verbatim quote found on the page (checked in the judge);
+  number / quote / date check the page contradicts fails on its own at no cost; otherwise
+  the judge decides, told which figures, dates, quotes or `#:~:text=` fragment the checks did
+  not find on the page, and its "supported" needs a verbatim quote found on the page
+  (checked in the judge);
 - with `judge: none`, a number or quote found on the page passes with that page text as
-  evidence; anything that needs a judge is `not_verified`.
+  evidence; one absent from the page, and anything that needs a judge, is `not_verified`.
 
 Only light modules are imported here: `check` starts the fetch stage's first extraction
 worker (`launch_workers_early`) before the stages are imported, so the worker's imports
@@ -187,16 +189,18 @@ class _Run:
         pages: dict[str, CheckedPage],
         per_claim: dict[int, list[ClaimResult]],
     ) -> None:
+        from citecheck.checks import judge_hints
         from citecheck.checks.passages import select_evidence
-        from citecheck.judge.core import Judge
+        from citecheck.judge.core import Judge, JudgeItem
 
         assert self.judge_config is not None
         judge = Judge(self.judge_config, self.settings, self.cache)
 
         async def one_source(url: str) -> None:
             source = sources[url]
+            # Each claim goes with what its checks did not find on the page, as a hint.
             items = [
-                (
+                JudgeItem(
                     claim,
                     select_evidence(
                         claim.text,
@@ -205,8 +209,9 @@ class _Run:
                         text_fragment=cit.text_fragment,
                         page=pages[url].index,
                     ),
+                    judge_hints(results),
                 )
-                for _, claim, _, cit in pending[url]
+                for _, claim, results, cit in pending[url]
             ]
             verdicts = await judge.judge_source(source, items)
             for (i, claim, checks, _), judged in zip(pending[url], verdicts, strict=True):

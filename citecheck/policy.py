@@ -8,16 +8,17 @@ Per claim (the pipeline calls these in order):
   claim is `not_verified` with `limit`. The rest are checked.
 - per cited source: a failed fetch decides (`fetch_verdict`: `disallowed` / `unreachable` —
   with cause `blocked` when the site refused us — / `not_extractable`, or `not_verified` when
-  fetching is off); then the deterministic checks
-  (`checks_verdict`): a failed check fails the claim on its own, at no cost; with the judge
-  off, a check that may decide alone (a number or quote found on the page, see
-  `citecheck.checks`) passes it with that page text as evidence and anything else is
-  `not_verified`; otherwise the judge decides (`judge_verdict`). A judge that gave no verdict
-  leaves the claim `not_verified`: with cause `judge-error` after a refusal, an API error or
-  malformed output; with cause `unsure` when it abstained (`judge_doubt`: a confidence below
-  `Settings.min_confidence`, a rationale that contradicts its verdict; or an evidence quote
-  that is not on the page or carries no weight, see citecheck.judge.quotes); with `limit`
-  when the cost cap stopped the call.
+  fetching is off); then the deterministic checks (`checks_verdict`): a check the page
+  contradicts fails the claim on its own, at no cost (a figure, date or quote merely absent
+  from the page fails nothing: it is a hint for the judge); with the judge off, a figure or
+  date absent leaves the claim `not_verified`, and when everything was found a check that may
+  decide alone (a number or quote found on the page, see `citecheck.checks`) passes it with
+  that page text as evidence and anything else is `not_verified`; otherwise the judge decides
+  (`judge_verdict`). A judge that gave no verdict leaves the claim `not_verified`: with cause
+  `judge-error` after a refusal, an API error or malformed output; with cause `unsure` when it
+  abstained (`judge_doubt`: a confidence below `Settings.min_confidence`, a rationale that
+  contradicts its verdict; or an evidence quote that is not on the page or carries no weight,
+  see citecheck.judge.quotes); with `limit` when the cost cap stopped the call.
 - `pick`: a claim passes when one of its sources supports it; otherwise the most telling
   failure is reported (a source that contradicts the claim, then a fetch failure, then
   "not verified").
@@ -39,6 +40,7 @@ from enum import StrEnum
 from citecheck.errors import ExitCode
 from citecheck.models import (
     Cause,
+    CheckOutcome,
     CheckResult,
     Citation,
     Claim,
@@ -177,22 +179,39 @@ def checks_verdict(
 ) -> ClaimResult | None:
     """The verdict the deterministic checks give on their own (None: the judge decides).
 
-    `decide_alone`: the checks whose pass may pass the claim with the judge off
-    (`citecheck.checks.DECIDE_ALONE`)."""
-    failed = next((c for c in checks if not c.passed), None)
-    if failed is not None:
+    Only a contradiction decides at no cost: a check whose outcome is `contradicted` (the page
+    gives another value for the same thing, or quotes the same person otherwise) fails the
+    claim. A figure, date or quote that is merely `absent` from the page fails nothing: the
+    judge decides, told what was not found (`citecheck.checks.judge_hints`), and with the
+    judge off the claim is `not_verified`, saying what was not found. With the judge off and
+    every check `found`, a check that may decide alone (`decide_alone`, i.e.
+    `citecheck.checks.DECIDE_ALONE`: a number or quote found on the page) passes the claim
+    with that page text as evidence; anything else is `not_verified`."""
+    common = {"source_url": url, "checks": checks}
+    contradicted = next((c for c in checks if c.outcome == CheckOutcome.contradicted), None)
+    if contradicted is not None:
         return result(
             claim,
             Verdict.fail,
-            decided_by=failed.name,
-            reason=failed.detail,
-            evidence=failed.evidence,
-            source_url=url,
-            checks=checks,
+            decided_by=contradicted.name,
+            reason=contradicted.detail,
+            evidence=contradicted.evidence,
+            **common,
         )
     if judge_on:
         return None
-    found = [c for c in checks if c.passed and c.name in decide_alone]
+    off = judge_off_reason or JUDGE_OFF_REASON
+    absent = next((c for c in checks if c.outcome == CheckOutcome.absent), None)
+    if absent is not None:
+        return result(
+            claim,
+            Verdict.not_verified,
+            decided_by=DecidedBy.policy,
+            reason=f"{absent.detail}; {off}",
+            evidence=absent.evidence,
+            **common,
+        )
+    found = [c for c in checks if c.name in decide_alone]
     if found:
         return result(
             claim,
@@ -200,17 +219,9 @@ def checks_verdict(
             decided_by=found[0].name,
             reason=found[0].detail,
             evidence=found[0].evidence,
-            source_url=url,
-            checks=checks,
+            **common,
         )
-    return result(
-        claim,
-        Verdict.not_verified,
-        decided_by=DecidedBy.policy,
-        reason=judge_off_reason or JUDGE_OFF_REASON,
-        source_url=url,
-        checks=checks,
-    )
+    return result(claim, Verdict.not_verified, decided_by=DecidedBy.policy, reason=off, **common)
 
 
 # A "supported" verdict whose rationale says the opposite: support negated ("does not

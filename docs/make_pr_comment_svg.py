@@ -1,72 +1,145 @@
-"""Draw docs/pr-comment.svg: the sticky PR comment the Action posts, for the bundled demo.
+"""Draw docs/pr-comment.svg: the sticky PR comment the Action posts, from a real `citecheck demo` run.
 
-The body is the real one (`citecheck.github.publish.comment_body` on the `citecheck demo` report);
-this script only lays its Markdown out the way GitHub shows a comment, so the README's picture
-stays true to the output. Run: `python docs/make_pr_comment_svg.py` (no key, no internet).
+The body is the real one: `citecheck.github.publish.comment_body` on the report `citecheck demo`
+makes (the bundled document against its bundled sources, judge off), as the Action posts it on a
+PR that adds that document, so every `file:line` links into the PR's diff. This script only lays
+its Markdown out the way GitHub shows a comment — the outcome line first, Verified Claims folded
+in a closed `<details>`, links in blue — so the README's picture is the output, not a drawing of
+it. `tests/e2e/test_pr_comment_svg.py` fails when the committed image is not what this script
+makes now. Run: `python docs/make_pr_comment_svg.py` (no key, no internet).
 """
 
 from __future__ import annotations
 
 import re
-import textwrap
-from html import escape
+import sys
+from html import escape, unescape
 from pathlib import Path
 
 from citecheck.demo import DEMO_HOST, run_demo
-from citecheck.github.publish import COMMENT_MARKER, comment_body
+from citecheck.github.publish import DiffLinks, comment_body
 
 WIDTH = 980
-WRAP = 118  # characters of body text per line at 13px monospace-ish width
+WRAP = 118  # characters of body text per line at 13px
 OUT = Path(__file__).with_name("pr-comment.svg")
+DEMO_FILE = "examples/demo.md"
+# The PR the picture shows: it adds the demo document, so the diff shows every line of it.
+SERVER, REPOSITORY, NUMBER, HEAD_SHA = "https://github.com", "octo-org/docs", 42, "0" * 40
+
+# Inline Markdown of a report line: an autolink, a link, an escaped character, or plain text.
+_INLINE = re.compile(r"<(https?://[^>]+)>|\[((?:\\.|[^\]\\])*)\]\([^)]*\)|\\(.)|([^<\[\\]+|.)")
+
+Run = tuple[str, str]  # (text, style): style "" or "link"
 
 
-def _plain(md: str) -> str:
-    """Inline Markdown → the text a reader sees (escapes, autolinks, emphasis)."""
-    text = re.sub(r"<(https?://[^>]+)>", r"\1", md)
-    text = re.sub(r"\[([^\]]*)\]\(([^)]*)\)", r"\1", text)
-    text = re.sub(r"\\(.)", r"\1", text)
-    text = text.replace("\u200b", "")
-    return re.sub(r"(?<!\w)[*_]([^*_]+)[*_](?!\w)", r"\1", text)
+def _runs(markdown: str) -> list[Run]:
+    """What a reader sees of one line of inline Markdown, with the links marked."""
+    runs: list[Run] = []
+    for auto, label, escaped, text in _INLINE.findall(markdown.replace("\u200b", "")):
+        if auto:
+            runs.append((auto, "link"))
+        elif label:
+            runs.append((re.sub(r"\\(.)", r"\1", label), "link"))
+        else:
+            runs.append((escaped or unescape(text), ""))
+    return runs
+
+
+def _wrap(runs: list[Run], width: int) -> list[list[Run]]:
+    """Word-wrap styled text to `width` characters a row."""
+    words: list[Run] = []
+    for text, style in runs:
+        for i, part in enumerate(re.split(r"(?<= )", text)):
+            if not part:
+                continue
+            if i == 0 and words and not words[-1][0].endswith(" ") and words[-1][1] == style:
+                words[-1] = (words[-1][0] + part, style)
+            else:
+                words.append((part, style))
+    rows: list[list[Run]] = [[]]
+    used = 0
+    for word, style in words:
+        if used and used + len(word.rstrip()) > width:
+            rows.append([])
+            used = 0
+        rows[-1].append((word, style))
+        used += len(word)
+    return rows
+
+
+def layout(body: str) -> list[tuple[str, list[Run]]]:
+    """The comment's rows as GitHub shows them (folded <details> show their summary only)."""
+    rows: list[tuple[str, list[Run]]] = []
+    lines = body.splitlines()
+    i = 0
+    first_paragraph = True
+    while i < len(lines):
+        line = lines[i].strip()
+        i += 1
+        if not line or line.startswith("<!--"):
+            continue
+        folded = re.fullmatch(r"<details><summary>(.*)</summary>", line)
+        if folded:
+            rows.append(("summary", [(f"▸ {folded[1]}", "")]))
+            while i < len(lines) and lines[i].strip() != "</details>":
+                i += 1
+            i += 1
+        elif line.startswith("## "):
+            rows.append(("h2", _runs(line[3:])))
+        elif line.startswith("### "):
+            rows.append(("h3", _runs(line[4:])))
+        elif line.startswith("- "):
+            wrapped = _wrap(_runs(line[2:]), WRAP)
+            rows.append(("li", wrapped[0]))
+            rows.extend(("cont", w) for w in wrapped[1:])
+        elif first_paragraph:
+            rows.append(("headline", _runs(line)))
+        elif line.startswith("*") and line.endswith("*"):
+            rows.extend(("note", w) for w in _wrap(_runs(line[1:-1]), WRAP + 2))
+        else:
+            rows.extend(("p", w) for w in _wrap(_runs(line), WRAP + 2))
+        first_paragraph = False
+    return rows
+
+
+def _text(x: int, y: int, cls: str, runs: list[Run]) -> str:
+    spans = "".join(
+        f'<tspan class="link">{escape(t, quote=False)}</tspan>' if s else escape(t, quote=False)
+        for t, s in runs
+    )
+    return f'<text x="{x}" y="{y}" class="{cls}" xml:space="preserve">{spans}</text>'
 
 
 def render(body: str) -> str:
-    rows: list[tuple[str, str]] = []  # (style, text)
-    for line in body.splitlines():
-        if not line.strip() or line.strip() == COMMENT_MARKER:
-            continue
-        if line.startswith("## "):
-            rows.append(("h2", _plain(line[3:])))
-        elif line.startswith("### "):
-            rows.append(("h3", _plain(line[4:])))
-        elif line.startswith("- "):
-            wrapped = textwrap.wrap(_plain(line[2:]), WRAP) or [""]
-            rows.append(("li", wrapped[0]))
-            rows.extend(("cont", w) for w in wrapped[1:])
-        else:
-            rows.extend(("p", w) for w in textwrap.wrap(_plain(line), WRAP + 2))
     y = 70
     parts: list[str] = []
-    for style, text in rows:
-        t = escape(text)
-        if style == "h2":
+    for style, runs in layout(body):
+        if style == "headline":
+            y += 4
+            parts.append(_text(32, y, "headline", runs))
+            y += 20
+        elif style == "h2":
             y += 14
-            parts.append(f'<text x="32" y="{y}" class="h2">{t}</text>')
+            parts.append(_text(32, y, "h2", runs))
             y += 10
             parts.append(f'<line x1="32" y1="{y}" x2="{WIDTH - 32}" y2="{y}" class="rule"/>')
             y += 24
         elif style == "h3":
             y += 12
-            parts.append(f'<text x="32" y="{y}" class="h3">{t}</text>')
+            parts.append(_text(32, y, "h3", runs))
+            y += 24
+        elif style == "summary":
+            parts.append(_text(32, y, "summary", runs))
             y += 24
         elif style == "li":
             parts.append(f'<circle cx="44" cy="{y - 4}" r="2.5" class="dot"/>')
-            parts.append(f'<text x="56" y="{y}" class="body">{t}</text>')
+            parts.append(_text(56, y, "body", runs))
             y += 20
         elif style == "cont":
-            parts.append(f'<text x="56" y="{y}" class="body">{t}</text>')
+            parts.append(_text(56, y, "body", runs))
             y += 20
         else:
-            parts.append(f'<text x="32" y="{y}" class="note">{t}</text>')
+            parts.append(_text(32, y, "note" if style == "note" else "body", runs))
             y += 20
     height = y + 20
     header = (
@@ -80,7 +153,9 @@ def render(body: str) -> str:
         "text{font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;font-size:13px;fill:#1f2328}"
         ".frame{fill:#fff;stroke:#d0d7de}.head{fill:#f6f8fa;stroke:#d0d7de}.rule{stroke:#d8dee4}"
         ".who{font-weight:600}.bot{font-weight:400;font-size:11px;fill:#59636e}.muted{font-weight:400;fill:#59636e}"
+        ".headline{fill:#1f2328}"  # a plain paragraph, as GitHub shows the first line
         ".h2{font-size:20px;font-weight:600}.h3{font-size:15px;font-weight:600}"
+        ".summary{fill:#1f2328;cursor:pointer}.link{fill:#0969da}"
         ".body{fill:#1f2328}.note{fill:#59636e;font-style:italic}"
         ".dot{fill:#1f2328}"
         "</style>"
@@ -92,12 +167,25 @@ def render(body: str) -> str:
     )
 
 
-def main() -> None:
+def comment() -> str:
+    """The comment the Action would post for the demo run, on a PR adding the demo document."""
     report = run_demo()
-    body = comment_body(report, hint="the job summary")
-    body = re.sub(r"http://127\.0\.0\.1:\d+/", DEMO_HOST, body)
-    OUT.write_text(render(body), encoding="utf-8")
-    print(f"wrote {OUT} ({len(body)} characters of comment)")
+    lines = {c.line for c in report.claims}
+    shown = {DEMO_FILE: {n: n for n in range(1, max(lines, default=0) + 1)}}  # an added file: all shown
+    links = DiffLinks(SERVER, REPOSITORY, NUMBER, HEAD_SHA, shown)
+    hint = f"the [job summary]({SERVER}/{REPOSITORY}/actions/runs/1)"
+    body = comment_body(report, hint=hint, link=links)
+    return re.sub(r"http://127\.0\.0\.1:\d+/", DEMO_HOST, body)  # the demo's own server, a new port each run
+
+
+def build() -> str:
+    return render(comment())
+
+
+def main() -> None:
+    svg = build()
+    OUT.write_text(svg, encoding="utf-8")
+    print(f"wrote {OUT} ({len(svg)} bytes)", file=sys.stderr)
 
 
 if __name__ == "__main__":

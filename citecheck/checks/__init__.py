@@ -1,12 +1,17 @@
 """The checks stage: deterministic checks of a claim against a fetched page, at no cost.
 
 For the claim's kinds (see docs/ARCHITECTURE.md):
-- number (statistic, `checks.number`): every figure of the claim must be stated on the page;
-- quote (`checks.quote`): each quoted passage must be on the page, exactly or as a close match;
-- date (temporal, `checks.date`): each year or decade of the claim's dates must be on the page;
-and for the citation, first: the link's `#:~:text=` passage must be on the page
-(`checks.fragment`). A failing check carries the page text nearest to what was looked for as
-`evidence`. The passages that reach the judge are chosen in `checks.passages`.
+- number (statistic, `checks.number`): every figure of the claim is looked up on the page;
+- quote (`checks.quote`): each quoted passage, exactly or as a close match;
+- date (temporal, `checks.date`): each date of the claim, at its precision;
+and for the citation, first: the link's `#:~:text=` passage (`checks.fragment`).
+
+Each result has an outcome (`CheckResult.outcome`): `found`; `contradicted`, when the claim's
+context on the page gives another value for the same thing, or quotes the same person
+otherwise (`checks.context`): only that fails a claim on its own (`policy.checks_verdict`);
+or `absent`, when what was looked for is merely not on the page: the judge is told
+(`judge_hints`) and decides. Either carries the page text that bears on it as `evidence`.
+The passages that reach the judge are chosen in `checks.passages`.
 
 A check is a `Check`: its name, the claim kinds it applies to, `run`, and whether its pass
 may decide a claim alone (with the judge off). `CHECKS` lists them, one line each.
@@ -35,6 +40,7 @@ from citecheck.checks.passages import PageIndex
 from citecheck.checks.quote import QuoteCheck
 from citecheck.extract.citations import text_without_citations
 from citecheck.models import (
+    CheckOutcome,
     CheckResult,
     Citation,
     Claim,
@@ -50,7 +56,7 @@ class Check(Protocol):
 
     name: DecidedBy  # the name of its results (`CheckResult.name`, a claim's `decided_by`)
     kinds: frozenset[ClaimKind]  # it runs for a claim of any of these kinds
-    decides_alone: bool  # its pass may pass the claim with the judge off (a failure always fails it)
+    decides_alone: bool  # its pass may pass the claim with the judge off (a contradiction always fails it)
 
     def run(self, claim_text: str, page: PageIndex) -> CheckResult | None:
         """Its result for the claim's text (citation markers blanked); None: nothing to check."""
@@ -159,8 +165,14 @@ def run_checks(claim: Claim, page: CheckedPage) -> list[CheckResult]:
 
 def claim_results(claim: Claim, citation: Citation, page: CheckedPage) -> list[CheckResult]:
     """The deterministic checks of `claim` against the page `citation` leads to: the link's own
-    text fragment first (when the page lacks it, nothing else is checked), then the checks
-    the claim's kinds call for."""
-    if citation.text_fragment and (failed := check_fragment(citation.text_fragment, page.index)):
-        return [failed]
+    text fragment first (a result only when the page lacks it), then the checks the claim's
+    kinds call for."""
+    if citation.text_fragment and (missing := check_fragment(citation.text_fragment, page.index)):
+        return [missing, *run_checks(claim, page)]
     return run_checks(claim, page)
+
+
+def judge_hints(results: Iterable[CheckResult]) -> list[str]:
+    """What the judge is told of a claim's checks on a page: each figure, date, quote or text
+    fragment that does not occur on it ("the figure '2018' does not occur on the page")."""
+    return [r.detail for r in results if r.outcome == CheckOutcome.absent]

@@ -21,25 +21,28 @@ are built for a large corpus queried many times and add numpy/scipy for no gain 
 stemmer is a light suffix stripper: Snowball (snowballstemmer) gave the same recall on WiCE
 dev at every budget, so it is not worth a dependency.
 
-A failing check carries the page text nearest to what was looked for as `evidence`
-(`missing`). The checks themselves: `citecheck.checks` (docs/ARCHITECTURE.md).
+A check whose figure is not on the page carries the page text nearest to what was looked for
+as `evidence` (`absent`); one the page contradicts, the sentence that does (`contradicted`).
+The checks themselves: `citecheck.checks` (docs/ARCHITECTURE.md).
 """
 
 from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from citecheck.models import CheckResult, DecidedBy, Passage
+from citecheck.models import CheckOutcome, CheckResult, DecidedBy, Passage
 from citecheck.numbers import (
     DateMention,
     NumberMention,
     dates_in,
     find_number,
+    lowered,
     numbers_in,
     statistics_in,
     wordset,
@@ -225,12 +228,71 @@ class _ClaimCues:
 # What a claim's checks depend on: its text without citation markers, the check kinds that
 
 
+def precision_of_year(d: DateMention) -> bool:
+    return d.precision == "year"
+
+
+# --- dates that are page furniture -----------------------------------------------------------
+# A retrieval, archive or access stamp, a copyright line or a "last updated" stamp dates the
+# page (or its copy), never what the page reports: it is no evidence for or against a claim's
+# date. A byline ("Published 12 June 2024", "Posted on …") is the page's own date, as its
+# metadata date is: it may state a claim's date ("a 2024 survey"), but never contradicts one.
+STAMP_BYLINE = "byline"
+_STAMPS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("retrieval stamp", re.compile(r"\bretrieved(?:\s+on)?\W{0,3}$", re.I)),
+    (
+        "archive stamp",
+        re.compile(r"\b(?:archived|archive date)(?:\s+from the original)?(?:\s+on)?\W{0,3}$", re.I),
+    ),
+    ("access stamp", re.compile(r"\b(?:accessed|access ?date)(?:\s+on)?\W{0,3}$", re.I)),
+    ("copyright line", re.compile(r"(?:©|\(c\)|\bcopyright)(?:\s*©)?[\s\d,–—-]*$", re.I)),
+    (
+        "last-updated stamp",
+        re.compile(
+            r"(?:\blast\s+(?:updated|modified|edited|reviewed|revised)|^\W*(?:updated|modified|revised))"
+            r"\b(?:\s+on)?[^.\n]{0,24}$",
+            re.I,
+        ),
+    ),
+    (
+        STAMP_BYLINE,
+        re.compile(
+            r"(?:^|[|·•—])\W*(?:\(meta data\)\s*)?(?:first\s+|originally\s+)?"
+            r"(?:published|posted|publication date|date published)(?:\s+datetime)?(?:\s+on)?\W{0,3}$",
+            re.I,
+        ),
+    ),
+)
+_STAMP_REACH = 48  # characters before a date where its stamp's words may stand, on its line
+# What each of `_STAMPS` needs before a date (lower case)
+_STAMP_KEYS = ("retriev", "archiv", "access", "©", "(c)", "copyright", "updat", "modif", "edit", "review",
+               "revis", "publish", "posted", "publication")  # fmt: skip
+
+
+def stamp_of(text: str, date: DateMention) -> str:
+    """What kind of stamp `date` is part of ("retrieval stamp", …, `STAMP_BYLINE`), or "" for
+    a date the page reports."""
+    reach = max(0, date.start - _STAMP_REACH)
+    newline = text.rfind("\n", reach, date.start)
+    start = newline + 1 if newline >= 0 else reach
+    before = text[start : date.start]
+    if not before.strip():
+        return ""
+    low = before.lower()
+    if not any(key in low for key in _STAMP_KEYS):
+        return ""  # most dates: no stamp's word before them, no pattern to try
+    if newline < 0 and reach > 0:
+        before = "x" + before  # the line starts out of reach: nothing may anchor at its start
+    return next((kind for kind, pattern in _STAMPS if pattern.search(before)), "")
+
+
 def date_matches(claim: DateMention, page: DateMention) -> bool:
     """Whether a date on the page is the claim's date, at the claim's precision."""
     if claim.decade:
         return page.year is not None and claim.year is not None and claim.year <= page.year < claim.year + 10
     if page.decade:
-        return False
+        # "the 1970's" may be the year's possessive ("1970's harvest"): it states the year too
+        return precision_of_year(claim) and page.year == claim.year and page.text[-2:-1] in "'’"
     precision = claim.precision
     if precision == "day":
         return (page.year, page.month, page.day) == (claim.year, claim.month, claim.day)
@@ -286,6 +348,12 @@ class PageIndex:
         return dates_in(self.text)
 
     @cached_property
+    def stamps(self) -> list[str]:
+        """For each of `dates`, the kind of stamp it is part of ("" for a date the page
+        reports; see `stamp_of`)."""
+        return [stamp_of(self.text, d) for d in self.dates]
+
+    @cached_property
     def folded(self) -> list[str]:
         return [normalise_quote(self.text[s:e]) for s, e in self.sentences]
 
@@ -310,16 +378,21 @@ class PageIndex:
         need = max(1, math.ceil(share * len(words)))
         return [i for i, ts in enumerate(self.token_sets) if len(words & ts) >= need]
 
+    @cached_property
+    def lowered(self) -> str:
+        """The text in lower case, offsets kept (`numbers.lowered`)."""
+        return lowered(self.text)
+
+    @cached_property
+    def starts(self) -> list[int]:
+        """Where each sentence starts (for `sentence_at`)."""
+        return [s for s, _ in self.sentences]
+
     def sentence_at(self, pos: int) -> int:
-        """Index of the sentence holding offset `pos` (the nearest one before it otherwise)."""
-        lo, hi = 0, len(self.sentences) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.sentences[mid][0] <= pos:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo
+        """Index of the sentence holding offset `pos` (the nearest one before it otherwise; 0
+        before the first). A bisection in C: the contradiction search places every match of
+        the claim's words (`checks.context`), which took a hand-written one a fifth of its time."""
+        return max(0, bisect_right(self.starts, pos) - 1)
 
     def sentence_text(self, i: int) -> str:
         s, e = self.sentences[i]
@@ -369,16 +442,19 @@ def overlap(claim_tokens: set[str], sentence: str) -> int:
     return len(claim_tokens & set(tokens(sentence)))
 
 
-def missing(
-    name: DecidedBy, detail: str, claim_text: str, index: PageIndex, nearest: tuple[str, int] | None
-) -> CheckResult:
-    """A failed check: what was missing, what the page says instead (`nearest`: its words and
-    offset) and that sentence as evidence, or the page's best sentence for the claim."""
-    if nearest is None:
-        return CheckResult(name=name, passed=False, detail=detail, evidence=best_sentence(claim_text, index))
-    said, pos = nearest
+def absent(name: DecidedBy, detail: str, claim_text: str, index: PageIndex, near: int | None) -> CheckResult:
+    """A check whose figure, date or quote is not on the page: `detail` says what (a hint for
+    the judge), the evidence is the sentence at offset `near` (what the page says nearest to
+    it), or the page's best sentence for the claim."""
+    evidence = snippet(index, near) if near is not None else best_sentence(claim_text, index)
+    return CheckResult(name=name, passed=False, outcome=CheckOutcome.absent, detail=detail, evidence=evidence)
+
+
+def contradicted(name: DecidedBy, detail: str, evidence: str) -> CheckResult:
+    """A check the page contradicts: `detail` says what the page gives instead, `evidence`
+    is the page's sentence that does."""
     return CheckResult(
-        name=name, passed=False, detail=f"{detail}; the page says {said!r}", evidence=snippet(index, pos)
+        name=name, passed=False, outcome=CheckOutcome.contradicted, detail=detail, evidence=evidence
     )
 
 

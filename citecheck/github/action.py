@@ -22,7 +22,8 @@ Policy (docs/ARCHITECTURE.md, "Security"):
 - Safe as a required status: the recommended workflow runs on every PR and merge group (a
   workflow skipped by a `paths:` filter leaves a required check pending for ever). A run whose
   PR or merge group changes no file this run would check ends at once, exit 0, with one line
-  saying so in the summary, the outputs and (only where one exists already) the PR comment.
+  saying so in the summary, the outputs and (only where one exists already) the PR comment
+  of its `comment-id`.
 - `merge_group` runs check what the queue adds to the base branch: the files changed from
   `merge_group.base_sha` to `merge_group.head_sha` by the compare API (the image carries no
   git, and the checkout is one commit deep), with the lines as in a PR.
@@ -31,9 +32,10 @@ Policy (docs/ARCHITECTURE.md, "Security"):
   run — a `pull_request` from a fork, or Dependabot's. Then the deterministic checks run,
   claims that need the judge are "not verified" and do not fail the check (`limit`,
   `judge-error`, `unsure`, `not-verified` leave the effective fail-on), and the first line of
-  the comment, the summary and the `note` output says the claims were not judged and why
-  (`judged` is `false`). `judge: none` in the workflow is the way to opt out. A key the
-  provider rejects fails every call: exit 2 (`citecheck.judge`), naming the input.
+  the comment (its outcome line follows), of the check run's summary, of the job summary and
+  the `note` output says the claims were not judged and why (`judged` is `false`). `judge:
+  none` in the workflow is the way to opt out. A key the provider rejects fails every call:
+  exit 2 (`citecheck.judge`), naming the input.
 - Links that are not sources (`citecheck.exclusions`): the `exclude` input, the config file's
   `exclude` and `.citecheckignore` (read like the config: from the base commit in PR mode).
 - A config value the workflow's ceiling overrides is a warning in the log and a note in the
@@ -53,7 +55,7 @@ import os
 import sys
 import tempfile
 import traceback
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, TextIO
@@ -72,25 +74,38 @@ from citecheck.config import (
 )
 from citecheck.errors import CitecheckError, ConfigError, ExitCode, JudgeFailedError
 from citecheck.github.publish import (
-    COMMENT_MARKER,
+    COMMENT_LIMIT_CHARS,
     COMPARE_FILES_LIMIT,
     ActionLog,
+    Annotation,
+    CheckRunError,
+    DiffLinks,
     GitHubAPIError,
     PullRequestClient,
     RepoClient,
-    annotation_commands,
+    annotations,
     api_call,
     append_summary,
+    body_too_long,
+    check_comment_id,
+    check_conclusion,
+    check_run_text,
     comment_body,
+    comment_marker,
     mask_commands,
+    per_step,
+    report_name,
+    shown_lines,
     summary_markdown,
+    unannotated_note,
     write_outputs,
 )
 from citecheck.judge.providers import PROVIDERS, Provider, key_inputs
 from citecheck.models import FileError, Report, SelectedFile
+from citecheck.output.markdown import LinkFor, blob_link
 from citecheck.policy import exit_code, fail_on_without_judge, failing_claims
 from citecheck.redact import Redactor
-from citecheck.select import PRFileList, Selection, select_audit, select_pr
+from citecheck.select import PRFile, PRFileList, Selection, select_audit, select_pr
 
 PR_EVENTS = ("pull_request", "pull_request_target")
 DEFAULT_CONFIG = ".citecheck.toml"
@@ -112,7 +127,9 @@ ALL_INPUTS = (
     "accept-status",
     "exclude",
     "comment",
+    "comment-id",
     "annotations",
+    "check-run",
     "github-token",
     "cache-dir",
     "shard",
@@ -120,7 +137,7 @@ ALL_INPUTS = (
 )
 # Inputs the Action itself consumes (secrets and the config file location); every other one
 # maps onto the Settings field of the same name (hyphen → underscore).
-ACTION_INPUTS = (*key_inputs(), "github-token", "config")
+ACTION_INPUTS = (*key_inputs(), "github-token", "config", "comment-id", "check-run")
 SETTING_INPUTS = tuple(n for n in ALL_INPUTS if n not in ACTION_INPUTS)
 # Why a run got no secrets (`Run.secrets_withheld`), for the note that says claims were not judged.
 FORK_PR = "this pull request comes from a fork"
@@ -475,6 +492,7 @@ class Run:
     token: str = field(init=False)
     judge_skipped: bool = False  # secrets withheld: the judge is off for lack of a key
     notes: list[str] = field(default_factory=list)  # for the report, from before selection
+    pr_files: list[PRFile] = field(default_factory=list)  # the PR files API's answer (PR mode)
 
     def __post_init__(self) -> None:
         self.workspace = Path(self.environ.get("GITHUB_WORKSPACE") or os.getcwd()).resolve()
@@ -531,12 +549,34 @@ class Run:
         url = self.run_url()
         return f"the [job summary]({url})" if url else "the job summary"
 
+    def comment_hint(self) -> str:
+        """Where a shortened comment says the full report is."""
+        return f"{self.summary_hint()} and in `{REPORT_DIR}/` (keep it with actions/upload-artifact)"
+
     def link_base(self) -> str | None:
         """Where `file:line` in the report links: the blob of the commit that was checked."""
         server = self.environ.get("GITHUB_SERVER_URL", "https://github.com")
         diffed = self.event.is_pr or self.event.is_merge_group
         sha = self.event.head_sha if diffed else self.environ.get("GITHUB_SHA")
         return f"{server}/{self.repository}/blob/{sha}" if sha and self.repository else None
+
+    def comment_id(self) -> str:
+        return check_comment_id(read_input(self.environ, "comment-id"))
+
+    def check_run_on(self) -> bool:
+        value = read_input(self.environ, "check-run")
+        return _bool_input("check-run", value) if value else True
+
+    def claim_links(self, report: Report) -> LinkFor | None:
+        """Where the PR comment links each `file:line`: its line in the PR's diff, else the
+        file at the PR's head (`DiffLinks`); outside a PR, the checked commit's file."""
+        server = self.environ.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
+        number, head = self.event.number, self.event.head_sha
+        if not (self.event.is_pr and self.repository and number and head):
+            base = self.link_base()
+            return blob_link(base) if base else None
+        shown = shown_lines(self.pr_files, self.workspace, {c.file for c in report.claims})
+        return DiffLinks(server, self.repository, number, head, shown)
 
     def pipeline_environ(self) -> dict[str, str]:
         env = dict(self.environ)
@@ -670,6 +710,7 @@ class Run:
                 f"cannot list the changed files of PR #{self.event.number}: {exc}",
                 api_hint(exc, "pull-requests: read"),
             ) from None
+        self.pr_files = listing.files  # the PR comment links each claim to its line in this diff
         return select_pr(self.workspace, settings, listing)
 
     def _select_merge_group(self, settings: Settings) -> Selection:
@@ -752,17 +793,10 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
     log = run.log
     rel = _write_reports(run, report)
 
-    annotations, not_annotated = annotation_commands(report) if settings.annotations else ([], 0)
-    for line in annotations:
-        log.emit(line)
+    unannotated = annotate(run, report) if settings.annotations else ""
 
     first = run.first_line()
-    summary_extra = ""
-    if not_annotated:
-        summary_extra = (
-            f"\n*{not_annotated} more failing claims are not annotated (GitHub shows the first "
-            f"{len(annotations)} annotations of a step); all are listed above.*\n"
-        )
+    summary_extra = f"\n*{unannotated}*\n" if unannotated else ""
     summary_path = run.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
         text = summary_markdown(
@@ -785,50 +819,141 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
         log.untrusted("\n".join(f"{c.file}:{c.line}: {c.verdict.value}: {c.text}" for c in failing))
 
     if settings.comment and run.event.is_pr:
-        body = comment_body(
-            report, hint=run.summary_hint(), link_base=run.link_base(), preface=_first_line_preface(first)
-        )
+        notes = [f"*{unannotated}*"] if unannotated else []
+        links = run.claim_links(report)
+        comment_id = run.comment_id()
+
+        def body(**limit: int | None) -> str:
+            return comment_body(
+                report,
+                hint=run.comment_hint(),
+                link=links,
+                comment_id=comment_id,
+                notes=notes,
+                first_line=_first_line_quote(first),
+                **limit,
+            )
+
         # A PR that touches no claim gets no new comment; an existing one is still brought up to date.
-        post_comment(run, body, create=bool(report.claims or report.errors))
+        post_comment(
+            run,
+            body(),
+            create=bool(report.claims or report.errors),
+            # A server that counts the documented 65,536 characters, not GitHub.com's bytes.
+            in_chars=lambda: body(max_bytes=None, max_chars=COMMENT_LIMIT_CHARS),
+        )
     return exit_code(report)
 
 
-def _first_line_preface(note: str) -> str:
-    """A note as the first line of a Markdown report: a quote, its lead in bold."""
+def _first_line_quote(note: str) -> str:
+    """A note as the first line of a Markdown report: a quote, its lead in bold ("" for none)."""
     if not note:
         return ""
     lead, _, rest = note.partition(": ")
-    return f"> **{lead}:** {rest}\n\n"
+    return f"> **{lead}:** {rest}"
+
+
+def _first_line_preface(note: str) -> str:
+    """`_first_line_quote` as a paragraph of its own before a report."""
+    return f"{_first_line_quote(note)}\n\n" if note else ""
 
 
 def publish_nothing_to_check(run: Run, settings: Settings, selection: Selection) -> int:
     """A PR or merge group that changes no file this run checks: one line in the summary, the
     outputs and the report files (which also keep the selection's warnings, e.g. a symbolic
-    link skipped); the PR comment only if there is one already (it would otherwise show an
-    older run's report). Exit 0: nothing needed the judge, so no key is asked for."""
+    link skipped); the PR comment of this `comment-id` only if there is one already (it would
+    otherwise show an older run's report). Exit 0: nothing needed the judge, so no key is
+    asked for."""
     from citecheck.output.report import build_report
 
     line = nothing_to_check_note(run.where)
     report = build_report([], settings=settings, notes=[line, *selection.notes], errors=selection.errors)
     rel = _write_reports(run, run.redact.model(report))
+    comment_id = run.comment_id()
+    said = f"**{report_name(comment_id)}:** {line}"
     summary_path = run.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
-        append_summary(Path(summary_path), f"**citecheck:** {line}")
+        append_summary(Path(summary_path), said)
     output_path = run.environ.get("GITHUB_OUTPUT")
     if output_path:
         write_outputs(Path(output_path), _outputs(report, rel, note=line, judged=False))
     run.log.info(f"citecheck: {line}")
     if settings.comment and run.event.is_pr:
-        post_comment(run, f"{COMMENT_MARKER}\n**citecheck:** {line}\n", create=False)
+        post_comment(run, f"{comment_marker(comment_id)}\n{said}\n", create=False)
     return ExitCode.PASSED
 
 
-def post_comment(run: Run, body: str, *, create: bool) -> None:
-    """Create or update the sticky comment (`create`: whether a PR without one gets one)."""
+def annotate(run: Run, report: Report) -> str:
+    """Mark the claims on their lines: all of them on a check run when the token may write
+    checks (and `check-run` is on), else the workflow commands a step can show. Returns what to
+    say about the ones left out ("" when none is)."""
+    found = annotations(report)
+    if not found:
+        return ""
+    rest: list[Annotation] = found
+    if run.check_run_on():
+        rest = found[post_check_run(run, report, found) :]
+    kept = per_step(rest)
+    for a in kept:
+        run.log.emit(a.command())
+    left_out = len(rest) - len(kept)
+    if not left_out:
+        return ""
+    note = unannotated_note(left_out, len(found), check_run=run.event.is_pr)
+    run.log.info(f"citecheck: {note}")
+    return note
+
+
+def post_check_run(run: Run, report: Report, found: list[Annotation]) -> int:
+    """Put `found` on a check run on the PR's head; returns how many it carries (0: the token
+    may not). Only in a PR, whose "Files changed" shows them: an audit or a merge group makes
+    no API call for it."""
+    head = run.event.head_sha
+    client = run.repo_client()
+    if client is None or not head or not run.event.is_pr:
+        return 0
+    name = report_name(run.comment_id())
+    title, summary = check_run_text(
+        report,
+        name=name,
+        hint=run.summary_hint(),
+        link=run.claim_links(report),
+        first_line=_first_line_quote(run.first_line()),
+    )
+    try:
+        posted = client.post_check_run(
+            name=name,
+            head_sha=head,
+            title=title,
+            summary=run.redact.secrets(summary),
+            annotations=found,
+            conclusion=check_conclusion(report),
+        )
+    except CheckRunError as exc:
+        if exc.status in (403, 404) and not exc.annotated:  # no `checks: write` (or no Checks API)
+            run.log.info(
+                f"citecheck: no check run ({exc.cause}: the token may not write checks); "
+                "annotating through workflow commands"
+            )
+        else:
+            run.log.warning(
+                f"citecheck: the check run failed after {exc.annotated} of {len(found)} annotations "
+                f"({exc.cause}); the rest go through workflow commands"
+            )
+        return exc.annotated
+    run.log.info(f"citecheck: {posted.annotated} annotations on the check run {posted.url}")
+    return posted.annotated
+
+
+def post_comment(run: Run, body: str, *, create: bool, in_chars: Callable[[], str] | None = None) -> None:
+    """Create or update the sticky comment of the run's `comment-id` (`create`: whether a PR
+    without one gets one). `in_chars`: the body cut to the documented 65,536 characters, for a
+    server that refuses `body` as too long."""
     client = run.pr_client()
     if client is None:
         run.log.warning("citecheck: no github-token or PR number, so no PR comment was posted")
         return
+    marker = comment_marker(run.comment_id())
     # The report is redacted already; the body's own parts (hint, links) are checked too.
     body = run.redact.secrets(body)
     try:
@@ -839,7 +964,12 @@ def post_comment(run: Run, body: str, *, create: bool) -> None:
                 "citecheck cannot tell which account github-token acts as (GraphQL viewer and "
                 "GET /user both failed), so it edits no earlier comment and posts a new one"
             )
-        done = client.upsert_comment(body, author, create=create)
+        try:
+            done = client.upsert_comment(body, author, create=create, marker=marker)
+        except GitHubAPIError as exc:
+            if in_chars is None or not body_too_long(exc):
+                raise
+            done = client.upsert_comment(run.redact.secrets(in_chars()), author, create=create, marker=marker)
     except GitHubAPIError as exc:  # 403 on a fork PR, network: the report is in the summary anyway
         hint = api_hint(exc, "pull-requests: write")
         if exc.status == 403 and "rate limit" not in exc.message.lower():
@@ -884,6 +1014,7 @@ def run_action(environ: Mapping[str, str], stream: TextIO) -> int:
         run.event = load_event(environ, run.workspace)
         run.verify_pr()
         settings = run.settings()
+        run.comment_id(), run.check_run_on()  # a bad value stops the run before it spends anything
         mode = (
             f"PR #{run.event.number}"
             if run.event.is_pr

@@ -14,22 +14,45 @@ message, so the Action's error says which call failed and why, not a guess at th
 
 The sticky comment is only ever the token's own: the identity comes from GraphQL's
 `viewer` (which answers for a GitHub App installation token such as `GITHUB_TOKEN`, unlike
-REST `GET /user`), and only marked comments whose author is that account are edited.
+REST `GET /user`), and only marked comments whose author is that account are edited. Each
+`comment-id` has its own marker, so several citecheck jobs on one PR keep a comment each; the
+default id keeps the first marker, so comments made before ids existed are found again.
+
+GitHub facts the code relies on (checked against the sources named):
+- A comment body may hold 262,144 bytes of UTF-8, although the error says "maximum is 65536
+  characters": 262,144 ASCII characters are accepted and 262,145 refused, 65,536 four-byte
+  emoji accepted and one more ASCII character refused (dead-claudia/github-limits#13, and a
+  bisection on both comment endpoints in objectstack-ai/objectstack#18826). The comment is
+  measured in that unit; a server that answers 422 "too long" anyway gets the documented
+  65,536 characters (`COMMENT_LIMIT_CHARS`), which no UTF-8 reading can exceed.
+- The runner keeps 10 errors, 10 warnings and 10 notices of one step as annotations and only
+  counts the rest (`_maxCountPerIssueType` in actions/runner's ExecutionContext.cs).
+- The Checks API takes at most 50 annotations per request (422 beyond); more are added by
+  updating the check run again, each update appending to the run's annotations (REST docs,
+  "Update a check run"). Creating one needs `checks: write`; without it GitHub answers 403
+  "Resource not accessible by integration".
+- A line of a PR's "Files changed" is `/pull/N/files#diff-<sha256 of the path>R<line>` (R: the
+  new side). GitHub does not document it; it is the form GitHub's own pages use (sha256 since
+  it replaced md5; e.g. go-gitea/gitea#19525, piceaTech/node-gitlab-2-github#215).
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 import secrets
 import sys
 import uuid
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from bisect import bisect_right
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 from urllib.parse import quote
 
-from citecheck.models import Report
+from citecheck.errors import ConfigError
+from citecheck.models import ClaimResult, Report, Verdict
 from citecheck.output.common import (
     GITHUB_COMMENT_LIMIT,
     STEP_SUMMARY_LIMIT_BYTES,
@@ -37,13 +60,25 @@ from citecheck.output.common import (
     strip_invisible,
     visible,
 )
-from citecheck.output.markdown import render_markdown
-from citecheck.policy import claim_categories, failing_claims
+from citecheck.output.markdown import (
+    LinkFor,
+    blob_link,
+    failing_category,
+    outcome_line,
+    render_comment,
+    render_markdown,
+)
+from citecheck.policy import claim_categories, exit_code
 from citecheck.redact import MIN_SECRET_CHARS, Redactor
-from citecheck.select import PRFile, PRFileList
+from citecheck.select import PRFile, PRFileList, diffs_from_api, relocate
 
-COMMENT_MARKER = "<!-- citecheck-report -->"  # finds our sticky comment among the PR's comments
-ANNOTATION_LIMIT = 10  # GitHub shows at most 10 error annotations per step
+COMMENT_MARKER = "<!-- citecheck-report -->"  # finds our sticky comment (the default comment-id's)
+COMMENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")  # nothing that could end the marker
+COMMENT_LIMIT_BYTES = 262_144  # UTF-8 bytes of a comment body GitHub.com accepts (see above)
+COMMENT_LIMIT_CHARS = GITHUB_COMMENT_LIMIT  # the documented limit, for a server that enforces it
+ANNOTATIONS_PER_KIND = 10  # errors, warnings and notices the runner keeps per step, each
+CHECK_ANNOTATIONS_PER_REQUEST = 50  # the Checks API's most per create / update request
+CHECK_SUMMARY_LIMIT = 65_535  # a check run's output.summary; measured in bytes, never fewer than chars
 COMPARE_FILES_LIMIT = 300  # the compare API lists at most 300 changed files
 VIEWER_QUERY = "query { viewer { login databaseId } }"
 
@@ -139,28 +174,178 @@ class ActionLog:
 
 # ---------------------------------------------------------------- annotations
 
+Level = Literal["error", "warning", "notice"]
+LEVELS: tuple[Level, ...] = ("error", "warning", "notice")
+_CHECK_LEVEL = {"error": "failure", "warning": "warning", "notice": "notice"}
 
-def annotation_commands(report: Report, *, limit: int = ANNOTATION_LIMIT) -> tuple[list[str], int]:
-    """`::error file=…,line=…::` for the first `limit` failing claims, and how many are left."""
-    claims = failing_claims(report)
-    fail_on = set(report.fail_on)
-    lines: list[str] = []
-    for claim in claims[:limit]:
-        category = next(c for c in claim_categories(claim) if c in fail_on)
+
+@dataclass(frozen=True)
+class Annotation:
+    """One claim marked on its file and line: an error when it fails the check, a warning when
+    it is unsourced (or unsupported where fail-on lets that pass), a notice when it could not be
+    verified (and that does not fail the check)."""
+
+    level: Level
+    file: str
+    line: int
+    column: int | None
+    title: str
+    message: str
+
+    def command(self) -> str:
+        """As a workflow command (`::error file=…,line=…::…`)."""
+        props = {"file": self.file, "line": self.line, "col": self.column, "title": self.title}
+        return workflow_command(self.level, self.message, **props)
+
+    def check_run(self) -> dict[str, str | int]:
+        """As an annotation of the Checks API (one line; columns left out, they are optional)."""
+        return {
+            "path": self.file,
+            "start_line": self.line,
+            "end_line": self.line,
+            "annotation_level": _CHECK_LEVEL[self.level],
+            "title": self.title,
+            "message": self.message,
+        }
+
+
+def _level(claim: ClaimResult, fail_on: Collection[str]) -> tuple[Level, str] | None:
+    failing = failing_category(claim, fail_on)
+    if failing is not None:
+        return "error", failing
+    if claim.verdict == Verdict.pass_:
+        return None
+    category = claim_categories(claim)[0]
+    return ("warning" if claim.verdict in (Verdict.unsourced, Verdict.fail) else "notice"), category
+
+
+def annotations(report: Report) -> list[Annotation]:
+    """Every claim to mark, errors first, then warnings, then notices, each in report order."""
+    found: list[Annotation] = []
+    for claim in report.claims:
+        kind = _level(claim, report.fail_on)
+        if kind is None:
+            continue
+        level, category = kind
         where = f" ({visible(claim.source_url)})" if claim.source_url else ""
         reason = visible(shorten(claim.reason or category, 300))
         message = f"{reason}{where}\nClaim: {visible(shorten(claim.text, 300))}"
-        lines.append(
-            workflow_command(
-                "error",
-                message,
-                file=visible(claim.file),
-                line=claim.line,
-                col=claim.column,
-                title=f"citecheck: {category}",
+        found.append(
+            Annotation(
+                level, visible(claim.file), claim.line, claim.column, f"citecheck: {category}", message
             )
         )
-    return lines, max(0, len(claims) - limit)
+    return sorted(found, key=lambda a: LEVELS.index(a.level))  # stable: report order within a level
+
+
+def per_step(found: Sequence[Annotation], per_kind: int = ANNOTATIONS_PER_KIND) -> list[Annotation]:
+    """The annotations the runner shows from one step's workflow commands: the first `per_kind`
+    of each level (it only counts the rest, so printing them would just fill the log)."""
+    seen = dict.fromkeys(LEVELS, 0)
+    kept: list[Annotation] = []
+    for a in found:
+        seen[a.level] += 1
+        if seen[a.level] <= per_kind:
+            kept.append(a)
+    return kept
+
+
+def annotation_commands(report: Report, *, per_kind: int = ANNOTATIONS_PER_KIND) -> tuple[list[str], int]:
+    """Workflow commands for the annotations a step can show, and how many are left out."""
+    found = annotations(report)
+    kept = per_step(found, per_kind)
+    return [a.command() for a in kept], len(found) - len(kept)
+
+
+def unannotated_note(
+    left_out: int, total: int, *, per_kind: int = ANNOTATIONS_PER_KIND, check_run: bool = True
+) -> str:
+    """What to say (comment, summary, log) when the workflow commands could not show them all;
+    `check_run`: whether a check run could have carried them (a PR's run)."""
+    how = (
+        "Give the job `checks: write` (with `check-run` left on) to have all of them on a check run; "
+        if check_run
+        else ""
+    )
+    return (
+        f"{left_out} of {total} annotations are not shown on the changed lines: from workflow commands "
+        f"GitHub shows {per_kind} errors, {per_kind} warnings and {per_kind} notices per step. {how}"
+        f"{'every' if how else 'Every'} claim is in the report."
+    )
+
+
+def check_run_text(
+    report: Report, *, name: str, hint: str, link: LinkFor | None, first_line: str = ""
+) -> tuple[str, str]:
+    """A check run's title (the outcome line's words) and summary (the report as the comment
+    shows it, opening with `first_line` as the comment does, cut to the summary's limit)."""
+    title = outcome_line(report, name=name).split(" ", 1)[1]  # without the emoji
+    summary = render_comment(
+        report,
+        full_report_hint=hint,
+        max_bytes=CHECK_SUMMARY_LIMIT,
+        link=link,
+        name=name,
+        head=(first_line, "") if first_line else (),
+    )
+    return title, summary
+
+
+def check_conclusion(report: Report) -> str:
+    """The check run's conclusion: the run's result, as the exit code has it."""
+    if exit_code(report):
+        return "failure"
+    return "success" if report.passed else "neutral"
+
+
+# ---------------------------------------------------------------- links from the PR comment
+
+
+def shown_lines(
+    files: Iterable[PRFile], workspace: Path, wanted: Collection[str]
+) -> dict[str, dict[int, int]]:
+    """For each of the `wanted` files, the lines the PR's diff shows (added or context), as
+    {line in the checked-out file: line at the PR's head}. The checkout may be a test merge
+    whose base moved the PR's lines: `relocate` maps them as it does for selection."""
+    shown: dict[str, dict[int, int]] = {}
+    for diff in diffs_from_api(f for f in files if f.filename in wanted):
+        head_lines = [n for n, _ in diff.new_side]
+        if not head_lines:
+            continue
+        diff.added = list(head_lines)  # relocate moves `added`: here, every shown line
+        try:
+            lines = (workspace / diff.path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            lines = None
+        if lines is not None:
+            relocate(diff, lines)
+        shown[diff.path] = dict(zip(diff.added, head_lines, strict=True))
+    return shown
+
+
+@dataclass(frozen=True)
+class DiffLinks:
+    """Where the comment links a claim's `file:line`: that line in the PR's "Files changed"
+    when the diff shows it, else the line in the file at the PR's head commit."""
+
+    server: str  # GITHUB_SERVER_URL
+    repository: str
+    number: int
+    head_sha: str
+    shown: Mapping[str, Mapping[int, int]]  # `shown_lines`
+
+    def __call__(self, claim: ClaimResult) -> str:
+        path = claim.file.replace("\\", "/")
+        lines = self.shown.get(path, {})
+        head_line = lines.get(claim.line)
+        if head_line is not None:
+            anchor = hashlib.sha256(path.encode("utf-8")).hexdigest()
+            return f"{self.server}/{self.repository}/pull/{self.number}/files#diff-{anchor}R{head_line}"
+        # Not in the diff: as far down the head's file as the last line the diff shows moved.
+        pairs = sorted(lines.items())
+        at = bisect_right([w for w, _ in pairs], claim.line) - 1
+        line = claim.line - (pairs[at][0] - pairs[at][1] if at >= 0 else 0)
+        return f"{self.server}/{self.repository}/blob/{self.head_sha}/{quote(path)}#L{max(1, line)}"
 
 
 # ---------------------------------------------------------------- outputs and summary
@@ -195,12 +380,67 @@ def append_summary(path: Path, markdown: str) -> None:
         fh.write(markdown if markdown.endswith("\n") else markdown + "\n")
 
 
-def comment_body(report: Report, *, hint: str, link_base: str | None = None, preface: str = "") -> str:
-    """The sticky comment: marker, `preface` (a note that must be its first line), then the
-    report cut to GitHub's comment limit."""
-    budget = GITHUB_COMMENT_LIMIT - len(COMMENT_MARKER) - 1 - len(preface)
-    text = render_markdown(report, max_chars=budget, full_report_hint=hint, link_base=link_base)
-    return COMMENT_MARKER + "\n" + preface + text
+def check_comment_id(value: str) -> str:
+    """The `comment-id` input: empty (the default comment) or a short name for the marker."""
+    value = value.strip()
+    if value and not COMMENT_ID.fullmatch(value):
+        raise ConfigError(
+            f"input comment-id: {value!r} is not a short name",
+            "use letters, digits, `.`, `_` or `-` (at most 64), e.g. `comment-id: api-docs`",
+        )
+    return value
+
+
+def comment_marker(comment_id: str = "") -> str:
+    """The hidden marker of the sticky comment for `comment_id` (the default: `COMMENT_MARKER`).
+    No marker is a substring of another: each ends in ` -->` right after its id."""
+    return f"<!-- citecheck-report:{comment_id} -->" if comment_id else COMMENT_MARKER
+
+
+def report_name(comment_id: str = "") -> str:
+    """How the comment's first line and the check run name this job's report."""
+    return f"citecheck ({comment_id})" if comment_id else "citecheck"
+
+
+def comment_body(
+    report: Report,
+    *,
+    hint: str,
+    link_base: str | None = None,
+    link: LinkFor | None = None,
+    comment_id: str = "",
+    notes: Sequence[str] = (),
+    first_line: str = "",
+    max_bytes: int | None = COMMENT_LIMIT_BYTES,
+    max_chars: int | None = None,
+) -> str:
+    """The sticky comment: its marker, `first_line` (trusted Markdown that must open the
+    comment, e.g. that the claims were not judged and why), the outcome line, the report (see
+    `citecheck.output.markdown.render_comment`) and our `notes` (trusted Markdown, e.g. how
+    many claims are not annotated), cut to GitHub's limit. `file:line` links to `link(claim)`,
+    else to the line under `link_base`."""
+    if link is None and link_base:
+        link = blob_link(link_base)
+    # The marker is hidden, so `first_line` is the first line a reader sees; the blank line
+    # after it keeps the outcome line out of its block quote.
+    head = (comment_marker(comment_id), *((first_line, "") if first_line else ()))
+    return render_comment(
+        report,
+        full_report_hint=hint,
+        max_bytes=max_bytes,
+        max_chars=max_chars,
+        link=link,
+        name=report_name(comment_id),
+        head=head,
+        tail=notes,
+    )
+
+
+def body_too_long(exc: BaseException) -> bool:
+    """Whether GitHub refused a comment for its length (422 "Body is too long …"): a
+    `GitHubAPIError` (its message carries GitHub's error details) or PyGithub's own exception."""
+    said = f"{getattr(exc, 'message', '')} {getattr(exc, 'data', '')}".lower()
+    return getattr(exc, "status", None) == 422 and "too long" in said
 
 
 # ---------------------------------------------------------------- GitHub API (PyGithub)
@@ -233,6 +473,11 @@ def api_call(call: str) -> Iterator[None]:
     except GithubException as exc:
         data = exc.data if isinstance(exc.data, dict) else {}
         message = data.get("message") if isinstance(data.get("message"), str) else str(exc.data or "")
+        # A 422 "Validation Failed" says what failed in `errors` (e.g. "Body is too long …").
+        errors = data.get("errors") if isinstance(data.get("errors"), list) else []
+        details = [e["message"] for e in errors if isinstance(e, dict) and isinstance(e.get("message"), str)]
+        if details:
+            message = f"{message}: {'; '.join(details)}"
         raise GitHubAPIError(call, exc.status, message[:300]) from exc
     except OSError as exc:  # no answer: refused, timed out, retries exhausted (requests' errors are OSErrors)
         raise GitHubAPIError(call, None, f"{type(exc).__name__}: {str(exc)[:300]}") from exc
@@ -266,6 +511,25 @@ class Identity:
             return uid == self.id
         login = getattr(user, "login", None)
         return isinstance(login, str) and _bare_login(login) == _bare_login(self.login)
+
+
+@dataclass(frozen=True)
+class CheckRunPosted:
+    url: str  # the check run's page
+    annotated: int
+
+
+class CheckRunError(Exception):
+    """A check run that could not be made or finished; `annotated`: the annotations it carries.
+    `cause` is the `GitHubAPIError` of the request that failed (anything else is a bug)."""
+
+    def __init__(self, cause: Exception, annotated: int, url: str | None) -> None:
+        super().__init__(str(cause))
+        self.cause, self.annotated, self.url = cause, annotated, url
+
+    @property
+    def status(self) -> int | None:
+        return getattr(self.cause, "status", None)
 
 
 @dataclass
@@ -309,6 +573,48 @@ class RepoClient:
         if isinstance(content, list):
             raise ValueError(f"{path} is a folder at {ref[:12]}")
         return content.decoded_content.decode("utf-8")
+
+    def post_check_run(
+        self,
+        *,
+        name: str,
+        head_sha: str,
+        title: str,
+        summary: str,
+        annotations: Sequence[Annotation],
+        conclusion: str,
+    ) -> CheckRunPosted:
+        """A completed check run on `head_sha` carrying every annotation: created in progress,
+        then updated with 50 annotations at a time (the Checks API's most per request; each
+        update appends), the last update completing it with `conclusion`.
+
+        Raises `CheckRunError` (with how many annotations it carries by then): a 403 means the
+        token may not write checks. A run left half-annotated is still completed. PyGithub waits
+        a second between writes (GitHub's advice against its secondary rate limits), so 1,000
+        annotations take about 20 seconds.
+        """
+        output: dict[str, Any] = {"title": title, "summary": summary}
+        try:
+            repo = self._github().get_repo(self.repository)
+            with api_call(f"POST {self._repo_path}/check-runs"):
+                run = repo.create_check_run(name=name, head_sha=head_sha, status="in_progress", output=output)
+        except Exception as exc:  # a GitHubAPIError (403: no `checks: write`; the network), or a bug
+            raise CheckRunError(exc, 0, None) from exc
+        items = [a.check_run() for a in annotations]
+        step = CHECK_ANNOTATIONS_PER_REQUEST
+        batches = [items[i : i + step] for i in range(0, len(items), step)] or [[]]
+        done = 0
+        try:
+            for i, batch in enumerate(batches):
+                last = {"status": "completed", "conclusion": conclusion} if i == len(batches) - 1 else {}
+                with api_call(f"PATCH {self._repo_path}/check-runs/{run.id}"):
+                    run.edit(output={**output, "annotations": batch}, **last)
+                done += len(batch)
+        except Exception as exc:
+            with suppress(Exception):  # never leave it "in progress" for ever
+                run.edit(status="completed", conclusion=conclusion)
+            raise CheckRunError(exc, done, run.html_url) from exc
+        return CheckRunPosted(url=str(run.html_url), annotated=done)
 
     def identity(self) -> Identity | None:
         """The account the token acts as, or None when the API will not say.

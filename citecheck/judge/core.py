@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from pydantic import ValidationError
 
@@ -59,6 +61,15 @@ from citecheck.redact import Redactor
 VERDICT_NAMESPACE = "verdicts"
 CAP_REACHED = "cost cap reached"
 NO_VERDICT = "the judge gave no verdict for this claim"
+
+
+class JudgeItem(NamedTuple):
+    """A claim to judge against a source: the passages it is shown, and `hints`, what the
+    deterministic checks did not find on the page (`citecheck.checks.judge_hints`)."""
+
+    claim: Claim
+    passages: list[Passage]
+    hints: Sequence[str] = ()
 
 
 @dataclass
@@ -133,14 +144,16 @@ class Judge:
     # -- the stage ------------------------------------------------------------------------
 
     async def judge_source(
-        self, source: FetchedSource, items: list[tuple[Claim, list[Passage]]]
+        self, source: FetchedSource, items: Sequence[tuple[Claim, list[Passage]] | JudgeItem]
     ) -> list[JudgeResult]:
-        """One JudgeResult per item, in order, for claims citing `source` (fetched, with text)."""
+        """One JudgeResult per item, in order, for claims citing `source` (fetched, with text);
+        an item is a `JudgeItem` or a (claim, passages) pair."""
+        items = [JudgeItem(*item) for item in items]
         results: list[JudgeResult | None] = [None] * len(items)
         text_hash = source.text_hash or digest(source.text)
         # Identical claim texts against one source are judged once.
         groups: dict[str, list[int]] = {}
-        for i, (claim, _) in enumerate(items):
+        for i, (claim, *_) in enumerate(items):
             key = self._cache_key(claim.text, text_hash)
             hit = self.cache.get(VERDICT_NAMESPACE, key) if self.cache else None
             cached = self._from_cache(hit, claim.text, source.text) if hit is not None else None
@@ -204,7 +217,7 @@ class Judge:
         return result.model_copy(update={"supported": None, "outcome": JudgeOutcome.unsure, "error": doubt})
 
     async def _judge_batch(
-        self, source: FetchedSource, items: list[tuple[Claim, list[Passage]]], batch: list[int]
+        self, source: FetchedSource, items: list[JudgeItem], batch: list[int]
     ) -> list[JudgeResult]:
         model = self.config.model
         spent: dict[int, list[int | float]] = {i: [0, 0, 0.0, 0] for i in batch}  # in, out, cost, ms
@@ -212,7 +225,7 @@ class Judge:
         todo = list(batch)
         last: dict[int, JudgeResult] = {}
         for attempt in range(2):
-            outcome = await self._call(source, [(items[i][0], items[i][1]) for i in todo], retry=attempt > 0)
+            outcome = await self._call(source, [items[i] for i in todo], retry=attempt > 0)
             n = len(todo)
             for pos, i in enumerate(todo):
                 # Each claim bears an equal share of the call's tokens and cost.
@@ -297,11 +310,12 @@ class Judge:
         budget = 200 + 350 * n_claims
         return budget + (4096 if self.config.reasoning_model else 0)
 
-    async def _call(
-        self, source: FetchedSource, claims: list[tuple[Claim, list[Passage]]], *, retry: bool
-    ) -> _Outcome:
-        excerpt = build_excerpt(source.text, [p for _, p in claims], self.settings.evidence_chars)
-        system, user = build_prompt(source, excerpt, [c.text for c, _ in claims], retry=retry)
+    async def _call(self, source: FetchedSource, claims: list[JudgeItem], *, retry: bool) -> _Outcome:
+        excerpt = build_excerpt(source.text, [item.passages for item in claims], self.settings.evidence_chars)
+        hints = [item.hints for item in claims]
+        system, user = build_prompt(
+            source, excerpt, [item.claim.text for item in claims], retry=retry, hints=hints
+        )
         user = self._redact.secrets(user)  # no secret of the run reaches a model
         max_tokens = self._max_tokens(len(claims))
         loop = asyncio.get_running_loop()

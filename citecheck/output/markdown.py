@@ -4,11 +4,20 @@ Its headings and line formats are a contract (docs/ARCHITECTURE.md): users' work
 readers rely on them, so they change only on purpose. Untrusted text is escaped
 (`citecheck.output.common.escape_markdown`); a report too long for its destination is cut
 by whole claim lines, failures kept first.
+
+`render_markdown` is the report itself (`--format markdown`, `report.md`, the job summary).
+`render_comment` is the PR comment: a first line with the outcome at a glance
+(`outcome_line`), then the same report with the same headings and line formats, its Verified
+Claims folded in `<details>` when failures should come first, each `file:line` linking where
+the caller says (the PR's diff), and, when cut to GitHub's limit, the notes that explain the
+numbers kept before the claim lines.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from urllib.parse import quote
 
 from citecheck.models import Cause, ClaimResult, FileError, Report, Verdict
@@ -28,15 +37,25 @@ from citecheck.output.common import (
     unresolved_citation,
 )
 from citecheck.output.report import summary_counts
-from citecheck.policy import claim_categories
+from citecheck.policy import FAIL_ON_CATEGORIES, claim_categories
+
+# Where a claim's `file:line` links to (None: no link), e.g. its line in the PR's diff.
+LinkFor = Callable[[ClaimResult], str | None]
+# Characters kept as they are in a link target: the autolink set less the parentheses, which
+# would end `[label](target)` early.
+_HREF_SAFE = URL_SAFE.replace("(", "").replace(")", "")
 
 
-def _location(claim: ClaimResult, link_base: str | None = None) -> str:
+def blob_link(link_base: str) -> LinkFor:
+    """Links to each claim's line in the files under `link_base` (e.g.
+    `https://github.com/o/r/blob/<sha>`)."""
+    base = link_base.rstrip("/")
+    return lambda claim: f"{base}/{quote(claim.file.replace(chr(92), '/'))}#L{claim.line}"
+
+
+def _location(claim: ClaimResult, href: str | None) -> str:
     label = escape_markdown(f"{claim.file}:{claim.line}")
-    if not link_base:
-        return label
-    base = quote(link_base.rstrip("/"), safe=URL_SAFE.replace("(", "").replace(")", ""))
-    return f"[{label}]({base}/{quote(claim.file.replace(chr(92), '/'))}#L{claim.line})"
+    return f"[{label}]({quote(href, safe=_HREF_SAFE)})" if href else label
 
 
 def _source(claim: ClaimResult) -> str:
@@ -56,10 +75,13 @@ def _fail_reason(claim: ClaimResult) -> str:
     return f"{FAIL_TAGS[claim.verdict][0]}: {escape_markdown(fail_reason(claim))}"
 
 
-def claim_line(claim: ClaimResult, *, link_base: str | None = None) -> str:
-    """One claim as a Markdown list line: `- text | Source: <url> | PASS: … | file:line`."""
+def claim_line(claim: ClaimResult, *, link_base: str | None = None, link: LinkFor | None = None) -> str:
+    """One claim as a Markdown list line: `- text | Source: <url> | PASS: … | file:line`;
+    `file:line` links to `link(claim)`, or to the line under `link_base`."""
     text = escape_markdown(shorten(claim.text, CLAIM_CHARS))
-    where = _location(claim, link_base)
+    if link is None and link_base:
+        link = blob_link(link_base)
+    where = _location(claim, link(claim) if link else None)
     if claim.verdict == Verdict.unsourced:
         return f"- {text} | No citation provided | {where}"
     outcome = f"PASS: {_pass_evidence(claim)}" if claim.verdict == Verdict.pass_ else _fail_reason(claim)
@@ -83,7 +105,6 @@ _FAILED_LABELS: dict[tuple[Verdict, Cause | None], str] = {
 # "Links not treated as sources" of the Details, by `Report.links_excluded` reason, in this order.
 _EXCLUDED_LABELS = {
     "localhost": "localhost",
-    "private-address": "private addresses",
     "reserved-domain": "example/test domains",
     "pattern": "exclude patterns",
 }
@@ -126,10 +147,10 @@ def _details(report: Report) -> list[str]:
     return lines
 
 
-def _section_lines(report: Report, link_base: str | None) -> dict[str, list[str]]:
+def _section_lines(report: Report, link: LinkFor | None) -> dict[str, list[str]]:
     sections: dict[str, list[str]] = {"verified": [], "failed": [], "unsourced": []}
     for claim in report.claims:
-        sections[section(claim)].append(claim_line(claim, link_base=link_base))
+        sections[section(claim)].append(claim_line(claim, link=link))
     return sections
 
 
@@ -137,6 +158,103 @@ def _error_line(error: FileError) -> str:
     where = f"{error.file}:{error.line}" if error.line else error.file
     kind = "error" if error.fatal else "warning"
     return f"- {escape_markdown(where)}: {kind}: {escape_markdown(shorten(error.message, REASON_CHARS))}"
+
+
+# --------------------------------------------------------------------------- the outcome at a glance
+
+# How a failing claim's most specific fail-on category reads after "N claims" in `outcome_line`.
+OUTCOME_WORDS: dict[str, str] = {
+    "unsupported": "unsupported",
+    "unreachable": "unreachable",
+    "blocked": "blocked by the site",
+    "not-extractable": "not extractable",
+    "disallowed": "not allowed",
+    "limit": "not checked (claim limit or cost cap)",
+    "judge-error": "not judged (judge error)",
+    "unsure": "not judged (judge unsure)",
+    "not-verified": "not verified",
+    "unsourced": "unsourced",
+}
+
+
+def failing_category(claim: ClaimResult, fail_on: Collection[str]) -> str | None:
+    """The most specific category of `fail_on` that `claim` falls in (None: it does not fail)."""
+    return next((c for c in claim_categories(claim) if c in fail_on), None)
+
+
+def usd(amount: float) -> str:
+    """A cost at a glance: to the cent, or to four decimals under a cent (a few cheap calls)."""
+    return f"${amount:.4f}" if 0 < amount < 0.01 else f"${amount:.2f}"
+
+
+def _counted(parts: list[tuple[int, str]], total: int) -> str:
+    """`3 of 41 claims unsupported, 2 unreachable` from [(3, "unsupported"), (2, "unreachable")]."""
+    (first, words), rest = parts[0], parts[1:]
+    head = f"{first} of {total} claim{'s' if total != 1 else ''} {words}"
+    return ", ".join([head, *(f"{n} {w}" for n, w in rest)])
+
+
+def outcome_line(report: Report, *, name: str = "citecheck") -> str:
+    """The run's outcome in one line — passed, failed or not verified, with counts and the
+    judge's cost — e.g. `❌ citecheck failed: 3 of 41 claims unsupported, 2 unreachable · $0.04`.
+
+    A failed run counts its failing claims by their most specific fail-on category
+    (`failing_category`) and its unreadable files; a passed one its verified claims and what
+    did not fail it. Only counts and fixed words: nothing a PR or a page controls (`name` is
+    the caller's, escaped all the same).
+    """
+    name = escape_markdown(name)
+    total = report.total_claims
+    cost = usd(report.total_cost_usd)
+    fatal = sum(1 for e in report.errors if e.fatal)
+    unread = [(fatal, f"file{'s' if fatal != 1 else ''} not read")] if fatal else []
+    if report.passed is False:
+        by_category = Counter(failing_category(c, report.fail_on) for c in report.claims)
+        parts = [(n, OUTCOME_WORDS[c]) for c in FAIL_ON_CATEGORIES if (n := by_category[c])]
+        text = ", ".join(
+            filter(None, [_counted(parts, total) if parts else "", *(f"{n} {w}" for n, w in unread)])
+        )
+        return f"❌ {name} failed: {text or 'see the report'} · {cost}"
+    others = [
+        (report.total_unsupported, "unsupported"),
+        (report.total_not_verified, "not verified"),
+        (report.total_unsourced, "unsourced"),
+    ]
+    others = [(n, w) for n, w in others if n]
+    if report.passed is True:
+        parts = [(report.total_supported, "verified"), *others]
+        return f"✅ {name} passed: {_counted(parts, total)} · {cost}"
+    if not report.claims and not unread:
+        return f"⚪ {name}: no verifiable claims found · {cost}"
+    text = ", ".join(
+        filter(None, [_counted(others, total) if others else "", *(f"{n} {w}" for n, w in unread)])
+    )
+    return f"⚠️ {name} verified nothing: {text} · {cost}"
+
+
+# --------------------------------------------------------------------------- rendering
+
+# The PR comment folds Verified Claims in <details> when something failed or is unsourced
+# (those come first for a reviewer), and on a clean run when the list is longer than this.
+FOLD_VERIFIED_OVER = 10
+_REPORT_ORDER = ("failed", "unsourced", "verified", "details", "notes", "errors")
+# When a comment must be cut: the notes that explain the numbers first (a "Details" line such
+# as "Not verified because of the cost cap or claim limit: 760" says what the failures are),
+# then every failure that fits, the file errors, and what passed last.
+_COMMENT_ORDER = ("details", "notes", "failed", "errors", "unsourced", "verified")
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """How one destination shows the report."""
+
+    head: tuple[str, ...] = ()  # lines before the report (the caller's own Markdown), kept whole
+    tail: tuple[str, ...] = ()  # paragraphs after it (the caller's own Markdown), kept whole
+    fold_verified: bool = False  # Verified Claims folded in <details>
+    order: tuple[str, ...] = _REPORT_ORDER  # which parts keep their lines first when cut
+    hint: str = ""  # where the full report is, when this one is cut
+    max_chars: int | None = None
+    max_bytes: int | None = None
 
 
 def render_markdown(
@@ -150,15 +268,57 @@ def render_markdown(
     """The Verification Report, then optional sections (details, notes, errors).
 
     Claim text is written without the template's square brackets (they are placeholders);
-    URLs are angle-bracket autolinks. An empty section says "None.". With `max_chars` (a PR
-    comment: `GITHUB_COMMENT_LIMIT`) and/or `max_bytes` of UTF-8 (the job summary:
-    `STEP_SUMMARY_LIMIT_BYTES`), whole claim lines are dropped — verified first, then
-    unsourced, then failed, each from its end — until the text fits; the Summary is always
-    kept, and a note says the full report is in `full_report_hint` (the caller's own
+    URLs are angle-bracket autolinks. An empty section says "None.". With `max_chars` and/or
+    `max_bytes` of UTF-8 (the job summary: `STEP_SUMMARY_LIMIT_BYTES`), whole claim lines are
+    dropped — verified first, then unsourced, then failed, each from its end — until the text
+    fits; the Summary is always kept, a note on its own line says how many lines of a part are
+    not shown, and another that the full report is in `full_report_hint` (the caller's own
     Markdown, e.g. "the [job summary](…)", so it is not escaped). With `link_base` (e.g.
     `https://github.com/o/r/blob/<sha>`), each `file:line` links to that line.
     """
-    sections = _section_lines(report, link_base)
+    link = blob_link(link_base) if link_base else None
+    layout = _Layout(hint=full_report_hint, max_chars=max_chars, max_bytes=max_bytes)
+    return _render(report, _section_lines(report, link), layout)
+
+
+def render_comment(
+    report: Report,
+    *,
+    full_report_hint: str,
+    max_bytes: int | None = None,
+    max_chars: int | None = None,
+    link: LinkFor | None = None,
+    name: str = "citecheck",
+    head: Sequence[str] = (),
+    tail: Sequence[str] = (),
+) -> str:
+    """The report as a PR comment: `head` (the caller's, e.g. a hidden marker), the outcome
+    line, then the Verification Report with its headings and line formats unchanged, then the
+    `tail` paragraphs.
+
+    Verified Claims are folded in `<details>` when anything failed or is unsourced, or when
+    there are more than `FOLD_VERIFIED_OVER` of them, so the failures are on the first screen.
+    Each `file:line` links to `link(claim)`. Cut to `max_bytes` of UTF-8 and/or `max_chars`:
+    the head, outcome line, Summary and tail are always kept, then, in this order, as many
+    lines as fit of the Details and Notes (they explain the numbers), the failed claims, the
+    file errors, the unsourced claims and the verified ones; a note says where the full report
+    is (`full_report_hint`, the caller's own Markdown).
+    """
+    sections = _section_lines(report, link)
+    fold = bool(sections["failed"] or sections["unsourced"]) or len(sections["verified"]) > FOLD_VERIFIED_OVER
+    layout = _Layout(
+        head=(*head, outcome_line(report, name=name), ""),
+        tail=tuple(tail),
+        fold_verified=fold,
+        order=_COMMENT_ORDER,
+        hint=full_report_hint,
+        max_chars=max_chars,
+        max_bytes=max_bytes,
+    )
+    return _render(report, sections, layout)
+
+
+def _render(report: Report, sections: dict[str, list[str]], layout: _Layout) -> str:
     counts = summary_counts(report)
     summary = [
         "### Summary",
@@ -173,8 +333,22 @@ def render_markdown(
         "errors": [_error_line(e) for e in report.errors],
     }
 
+    def not_shown(hidden: int) -> list[str]:
+        # A blank line first: right under a list item the note would continue its last bullet.
+        return ["", f"*… {hidden} more not shown.*"] if hidden else []
+
+    def claims_part(key: str, shown: list[str]) -> list[str]:
+        total = len(sections[key])
+        hidden = not_shown(total - len(shown))
+        if key == "verified" and layout.fold_verified and shown:
+            # An HTML block ends at a blank line, so the list inside is Markdown; the blank line
+            # after </details> ends that block before the next heading.
+            what = f"{total} verified claim{'s' if total != 1 else ''}"
+            return [f"<details><summary>{what}</summary>", "", *shown, *hidden, "", "</details>", ""]
+        return [*(shown or (["None."] if not total else [])), *hidden]
+
     def assemble(shown: dict[str, list[str]], cut: bool) -> str:
-        out = ["## Verification Report"]
+        out = [*layout.head, "## Verification Report"]
         if not report.claims:
             out.append("No verifiable claims found.")
         for key, heading in (
@@ -183,13 +357,10 @@ def render_markdown(
             ("unsourced", "### Unsourced Claims"),
         ):
             out.append(heading)
-            out.extend(shown[key] or (["None."] if not sections[key] else []))
-            hidden = len(sections[key]) - len(shown[key])
-            if hidden:
-                out.append(f"*… {hidden} more not shown.*")
+            out.extend(claims_part(key, shown[key]))
         out.extend(summary)
         if cut:
-            where = f" in {full_report_hint}" if full_report_hint else " in the JSON report"
+            where = f" in {layout.hint}" if layout.hint else " in the JSON report"
             out.append("")
             out.append(f"*This report was shortened to fit; the full report is{where}.*")
         for key, heading in (
@@ -198,21 +369,20 @@ def render_markdown(
             ("errors", "### File errors"),
         ):
             if shown[key]:
-                out.extend([heading, *shown[key]])
-                hidden = len(extras[key]) - len(shown[key])
-                if hidden:
-                    out.append(f"*… {hidden} more not shown.*")
+                out.extend([heading, *shown[key], *not_shown(len(extras[key]) - len(shown[key]))])
+        for paragraph in layout.tail:
+            out.extend(["", paragraph])
         return "\n".join(out) + "\n"
 
     def over(text: str) -> int:
         """How far `text` is over the tighter limit, in that limit's unit (<= 0: it fits)."""
-        excess = len(text) - max_chars if max_chars is not None else -(2**62)
-        if max_bytes is not None:
-            excess = max(excess, len(text.encode("utf-8")) - max_bytes)
+        excess = len(text) - layout.max_chars if layout.max_chars is not None else -(2**62)
+        if layout.max_bytes is not None:
+            excess = max(excess, len(text.encode("utf-8")) - layout.max_bytes)
         return excess
 
     def size(line: str) -> int:
-        return len(line.encode("utf-8")) + 1 if max_bytes is not None else len(line) + 1
+        return len(line.encode("utf-8")) + 1 if layout.max_bytes is not None else len(line) + 1
 
     full = {**sections, **extras}
     text = assemble(full, cut=False)
@@ -221,9 +391,8 @@ def render_markdown(
 
     # Fill the budget in priority order with each part's leading lines; the skeleton
     # (headings, summary, "more not shown" notes) is re-measured after each part.
-    order = ("failed", "unsourced", "verified", "details", "notes", "errors")
-    shown: dict[str, list[str]] = {k: [] for k in order}
-    for key in order:
+    shown: dict[str, list[str]] = {k: [] for k in layout.order}
+    for key in layout.order:
         budget = -over(assemble(shown, cut=True))
         for line in full[key]:
             if size(line) > budget:
@@ -233,7 +402,7 @@ def render_markdown(
     # A part's heading appears with its first line; give lines back until it all fits.
     text = assemble(shown, cut=True)
     while over(text) > 0 and any(shown.values()):
-        last = next(k for k in reversed(order) if shown[k])
+        last = next(k for k in reversed(layout.order) if shown[k])
         shown[last].pop()
         text = assemble(shown, cut=True)
     return text

@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from citecheck.github.action import (
     settings_from_inputs,
 )
 from citecheck.output import FORMATS
+from tests.servers.github_server import GitHubServer
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUTS = [
@@ -342,13 +344,13 @@ def test_actionlint_catches_a_bad_workflow(tmp_path: Path) -> None:
     assert proc.returncode != 0
 
 
-def _failing_report(n: int) -> Any:
+def _failing_report(n: int, text: str = "Claim {i} says 5%") -> Any:
     from citecheck.models import ClaimKind, ClaimResult, Verdict
     from citecheck.output.report import build_report
 
     claims = [
         ClaimResult(
-            text=f"Claim {i} says 5%",
+            text=text.format(i=i),
             kinds=[ClaimKind.statistic],
             file="docs/a.md",
             line=i + 1,
@@ -390,8 +392,12 @@ def test_publish_counts_unannotated_claims_and_survives_a_dead_api(tmp_path: Pat
     log = out.getvalue()
     assert log.count("::error file=docs/a.md,line=") == 10
     assert "::warning::citecheck could not post the PR comment" in log
+    # The check run could not be made either: the rest are counted, with how to get them all.
+    assert "::warning::citecheck: the check run failed after 0 of 13 annotations" in log
+    assert "citecheck: 3 of 13 annotations are not shown on the changed lines" in log
     summary = (tmp_path / "summary.md").read_text()
-    assert "3 more failing claims are not annotated" in summary and "- Total claims: 13" in summary
+    assert "3 of 13 annotations are not shown" in summary and "- Total claims: 13" in summary
+    assert "`checks: write`" in summary
     outputs = (tmp_path / "out").read_text()
     for name in ("passed", "total-claims", "failed", "report-json", "report-markdown", "report-sarif"):
         assert f"\n{name}<<" in "\n" + outputs
@@ -408,3 +414,65 @@ def test_publish_without_annotations_or_comment(tmp_path: Path) -> None:
     run, out = _run(tmp_path)
     code = publish(run, Settings(annotations=False, comment=False), _failing_report(2))
     assert code == 1 and "::error" not in out.getvalue() and "::warning" not in out.getvalue()
+
+
+@pytest.fixture
+def gh() -> Iterator[GitHubServer]:
+    with GitHubServer() as server:
+        yield server
+
+
+def _comment(gh: GitHubServer) -> str:
+    (comment,) = gh.comments("o/r", 5)
+    return comment["body"]
+
+
+def test_publish_puts_every_annotation_on_a_check_run_when_the_token_may(
+    tmp_path: Path, gh: GitHubServer
+) -> None:
+    from citecheck.github.action import publish
+
+    gh.state.checks_write = True
+    run, out = _run(tmp_path, INPUT_GITHUB_TOKEN=gh.token, GITHUB_API_URL=gh.url)
+    assert publish(run, Settings(), _failing_report(30)) == 1
+    log = out.getvalue()
+    assert "::error file=" not in log and "citecheck: 30 annotations on the check run https://" in log
+    (check,) = gh.check_runs("o/r")
+    assert check["head_sha"] == "h" and check["conclusion"] == "failure" and len(check["annotations"]) == 30
+    assert "not shown" not in _comment(gh) and "not shown" not in (tmp_path / "summary.md").read_text()
+
+
+def test_publish_without_checks_write_says_how_many_are_left_out_and_how_to_get_them(
+    tmp_path: Path, gh: GitHubServer
+) -> None:
+    from citecheck.github.action import publish
+
+    run, out = _run(tmp_path, INPUT_GITHUB_TOKEN=gh.token, GITHUB_API_URL=gh.url)
+    assert publish(run, Settings(), _failing_report(30)) == 1
+    log = out.getvalue()
+    assert log.count("::error file=docs/a.md,line=") == 10 and gh.check_runs("o/r") == []
+    note = "20 of 30 annotations are not shown on the changed lines"
+    assert f"citecheck: {note}" in log and "`checks: write`" in log
+    body = _comment(gh)
+    assert f"\n\n*{note}" in body and "`checks: write`" in body.splitlines()[-1]
+    assert note in (tmp_path / "summary.md").read_text()
+    # `check-run: false` asks nothing of the Checks API.
+    run, out = _run(tmp_path, INPUT_GITHUB_TOKEN=gh.token, GITHUB_API_URL=gh.url, INPUT_CHECK_RUN="false")
+    gh.state.checks_write = True
+    publish(run, Settings(), _failing_report(3))
+    assert gh.check_runs("o/r") == [] and out.getvalue().count("::error file=") == 3
+
+
+def test_a_server_that_counts_characters_gets_the_documented_limit(tmp_path: Path, gh: GitHubServer) -> None:
+    from citecheck.github.action import publish
+    from citecheck.github.publish import COMMENT_LIMIT_BYTES, COMMENT_LIMIT_CHARS
+
+    gh.state.comment_limit_chars = COMMENT_LIMIT_CHARS
+    run, out = _run(tmp_path, INPUT_GITHUB_TOKEN=gh.token, GITHUB_API_URL=gh.url, INPUT_ANNOTATIONS="false")
+    report = _failing_report(400, "Claim {i}: " + "ü" * 300 + " 5%")
+    publish(run, Settings(annotations=False), report)
+    assert "PR comment created" in out.getvalue()
+    body = _comment(gh)
+    assert len(body) <= COMMENT_LIMIT_CHARS < len(body.encode()) <= COMMENT_LIMIT_BYTES
+    refused = [r for r in gh.requests("POST") if r.path.endswith("/comments")]
+    assert len(refused) == 2 and len(refused[0].body["body"]) > COMMENT_LIMIT_CHARS  # the first try

@@ -4,6 +4,7 @@ judge server and a GitHub REST server, all on 127.0.0.1 and started here."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -201,11 +202,11 @@ def judged_inputs(sources: SourceServer, judge: LLMServer) -> dict[str, str]:
     }
 
 
-def annotations(stdout: str) -> list[tuple[str, str, str]]:
-    """(file, line, title) of each ::error annotation with a file."""
+def annotations(stdout: str, level: str = "error") -> list[tuple[str, str, str]]:
+    """(file, line, title) of each annotation of `level` with a file (workflow commands)."""
     found = []
     for line in stdout.splitlines():
-        m = re.match(r"::error file=([^,]*),line=(\d+),col=\d+,title=([^:]*)::", line)
+        m = re.match(rf"::{level} file=([^,]*),line=(\d+),col=\d+,title=([^:]*)::", line)
         if m:
             found.append((m.group(1), m.group(2), m.group(3).replace("%3A", ":")))
     return found
@@ -252,13 +253,24 @@ def test_pr_run_comments_annotates_outputs_then_updates(
         assert figure in r.summary
     assert "Sales grew 25% in 2023" in r.summary
 
-    # The failing claim is annotated at its file and line; nothing else is.
+    # The failing claim is an error at its file and line, the unsourced one a warning; nothing
+    # else is marked. The token may not write checks (403), so these are workflow commands.
     assert annotations(r.stdout) == [("docs/guide.md", str(SALES_LINE), "citecheck: unsupported")]
+    assert annotations(r.stdout, "warning") == [
+        ("docs/guide.md", str(UNSOURCED_LINE), "citecheck: unsourced")
+    ]
+    assert [x.path for x in gh.requests("POST") if "check-runs" in x.path] == [f"/repos/{REPO}/check-runs"]
+    assert "no check run (HTTP 403 Resource not accessible by integration" in r.stdout
+    assert "not shown" not in r.stdout  # two annotations: none left out
 
-    # One sticky comment with the report.
+    # One sticky comment: the outcome at a glance, then the report, each line linking into the diff.
     comments = gh.comments(REPO, PR)
     assert len(comments) == 1 and comments[0]["body"].startswith(COMMENT_MARKER)
-    assert "### Failed Claims" in comments[0]["body"] and "- Total claims: 3" in comments[0]["body"]
+    body = comments[0]["body"]
+    assert re.fullmatch(r"❌ citecheck failed: 1 of 3 claims unsupported · \$\d+\.\d+", body.splitlines()[1])
+    assert "### Failed Claims" in body and "- Total claims: 3" in body
+    anchor = hashlib.sha256(b"docs/guide.md").hexdigest()
+    assert f"](https://github.com/{REPO}/pull/{PR}/files#diff-{anchor}R{SALES_LINE})" in body
     for text in (r.stdout, r.stderr, r.summary, comments[0]["body"], json.dumps(report)):
         assert OPENAI_KEY not in text.replace(f"::add-mask::{OPENAI_KEY}", "")
 
@@ -267,9 +279,63 @@ def test_pr_run_comments_annotates_outputs_then_updates(
     assert r2.code == 1
     comments = gh.comments(REPO, PR)
     assert len(comments) == 1
-    posts = [r for r in gh.requests("POST") if r.path != "/graphql"]  # each run asks who it is
+    posts = [r for r in gh.requests("POST") if r.path.endswith("/comments")]
     assert len(posts) == 1 and len(gh.requests("PATCH")) == 1
     assert "PR comment updated" in r2.stdout
+
+
+def test_check_run_carries_every_annotation_and_comment_ids_keep_their_own_comments(
+    tmp_path: Path, sources: SourceServer, judge: LLMServer, gh: GitHubServer
+) -> None:
+    """With `checks: write` every claim to mark goes on a check run on the PR's head, none
+    through workflow commands; two jobs with their own `comment-id` keep a comment each, and a
+    re-run of one updates only its own."""
+    gh.state.checks_write = True
+    s = make_scenario(tmp_path, sources, gh)
+    ws = s.origin.root
+    inputs = {**judged_inputs(sources, judge), "comment-id": "docs"}
+    r = run_action(tmp_path, ws, gh, inputs=inputs, payload=pr_payload(s))
+    assert r.code == 1, r.stdout + r.stderr
+    assert annotations(r.stdout) == [] and annotations(r.stdout, "warning") == []
+    (run,) = gh.check_runs(REPO)
+    assert run["name"] == "citecheck (docs)" and run["head_sha"] == s.head
+    assert run["status"] == "completed" and run["conclusion"] == "failure"
+    assert [(a["path"], a["start_line"], a["annotation_level"], a["title"]) for a in run["annotations"]] == [
+        ("docs/guide.md", SALES_LINE, "failure", "citecheck: unsupported"),
+        ("docs/guide.md", UNSOURCED_LINE, "warning", "citecheck: unsourced"),
+    ]
+    assert run["output"]["title"].startswith("citecheck (docs) failed: 1 of 3 claims unsupported")
+    assert "## Verification Report" in run["output"]["summary"]
+    assert "2 annotations on the check run https://github.com/" in r.stdout
+
+    # A second job on the same PR, with the default id, keeps a comment of its own.
+    r2 = run_action(
+        tmp_path,
+        ws,
+        gh,
+        inputs={**judged_inputs(sources, judge), "check-run": "false"},
+        payload=pr_payload(s),
+    )
+    assert r2.code == 1 and len(gh.check_runs(REPO)) == 1  # check-run: false made none
+    assert annotations(r2.stdout) == [("docs/guide.md", str(SALES_LINE), "citecheck: unsupported")]
+    bodies = [c["body"] for c in gh.comments(REPO, PR)]
+    assert [b.splitlines()[:2] for b in bodies] == [
+        ["<!-- citecheck-report:docs -->", bodies[0].splitlines()[1]],
+        [COMMENT_MARKER, bodies[1].splitlines()[1]],
+    ]
+    assert bodies[0].splitlines()[1].startswith("❌ citecheck (docs) failed: ")
+    assert bodies[1].splitlines()[1].startswith("❌ citecheck failed: ")
+
+    # The first job again: its comment is updated, the other one left as it was.
+    r3 = run_action(tmp_path, ws, gh, inputs=inputs, payload=pr_payload(s))
+    assert r3.code == 1 and "PR comment updated" in r3.stdout
+    assert [c["body"] for c in gh.comments(REPO, PR)] == bodies
+    patched = [x.path for x in gh.requests("PATCH") if "/issues/comments/" in x.path]
+    assert patched == [f"/repos/{REPO}/issues/comments/{gh.comments(REPO, PR)[0]['id']}"]
+
+    # A comment-id that could end the marker stops the run before it checks anything.
+    bad = run_action(tmp_path, ws, gh, inputs={**inputs, "comment-id": "x -->"}, payload=pr_payload(s))
+    assert bad.code == 2 and "::error::citecheck: input comment-id: 'x -->' is not a short name" in bad.stdout
 
 
 def test_shallow_clone_needs_no_history(
@@ -366,7 +432,7 @@ def test_pr_config_is_read_from_the_base_commit(
     assert r.code == 1, r.stdout + r.stderr
     assert r.outputs["total-claims"] == "3"
     assert annotations(r.stdout) == [("docs/guide.md", str(UNSOURCED_LINE), "citecheck: unsourced")]
-    assert gh.requests("POST") == []  # comment: false
+    assert [x.path for x in gh.requests("POST") if x.path.endswith("/comments")] == []  # comment: false
 
 
 def test_config_file_cannot_widen_inputs(tmp_path: Path, sources: SourceServer, gh: GitHubServer) -> None:

@@ -40,14 +40,17 @@ def test_demo_runs_without_key_or_internet() -> None:
     ]
     assert "- Total claims: 10" in out
     assert "FAIL (URL not reachable): HTTP 404" in out
-    assert "nobody reads the docs anyway" in out.split("### Failed Claims")[1].split("### Unsourced")[0]
-    unsourced = out.split("### Unsourced Claims")[1].split("### Summary")[0]
-    assert "twice as many contributors" in unsourced
-    # The link to a private address (10.0.0.7) is not a source: its sentence states a figure,
-    # so it is unsourced, and the link is counted; the loopback server the demo's sources are
-    # on is admitted (allow-private-hosts), so it stays a source.
-    assert "99.9% uptime" in unsourced and "10.0.0.7" not in out
-    assert "- Links not treated as sources: 1 (private addresses 1)" in out
+    failed = out.split("### Failed Claims")[1].split("### Unsourced")[0]
+    # A private address (10.0.0.7) is still a source, so an intranet link in public docs fails
+    # loudly (the SSRF guard refuses it) rather than being dropped; the loopback server the
+    # demo's sources are on is admitted (allow-private-hosts).
+    assert "FAIL (source not allowed): address 10.0.0.7 is private (blocked by the SSRF guard)" in failed
+    assert "Links not treated as sources" not in out
+    # The demo's wrong statistic and its misquote are contradictions of the bundled sources:
+    # the checks fail them without a judge.
+    assert "FAIL: the page gives '48%' where the claim says '70%'" in failed
+    assert "FAIL: misquote: the page gives the passage as 'people leave when the docs are wrong'" in failed
+    assert "twice as many contributors" in out.split("### Unsourced Claims")[1].split("### Summary")[0]
     assert "would exit 1" in proc.stderr
 
 
@@ -136,7 +139,7 @@ def test_shards_merge_to_the_unsharded_report(
     for i in range(6):
         (docs / f"d{i}.md").write_text(
             f"The survey collected 14,000 responses [s]({url}).\n\n"
-            f"It ran in {100 + i} countries [s]({url}).\n\n"
+            f"The survey collected responses in {100 + i} countries [s]({url}).\n\n"
             f"Revenue doubled last year.\n",
             encoding="utf-8",
         )
@@ -155,7 +158,7 @@ def test_shards_merge_to_the_unsharded_report(
     whole = json.loads((tmp_path / "all.json").read_text())
     keys = [k for k in whole if k.startswith("total_")] + ["passed", "overall_score"]
     assert {k: merged[k] for k in keys} == {k: whole[k] for k in keys}
-    assert code == 1  # six countries claims fail the number check (only 112 is on the page)
+    assert code == 1  # the page contradicts the six countries claims: it gives 112
 
 
 def test_merge_rejects_a_file_that_is_not_a_report(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 from collections.abc import Iterator
@@ -9,24 +10,40 @@ from pathlib import Path
 
 import pytest
 
+from citecheck.errors import ConfigError
 from citecheck.github.publish import (
+    COMMENT_LIMIT_BYTES,
+    COMMENT_LIMIT_CHARS,
     COMMENT_MARKER,
     ActionLog,
+    Annotation,
+    CheckRunError,
+    CheckRunPosted,
+    DiffLinks,
     GitHubAPIError,
     Identity,
     PullRequestClient,
+    RepoClient,
     annotation_commands,
+    annotations,
+    body_too_long,
+    check_comment_id,
+    check_run_text,
     comment_body,
+    comment_marker,
     escape_data,
     escape_property,
     format_outputs,
     mask_commands,
+    per_step,
+    shown_lines,
     summary_markdown,
     workflow_command,
     write_outputs,
 )
 from citecheck.models import ClaimKind, ClaimResult, Report, Verdict
-from citecheck.output.common import GITHUB_COMMENT_LIMIT, STEP_SUMMARY_LIMIT_BYTES
+from citecheck.output.common import STEP_SUMMARY_LIMIT_BYTES
+from citecheck.select import PRFile
 from tests.servers.github_server import BOT, GitHubServer
 from tests.servers.gitrepo import Repo
 
@@ -128,7 +145,7 @@ def test_outputs_use_heredoc_delimiters_for_multiline_values(tmp_path: Path) -> 
     )
 
 
-def test_annotations_name_file_and_line_first_ten_only() -> None:
+def test_annotations_name_file_and_line_ten_of_each_kind() -> None:
     claims = [
         _claim(
             f"Claim {i} has 5% growth",
@@ -141,27 +158,58 @@ def test_annotations_name_file_and_line_first_ten_only() -> None:
     ]
     claims.append(_claim("Fine 1%", Verdict.pass_, line=40))
     claims.append(_claim("No source 2%", Verdict.unsourced, line=41))  # unsourced not in fail-on
-    report = _report(claims)
+    claims += [
+        _claim(f"Unsure {i}%", Verdict.not_verified, line=50 + i, reason="judge off") for i in range(12)
+    ]
+    report = _report(claims, fail_on=["unsupported"])
     lines, rest = annotation_commands(report)
-    assert len(lines) == 10 and rest == 3
-    name, props, message = _parse_command(lines[0])
+    parsed = [_parse_command(x) for x in lines]
+    assert [name for name, _, _ in parsed] == ["error"] * 10 + ["warning"] + ["notice"] * 10
+    assert rest == 3 + 2  # the runner would show no more than 10 errors and 10 notices of a step
+    name, props, message = parsed[0]
     assert name == "error" and props["file"] == "docs/a.md" and props["line"] == "1"
     assert props["title"] == "citecheck: unsupported"
     assert "page says 7%" in message and "Claim 1 has 5% growth" in message
+    assert parsed[10][1]["line"] == "41" and parsed[10][1]["title"] == "citecheck: unsourced"
+    assert parsed[11][1]["line"] == "50" and parsed[11][1]["title"] == "citecheck: not-verified"
+    # What fails the check is an error, whatever its verdict.
     lines, rest = annotation_commands(_report(claims, fail_on=["unsourced"]))
-    assert [(_parse_command(x)[1]["line"]) for x in lines] == ["41"] and rest == 0
+    errors = [_parse_command(x) for x in lines if x.startswith("::error")]
+    assert [props["line"] for _, props, _ in errors] == ["41"] and rest == 3 + 2
+    every = annotations(report)
+    assert [a.level for a in every].count("error") == 13 and len(every) == 26
+    assert per_step(every, 10) == [a for a in every if a.level != "error" or a.line <= 10][:21]
 
 
 def test_comment_body_fits_github_limit_and_points_to_summary() -> None:
-    claims = [_claim(f"Claim number {i} says 12% " + "x" * 300, Verdict.fail, line=i) for i in range(400)]
+    # Two-byte characters: a limit counted in characters would let this body past GitHub's bytes.
+    claims = [_claim(f"Claim number {i} says 12% " + "é" * 300, Verdict.fail, line=i) for i in range(1000)]
     report = _report(claims)
     body = comment_body(report, hint="the [job summary](https://github.com/o/r/actions/runs/1)")
-    assert body.startswith(COMMENT_MARKER + "\n")
-    assert len(body) <= GITHUB_COMMENT_LIMIT
-    assert "job summary" in body and "### Summary" in body and "- Total claims: 400" in body
+    headline = "❌ citecheck failed: 1000 of 1000 claims unsupported · $0.00"
+    assert body.startswith(f"{COMMENT_MARKER}\n{headline}\n\n## Verification Report\n")
+    assert COMMENT_LIMIT_BYTES - 1000 < len(body.encode("utf-8")) <= COMMENT_LIMIT_BYTES
+    assert "job summary" in body and "### Summary" in body and "- Total claims: 1000" in body
+    assert "\n\n*… " in body  # the count of lines left out is a paragraph of its own
+    documented = comment_body(report, hint="the job summary", max_bytes=None, max_chars=COMMENT_LIMIT_CHARS)
+    assert COMMENT_LIMIT_CHARS - 1000 < len(documented) <= COMMENT_LIMIT_CHARS
     full = summary_markdown(report, preface="> note\n\n")
     assert full.startswith("> note\n\n## Verification Report")
-    assert len(full.encode()) <= STEP_SUMMARY_LIMIT_BYTES and "Claim number 399" in full
+    assert len(full.encode()) <= STEP_SUMMARY_LIMIT_BYTES and "Claim number 999" in full
+
+
+def test_a_first_line_opens_the_comment_before_its_outcome_and_survives_the_cut() -> None:
+    # A fork PR's "not judged" note: the first line a reader sees, on the comment and the check run.
+    claims = [_claim(f"Claim number {i} says 12% " + "é" * 300, Verdict.fail, line=i) for i in range(1000)]
+    report = _report(claims)
+    note = "> **Claims were not judged:** this pull request comes from a fork, …"
+    outcome = "❌ citecheck (docs) failed: 1000 of 1000 claims unsupported · $0.00"
+    body = comment_body(report, hint="the job summary", comment_id="docs", first_line=note, max_bytes=30_000)
+    assert body.splitlines()[:5] == [comment_marker("docs"), note, "", outcome, ""]
+    assert 28_000 < len(body.encode("utf-8")) <= 30_000 and "shortened to fit" in body
+    assert comment_body(report, hint="h").splitlines()[1].startswith("❌ citecheck failed")  # none: outcome
+    _, summary = check_run_text(report, name="citecheck (docs)", hint="h", link=None, first_line=note)
+    assert summary.splitlines()[:3] == [note, "", outcome]
 
 
 def test_claim_text_cannot_mention_or_inject_html_in_comment() -> None:
@@ -386,3 +434,173 @@ def test_commands_off_block_covers_library_output_and_errors() -> None:
     token = lines[0].removeprefix("::stop-commands::")
     assert lines[0].startswith("::stop-commands::") and len(token) == 32
     assert lines[-1] == f"::{token}::"  # resumed even though the block raised
+
+
+# ---------------------------------------------------------------- check runs (Checks API)
+
+
+def _annotations(n: int, *, bad_at: int | None = None) -> list[Annotation]:
+    return [
+        Annotation(
+            "error" if i % 3 else "warning",
+            "" if i == bad_at else "docs/a.md",  # no path: GitHub refuses the request (422)
+            i + 1,
+            1,
+            "citecheck: unsupported",
+            f"the page says {i}%",
+        )
+        for i in range(n)
+    ]
+
+
+def _post(gh: GitHubServer, found: list[Annotation], conclusion: str = "failure") -> CheckRunPosted:
+    client = RepoClient(gh.token, gh.url, REPO)
+    return client.post_check_run(
+        name="citecheck", head_sha="a" * 40, title="t", summary="s", annotations=found, conclusion=conclusion
+    )
+
+
+def test_a_check_run_takes_every_annotation_fifty_at_a_time(gh: GitHubServer) -> None:
+    gh.state.checks_write = True
+    found = _annotations(120)
+    posted = _post(gh, found)
+    (run,) = gh.check_runs(REPO)
+    assert posted.annotated == 120 and posted.url == f"https://github.com/{REPO}/runs/{run['id']}"
+    assert run["status"] == "completed" and run["conclusion"] == "failure"
+    assert run["annotations"] == [a.check_run() for a in found]  # all of them, in order
+    assert run["annotations"][0]["annotation_level"] == "warning"
+    assert run["annotations"][1]["annotation_level"] == "failure"
+    # Created in progress with no annotation, then three updates: 50, 50 and the last 20.
+    creates = [r for r in gh.requests("POST") if r.path == f"/repos/{REPO}/check-runs"]
+    updates = [r for r in gh.requests("PATCH") if r.path == f"/repos/{REPO}/check-runs/{run['id']}"]
+    assert len(creates) == 1 and creates[0].body["status"] == "in_progress"
+    assert "annotations" not in creates[0].body["output"]
+    assert [len(r.body["output"]["annotations"]) for r in updates] == [50, 50, 20]
+    assert [r.body.get("conclusion") for r in updates] == [None, None, "failure"]
+
+
+def test_the_checks_api_refuses_more_than_fifty_annotations_a_request(gh: GitHubServer) -> None:
+    from github import Auth, Github, GithubException
+
+    gh.state.checks_write = True
+    repo = Github(auth=Auth.Token(gh.token), base_url=gh.url, lazy=True).get_repo(REPO)
+    output = {"title": "t", "summary": "s", "annotations": [a.check_run() for a in _annotations(51)]}
+    with pytest.raises(GithubException, match="Only 50 annotations are allowed per request") as info:
+        repo.create_check_run(name="citecheck", head_sha="a" * 40, output=output)
+    assert info.value.status == 422 and gh.check_runs(REPO) == []
+
+
+def test_without_checks_write_the_check_run_is_a_403(gh: GitHubServer) -> None:
+    with pytest.raises(CheckRunError) as info:
+        _post(gh, _annotations(3))
+    assert info.value.status == 403 and info.value.annotated == 0 and gh.check_runs(REPO) == []
+
+
+def test_a_check_run_refused_half_way_is_completed_and_says_how_far_it_got(gh: GitHubServer) -> None:
+    gh.state.checks_write = True
+    with pytest.raises(CheckRunError) as info:
+        _post(gh, _annotations(80, bad_at=60), conclusion="neutral")
+    (run,) = gh.check_runs(REPO)
+    assert info.value.status == 422 and info.value.annotated == 50 and info.value.url
+    assert len(run["annotations"]) == 50 and run["status"] == "completed" and run["conclusion"] == "neutral"
+
+
+def test_a_check_run_needs_a_commit_the_repository_has(gh: GitHubServer, tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "origin")
+    head = repo.commit({"docs/a.md": "one\n"})
+    gh.serve_repo(REPO, repo.root)
+    gh.state.checks_write = True
+    client = RepoClient(gh.token, gh.url, REPO)
+    kw = {"name": "citecheck", "title": "t", "summary": "s", "annotations": [], "conclusion": "success"}
+    assert client.post_check_run(head_sha=head, **kw).annotated == 0
+    with pytest.raises(CheckRunError, match="No commit found for SHA"):
+        client.post_check_run(head_sha="f" * 40, **kw)
+
+
+# ---------------------------------------------------------------- sticky comment per id, links
+
+
+def test_each_comment_id_has_a_marker_no_other_contains() -> None:
+    assert comment_marker() == COMMENT_MARKER == "<!-- citecheck-report -->"
+    ids = ["", "docs", "docs2", "d", "api.v2_x-1"]
+    markers = [comment_marker(i) for i in ids]
+    for a in markers:
+        assert [b for b in markers if a in b] == [a]
+    assert check_comment_id(" docs ") == "docs" and check_comment_id("") == ""
+    for bad in ("x -->", "a b", "-x", "<!--", "x" * 65, "ü"):
+        with pytest.raises(ConfigError, match="comment-id"):
+            check_comment_id(bad)
+
+
+def test_sticky_comments_of_two_ids_coexist(gh: GitHubServer) -> None:
+    client = _client(gh)
+    me = client.identity()
+    docs = comment_marker("docs")
+    assert client.upsert_comment(COMMENT_MARKER + "\ndefault", me) == "created"
+    assert client.upsert_comment(docs + "\ndocs", me, marker=docs) == "created"
+    assert client.upsert_comment(docs + "\ndocs again", me, marker=docs) == "updated"
+    assert client.upsert_comment(COMMENT_MARKER + "\ndefault again", me) == "updated"
+    bodies = [c["body"] for c in gh.comments(REPO, 7)]
+    assert bodies == [COMMENT_MARKER + "\ndefault again", docs + "\ndocs again"]
+
+
+def test_a_too_long_comment_is_refused_as_github_does(gh: GitHubServer) -> None:
+    me = _client(gh).identity()
+    body = COMMENT_MARKER + "\n" + "é" * 131_060  # 262,146 bytes: over, in fewer characters
+    with pytest.raises(GitHubAPIError) as info:
+        _client(gh).upsert_comment(body, me)
+    # The request's error names GitHub's detail from the 422's `errors`, which body_too_long reads.
+    assert body_too_long(info.value) and info.value.status == 422
+    assert str(info.value) == (
+        "HTTP 422 Validation Failed: Body is too long (maximum is 65536 characters) "
+        f"(POST /repos/{REPO}/issues/7/comments)"
+    )
+    assert body_too_long(info.value.__cause__)  # PyGithub's own exception reads the same
+    assert _client(gh).upsert_comment(body[:-2], me) == "created"  # 262,144 bytes: accepted
+
+
+def test_links_go_to_the_line_in_the_diff_else_the_file_at_the_head(tmp_path: Path) -> None:
+    # The PR adds lines 3-4 of docs/a.md (its head's numbers); the checkout is a test merge whose
+    # base has since put two lines at the top, so they are lines 5-6 in the workspace.
+    patch = "@@ -1,2 +1,4 @@\n one\n two\n+Sales grew 25%.\n+Costs fell 3%.\n"
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs/a.md").write_text(
+        "new 1\nnew 2\none\ntwo\nSales grew 25%.\nCosts fell 3%.\n\nlater 5%\n"
+    )
+    files = [PRFile("docs/a.md", "modified", patch), PRFile("docs/b.md", "modified", patch)]
+    shown = shown_lines(files, tmp_path, {"docs/a.md"})
+    assert shown == {"docs/a.md": {3: 1, 4: 2, 5: 3, 6: 4}}  # context lines are shown too
+    links = DiffLinks("https://github.com", REPO, 7, "h" * 40, shown)
+    anchor = hashlib.sha256(b"docs/a.md").hexdigest()
+    assert (
+        links(_claim("x", Verdict.fail, line=5)) == f"https://github.com/{REPO}/pull/7/files#diff-{anchor}R3"
+    )
+    assert links(_claim("x", Verdict.fail, line=3)).endswith(f"#diff-{anchor}R1")
+    # Not in the diff: the file at the head, as far down as the diff's last line moved.
+    assert (
+        links(_claim("x", Verdict.fail, line=8)) == f"https://github.com/{REPO}/blob/{'h' * 40}/docs/a.md#L6"
+    )
+    assert links(_claim("x", Verdict.fail, file="docs/my a.md", line=2)).endswith("/docs/my%20a.md#L2")
+
+
+def test_the_comment_links_every_claim_to_a_valid_github_url(tmp_path: Path) -> None:
+    import cmarkgfm
+    from cmarkgfm.cmark import Options
+
+    patch = "@@ -0,0 +1,3 @@\n+a 1%\n+b 2%\n+c 3%\n"
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs/a.md").write_text("a 1%\nb 2%\nc 3%\n\n\nf 6%\n")
+    shown = shown_lines([PRFile("docs/a.md", "added", patch)], tmp_path, {"docs/a.md"})
+    links = DiffLinks("https://github.com", REPO, 7, "c" * 40, shown)
+    claims = [
+        _claim(f"c{n} {n}%", v, line=n) for n, v in [(1, Verdict.fail), (3, Verdict.pass_), (6, Verdict.fail)]
+    ]
+    body = comment_body(_report(claims), hint="the job summary", link=links)
+    html = cmarkgfm.github_flavored_markdown_to_html(body, options=Options.CMARK_OPT_UNSAFE)
+    hrefs = dict(re.findall(r'<a href="([^"]+)">(docs/a\.md:\d+)</a>', html))
+    assert sorted(hrefs.values()) == ["docs/a.md:1", "docs/a.md:3", "docs/a.md:6"]
+    anchor = hashlib.sha256(b"docs/a.md").hexdigest()
+    by_label = {label: href for href, label in hrefs.items()}
+    assert by_label["docs/a.md:1"] == f"https://github.com/{REPO}/pull/7/files#diff-{anchor}R1"
+    assert by_label["docs/a.md:3"] == f"https://github.com/{REPO}/pull/7/files#diff-{anchor}R3"
+    assert by_label["docs/a.md:6"] == f"https://github.com/{REPO}/blob/{'c' * 40}/docs/a.md#L6"

@@ -13,6 +13,17 @@ found for the ref …`. Authorization is checked like GitHub does (`401 Bad cred
 a fork PR's read-only token gets; `fail(method, path_regex, status)` answers matching requests
 with that error status and GitHub's message for it.
 
+Limits are GitHub's: a comment body longer than 262,144 bytes of UTF-8 is `422 … Body is too
+long (maximum is 65536 characters)` (or, with `comment_limit_chars`, longer than that many
+characters, as a server counting the documented limit would). Check runs (`POST /check-runs`,
+`PATCH /check-runs/{id}`, `GET` of one and of its annotations) need `checks_write` (a token with
+`checks: write`; off by default, as for a workflow whose `permissions:` omit it: 403); an
+`output` needs `title` and `summary`, takes at most 50 annotations per request (422 "Only 50
+annotations are allowed per request." beyond), each with `path`, `start_line`, `end_line`, an
+`annotation_level` of notice / warning / failure and a `message` (columns only on one line), and
+each update appends its annotations; a head commit the backing repository lacks is `422 No
+commit found for SHA`. `check_runs(repo)` shows what was recorded.
+
 The token acts as one account, `identity` (default: `github-actions[bot]`, the account of a
 workflow's `GITHUB_TOKEN`): comments it creates are that account's, GraphQL `viewer` names it
 (login and `databaseId`, as GitHub answers an installation token), and REST `GET /user`
@@ -47,6 +58,18 @@ import pytest
 from tests.servers.gitrepo import git
 
 BOT = {"login": "github-actions[bot]", "id": 41898282, "type": "Bot"}
+ANNOTATIONS_PER_REQUEST = 50
+ANNOTATION_LEVELS = ("notice", "warning", "failure")
+CONCLUSIONS = (
+    "action_required",
+    "cancelled",
+    "failure",
+    "neutral",
+    "success",
+    "skipped",
+    "stale",
+    "timed_out",
+)
 FORBIDDEN = "Resource not accessible by integration"
 COMPARE_FILES_CAP = 300  # GitHub lists at most 300 files of a comparison
 # What GitHub says with each error status (the ones a test asks `fail` for).
@@ -84,6 +107,10 @@ class GitHubState:
     contents_status: int | None = None  # answer the contents API with this error status
     echo_auth: bool = False  # error messages quote the Authorization header (as some proxies do)
     failures: list[tuple[str, str, int]] = field(default_factory=list)  # (method, path regex, status)
+    checks_write: bool = False  # the token may create and update check runs (`checks: write`)
+    comment_limit_bytes: int = 262_144  # what GitHub.com accepts in a comment body (UTF-8 bytes)
+    comment_limit_chars: int | None = None  # a server that counts the documented 65,536 characters
+    check_runs: dict[int, dict[str, Any]] = field(default_factory=dict)
     next_id: int = 1000
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -177,6 +204,8 @@ class _Handler(BaseHTTPRequestHandler):
                 if not isinstance(body, dict) or not isinstance(body.get("body"), str):
                     self._error(422, "Invalid request: body is required")
                     return
+                if self._too_long(body["body"]):
+                    return
                 with state.lock:
                     me = dict(state.identity)
                 comment = self.server.new_comment(repo, key[1], body["body"], me)
@@ -187,6 +216,8 @@ class _Handler(BaseHTTPRequestHandler):
             len(rest) == 3 and rest[:2] == ["issues", "comments"] and rest[2].isdigit() and method == "PATCH"
         ):
             comment_id = int(rest[2])
+            if isinstance(body, dict) and isinstance(body.get("body"), str) and self._too_long(body["body"]):
+                return
             with state.lock:
                 found = next(
                     (
@@ -204,6 +235,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._error(404, "Not Found")
             else:
                 self._send(200, found)
+        elif rest and rest[0] == "check-runs":
+            self._check_runs(method, repo, rest[1:], body, query, f"{base}{parts.path}")
         elif method == "GET" and len(rest) == 3 and rest[0] == "pulls" and rest[2] == "files":
             items = self.server.pr_files(repo, int(rest[1]))[: state.files_cap]
             self._page(items, query, f"{base}{parts.path}")
@@ -239,6 +272,74 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._error(404, "Not Found")
 
+    def _too_long(self, text: str) -> bool:
+        """GitHub's answer to a comment body over its limit (sent here; True: refused)."""
+        state = self.server.state
+        over = len(text.encode("utf-8")) > state.comment_limit_bytes
+        if state.comment_limit_chars is not None:
+            over = over or len(text) > state.comment_limit_chars
+        if over:
+            error = {
+                "resource": "IssueComment",
+                "code": "unprocessable",
+                "field": "data",
+                "message": "Body is too long (maximum is 65536 characters)",
+            }
+            self._send(
+                422,
+                {
+                    "message": "Validation Failed",
+                    "errors": [error],
+                    "documentation_url": "https://docs.github.com/rest/issues/comments#create-an-issue-comment",
+                },
+            )
+        return over
+
+    def _check_runs(
+        self, method: str, repo: str, rest: list[str], body: Any, query: dict[str, list[str]], url: str
+    ) -> None:
+        state = self.server.state
+        if method in ("POST", "PATCH") and not state.checks_write:
+            self._error(403, FORBIDDEN)
+            return
+        if method == "POST" and not rest:
+            if not isinstance(body, dict) or not body.get("name") or not body.get("head_sha"):
+                self._error(422, 'Invalid request.\n\n"name", "head_sha" weren\'t supplied.')
+                return
+            if not self.server.has_commit(repo, str(body["head_sha"])):
+                self._error(422, f"No commit found for SHA: {body['head_sha']}")
+                return
+            problem = _check_run_problem(body)
+            if problem:
+                self._error(422, problem)
+                return
+            self._send(201, self.server.new_check_run(repo, body))
+            return
+        if not rest or not rest[0].isdigit():
+            self._error(404, "Not Found")
+            return
+        with state.lock:
+            run = state.check_runs.get(int(rest[0]))
+            found = run is not None and run["repo"] == repo
+        if not found or run is None:
+            self._error(404, "Not Found")
+        elif method == "PATCH" and len(rest) == 1:
+            problem = _check_run_problem(body if isinstance(body, dict) else {})
+            if problem:
+                self._error(422, problem)
+                return
+            self._send(200, self.server.update_check_run(run, body))
+        elif method == "GET" and len(rest) == 1:
+            with state.lock:
+                shown = self.server.check_run_json(run)
+            self._send(200, shown)
+        elif method == "GET" and rest[1:] == ["annotations"]:
+            with state.lock:
+                items = [dict(a) for a in run["annotations"]]
+            self._page(items, query, url)
+        else:
+            self._error(404, "Not Found")
+
     def _graphql(self, body: Any) -> None:
         query = body.get("query", "") if isinstance(body, dict) else ""
         if "viewer" not in query:
@@ -271,6 +372,38 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_PATCH(self) -> None:
         self._handle("PATCH")
+
+
+def _check_run_problem(body: dict[str, Any]) -> str | None:
+    """What GitHub's validation of a check run's create / update body refuses (None: nothing)."""
+    status, conclusion = body.get("status"), body.get("conclusion")
+    if status is not None and status not in ("queued", "in_progress", "completed"):
+        return f"Invalid request.\n\n{status!r} is not a valid status."
+    if conclusion is not None and conclusion not in CONCLUSIONS:
+        return f"Invalid request.\n\n{conclusion!r} is not a valid conclusion."
+    if status == "completed" and conclusion is None:
+        return 'Invalid request.\n\nNo subschema in "anyOf" matched: conclusion is required.'
+    output = body.get("output")
+    if output is None:
+        return None
+    if not isinstance(output, dict) or not output.get("title") or not isinstance(output.get("summary"), str):
+        return 'Invalid request.\n\n"title", "summary" weren\'t supplied.'
+    annotations = output.get("annotations", [])
+    if not isinstance(annotations, list):
+        return "Invalid request.\n\nFor 'properties/annotations', not an array."
+    if len(annotations) > ANNOTATIONS_PER_REQUEST:
+        return "Invalid request.\n\nOnly 50 annotations are allowed per request."
+    for a in annotations:
+        required = ("path", "start_line", "end_line", "annotation_level", "message")
+        if not isinstance(a, dict) or any(a.get(k) in (None, "") for k in required):
+            return f"Invalid request.\n\n{', '.join(repr(k) for k in required)} weren't supplied."
+        if a["annotation_level"] not in ANNOTATION_LEVELS:
+            return f"Invalid request.\n\n{a['annotation_level']!r} is not a valid annotation_level."
+        if not isinstance(a["start_line"], int) or not isinstance(a["end_line"], int) or a["start_line"] < 1:
+            return "Invalid request.\n\nstart_line and end_line must be positive integers."
+        if ("start_column" in a or "end_column" in a) and a["start_line"] != a["end_line"]:
+            return "Invalid request.\n\nstart_column and end_column may only be given on one line."
+    return None
 
 
 class _Server(ThreadingHTTPServer):
@@ -336,6 +469,64 @@ class _Server(ThreadingHTTPServer):
             "size": len(data),
             "sha": hashlib.sha1(data).hexdigest(),
             "url": f"{self.base_url}/repos/{repo}/contents/{path}?ref={ref}",
+        }
+
+    def new_check_run(self, repo: str, body: dict[str, Any]) -> dict[str, Any]:
+        with self.state.lock:
+            self.state.next_id += 1
+            cid = self.state.next_id
+            run: dict[str, Any] = {
+                "id": cid,
+                "repo": repo,
+                "name": body["name"],
+                "head_sha": body["head_sha"],
+                "status": "queued",
+                "conclusion": None,
+                "output": {"title": None, "summary": None},
+                "annotations": [],
+                "requests": 0,  # create and update requests, each within the 50-annotation limit
+            }
+            self.state.check_runs[cid] = run
+        return self.update_check_run(run, body)
+
+    def update_check_run(self, run: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+        with self.state.lock:
+            run["requests"] += 1
+            if body.get("status"):
+                run["status"] = body["status"]
+            if body.get("conclusion"):
+                run["conclusion"], run["status"] = body["conclusion"], "completed"
+            output = body.get("output")
+            if isinstance(output, dict):
+                run["output"] = {"title": output["title"], "summary": output["summary"]}
+                run["annotations"].extend(dict(a) for a in output.get("annotations", []))  # appended
+            return self.check_run_json(run)
+
+    def check_run_json(self, run: dict[str, Any]) -> dict[str, Any]:
+        """The check run as the API shows it (the caller holds the lock)."""
+        url = f"{self.base_url}/repos/{run['repo']}/check-runs/{run['id']}"
+        return {
+            "id": run["id"],
+            "node_id": f"CR_{run['id']}",
+            "name": run["name"],
+            "head_sha": run["head_sha"],
+            "external_id": "",
+            "url": url,
+            "html_url": f"https://github.com/{run['repo']}/runs/{run['id']}",
+            "details_url": f"https://github.com/{run['repo']}/runs/{run['id']}",
+            "status": run["status"],
+            "conclusion": run["conclusion"],
+            "started_at": _TIME,
+            "completed_at": _TIME if run["status"] == "completed" else None,
+            "output": {
+                **run["output"],
+                "text": None,
+                "annotations_count": len(run["annotations"]),
+                "annotations_url": f"{url}/annotations",
+            },
+            "check_suite": {"id": 1},
+            "app": {"id": 15368, "slug": "github-actions", "name": "GitHub Actions"},
+            "pull_requests": [],
         }
 
     def new_comment(self, repo: str, number: int, body: str, user: dict[str, Any]) -> dict[str, Any]:
@@ -413,6 +604,16 @@ class GitHubServer:
         """Answer `method` requests whose path matches `path_regex` with `status` (GitHub's message)."""
         with self.state.lock:
             self.state.failures.append((method, path_regex, status))
+
+    def check_runs(self, repo: str) -> list[dict[str, Any]]:
+        """The check runs made on `repo`, with every annotation they carry and `requests`: how
+        many create / update requests made each."""
+        with self.state.lock:
+            return [
+                {**dict(r), "annotations": [dict(a) for a in r["annotations"]]}
+                for r in self.state.check_runs.values()
+                if r["repo"] == repo
+            ]
 
     def requests(self, method: str | None = None) -> list[LoggedRequest]:
         with self.state.lock:

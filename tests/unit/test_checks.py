@@ -12,10 +12,20 @@ from citecheck.checks import (
     check_request,
     checked_pages,
     claim_results,
+    judge_hints,
     preparers,
     run_checks,
 )
-from citecheck.models import Citation, CitationKind, Claim, ClaimKind, DecidedBy, FetchedSource, FetchOutcome
+from citecheck.models import (
+    CheckOutcome,
+    Citation,
+    CitationKind,
+    Claim,
+    ClaimKind,
+    DecidedBy,
+    FetchedSource,
+    FetchOutcome,
+)
 
 PAGE = (
     "Annual survey of developers\n"
@@ -50,16 +60,32 @@ def test_a_request_names_the_checks_of_the_claims_kinds() -> None:
     assert check_request(claim("Developers like Rust.", ClaimKind.hyperlinked)) is None
 
 
-def test_a_claim_citing_a_missing_fragment_fails_on_it_alone() -> None:
+def test_a_missing_fragment_is_a_hint_and_the_claims_checks_still_run() -> None:
+    # It used to fail the claim with nothing else checked. But a fragment missing from the
+    # page is absence, not contradiction: the page may have changed since the link was
+    # written, or its text extraction left that part out (a table, a sidebar). The judge is
+    # told; the claim's own checks still run.
     page = CheckedPage.of(PAGE)
     c = claim("35% of developers use Rust.", ClaimKind.statistic, fragment="nowhere on the page")
-    (result,) = claim_results(c, c.citations[0], page)
-    assert (result.name, result.passed) == (DecidedBy.quote, False)
-    assert "text fragment 'nowhere on the page'" in result.detail
-    assert page.results == {}  # nothing else was checked
+    fragment, number = claim_results(c, c.citations[0], page)
+    assert (fragment.name, fragment.outcome, fragment.passed) == (DecidedBy.quote, CheckOutcome.absent, False)
+    assert fragment.detail == "the text fragment 'nowhere on the page' in the link does not occur on the page"
+    assert (number.name, number.outcome) == (DecidedBy.number, CheckOutcome.found)
+    assert judge_hints([fragment, number]) == [fragment.detail]
     found = claim("35% of developers use Rust.", ClaimKind.statistic, fragment="35 percent of developers")
     assert claim_results(found, found.citations[0], page) == run_checks(found, CheckedPage.of(PAGE))
     assert [r.name for r in claim_results(found, found.citations[0], page)] == [DecidedBy.number]
+
+
+def test_the_judge_is_told_only_what_is_absent() -> None:
+    page = CheckedPage.of(PAGE)
+    c = claim("In 2019, 35% of developers used Rust.", ClaimKind.statistic, ClaimKind.temporal)
+    number, date = run_checks(c, page)
+    assert (number.outcome, date.outcome) == (CheckOutcome.found, CheckOutcome.absent)
+    assert judge_hints([number, date]) == ["the date '2019' does not occur on the page"]
+    contradicted = run_checks(claim("45% of developers use Rust at work.", ClaimKind.statistic), page)
+    assert [r.outcome for r in contradicted] == [CheckOutcome.contradicted]
+    assert judge_hints(contradicted) == []  # a contradiction is decided, not hinted
 
 
 def test_a_page_prepared_elsewhere_gives_the_results_of_one_checked_here() -> None:
@@ -80,7 +106,8 @@ def test_a_page_prepared_elsewhere_gives_the_results_of_one_checked_here() -> No
     for c in claims:
         assert claim_results(c, c.citations[0], prepared) == claim_results(c, c.citations[0], here)
     assert prepared == here
-    assert [all(r.passed for r in results) for results in prepared.results.values()] == [True, False, False]
+    outcomes = [[r.outcome for r in results] for results in prepared.results.values()]
+    assert outcomes == [[CheckOutcome.found], [CheckOutcome.contradicted], [CheckOutcome.absent]]
 
 
 def test_the_page_date_goes_with_the_page() -> None:

@@ -7,7 +7,7 @@ from citecheck.checks.date import check_dates
 from citecheck.checks.number import check_numbers
 from citecheck.checks.passages import PageIndex, find_fragment, find_verbatim, select_evidence, split_passages
 from citecheck.checks.quote import check_quotes, find_quote, is_title
-from citecheck.models import Citation, CitationKind, Claim, ClaimKind, DecidedBy
+from citecheck.models import CheckOutcome, Citation, CitationKind, Claim, ClaimKind, DecidedBy
 
 FILLER = " ".join(
     f"Paragraph {i} talks about gardening, weather and the price of tea in town." for i in range(200)
@@ -108,11 +108,22 @@ def test_number_found_with_evidence() -> None:
     assert result.evidence == "The survey found that 35 percent of developers use Rust at work."
 
 
-def test_number_missing_names_what_the_page_says() -> None:
+def test_number_contradicted_names_what_the_page_says() -> None:
+    # The sentence sharing the claim's words gives another percentage of the same developers.
     result = check_numbers("45% of developers use Rust at work.", PageIndex(PAGE))
-    assert result is not None and not result.passed
-    assert "'45%'" in result.detail and "35 percent" in result.detail
+    assert result is not None and (result.outcome, result.passed) == (CheckOutcome.contradicted, False)
+    assert result.detail == "the page gives '35 percent' where the claim says '45%'"
     assert result.evidence == "The survey found that 35 percent of developers use Rust at work."
+
+
+def test_number_absent_is_no_contradiction() -> None:
+    # Nothing on the page speaks of what the claim counts: absent (it used to fail the claim).
+    result = check_numbers("12,000 developers answered the survey.", PageIndex(PAGE))
+    assert result is not None and (result.outcome, result.passed) == (CheckOutcome.absent, False)
+    assert result.detail == "the figure '12,000' does not occur on the page"
+    # Of another thing, however alike: Python is not Rust.
+    result = check_numbers("12% of developers use Python at work.", PageIndex(PAGE))
+    assert result is not None and result.outcome == CheckOutcome.absent
 
 
 def test_no_number_no_check() -> None:
@@ -137,10 +148,29 @@ def test_quote_close_match() -> None:
     assert result is not None and result.passed and "close match" in result.detail
 
 
-def test_quote_missing() -> None:
+def test_quote_missing_is_absent() -> None:
     result = check_quotes("Smith said “Rust will replace every other language.”", PageIndex(PAGE))
-    assert result is not None and not result.passed
-    assert "not on the page" in result.detail
+    assert result is not None and (result.outcome, result.passed) == (CheckOutcome.absent, False)
+    assert result.detail.startswith(
+        "the quote 'Rust will replace every other language.' does not occur on the page"
+    )
+
+
+def test_a_word_changed_is_a_misquote_not_a_close_match() -> None:
+    # Dr. Jane Smith is named beside the quotation: the page quotes her otherwise.
+    claim_text = "Dr. Smith added: “We did not expect growth this slow.”"
+    result = check_quotes(claim_text, PageIndex(PAGE))
+    assert result is not None and result.outcome == CheckOutcome.contradicted
+    assert "'We did not expect growth this fast.', not 'We did not expect growth this slow.'" in result.detail
+    assert "Smith" in result.detail
+    # Without a name beside the quote, whom the page should quote is not the check's to guess.
+    result = check_quotes("She added: “We did not expect growth this slow.”", PageIndex(PAGE))
+    assert result is not None and result.outcome == CheckOutcome.absent
+    # A quote set off without anyone saying it is not attributed: "the case “…”".
+    result = check_quotes(
+        "It ruled on “We did not expect growth this slow” in Smith v. Doe.", PageIndex(PAGE)
+    )
+    assert result is not None and result.outcome == CheckOutcome.absent
 
 
 def test_find_verbatim_span() -> None:
@@ -158,10 +188,20 @@ def test_date_found_in_another_format() -> None:
     assert result.evidence == "The report was published on 5 March 2021."
 
 
-def test_date_missing() -> None:
+def test_date_missing_is_absent() -> None:
     result = check_dates("The report came out on 7 March 2019.", PageIndex(PAGE))
-    assert result is not None and not result.passed
-    assert "7 March 2019" in result.detail and result.evidence == "The report was published on 5 March 2021."
+    assert result is not None and (result.outcome, result.passed) == (CheckOutcome.absent, False)
+    assert result.detail == "the date '7 March 2019' does not occur on the page"
+    assert result.evidence == "The report was published on 5 March 2021."
+
+
+def test_date_contradicted_by_the_sentence_of_the_same_event() -> None:
+    # The sentence of the claim's event gives another date for it.
+    page = PageIndex("Annual report\nThe society's annual report was published on 5 March 2021 in London.\n")
+    result = check_dates("The society's annual report was published on 7 March 2019.", page)
+    assert result is not None and result.outcome == CheckOutcome.contradicted
+    assert result.detail == "the page gives '5 March 2021' where the claim says '7 March 2019'"
+    assert result.evidence == "The society's annual report was published on 5 March 2021 in London."
 
 
 def test_finer_date_left_to_the_judge_when_the_year_is_there() -> None:
@@ -175,18 +215,20 @@ def test_finer_date_left_to_the_judge_when_the_year_is_there() -> None:
     assert result is not None and result.passed and "no year" in result.detail
 
 
-def test_month_named_nowhere_on_the_page_fails() -> None:
+def test_month_named_nowhere_on_the_page_is_absent() -> None:
     # WiCE dev: "In March 2006, Tom Bromley joined the band" against a page saying June 2006.
+    # It used to fail the claim; the page's June is another event's (the band's songs went
+    # online): absent, and the judge is told.
     result = check_dates("It was published in April 2021.", PageIndex(PAGE))
-    assert result is not None and not result.passed
-    assert "never names the month" in result.detail
+    assert result is not None and (result.outcome, result.passed) == (CheckOutcome.absent, False)
+    assert "has the year, never the month" in result.detail
     assert result.evidence == "The report was published on 5 March 2021."
     # a day of a month the page names, undated, is still left to the judge
     result = check_dates("The report came out on 7 March 2021.", PageIndex(PAGE))
     assert result is not None and result.passed
     # a month-day without a year: the same, when the page never names the month
     result = check_dates("It was published on 20 July.", PageIndex(PAGE))
-    assert result is not None and not result.passed and "20 July" in result.detail
+    assert result is not None and result.outcome == CheckOutcome.absent and "20 July" in result.detail
     result = check_dates("It was published on 20 March.", PageIndex(PAGE))
     assert result is not None and result.passed and "no year" in result.detail
 
@@ -196,7 +238,7 @@ def test_year_and_month_year() -> None:
         result = check_dates(text, PageIndex(PAGE))
         assert result is not None and result.passed and "not the" not in result.detail, text
     result = check_dates("It was published in 2019.", PageIndex(PAGE))
-    assert result is not None and not result.passed
+    assert result is not None and result.outcome == CheckOutcome.absent
 
 
 # --- run_checks ----------------------------------------------------------------------------
@@ -221,7 +263,8 @@ def test_quoted_titles_are_left_to_the_judge() -> None:
 
 def test_page_date_counts_for_the_date_check() -> None:
     text = "Our survey of developers is out. Most of them like Rust."
-    assert not check_dates("A 2019 survey found most developers like Rust.", PageIndex(text)).passed  # type: ignore[union-attr]
+    absent = check_dates("A 2019 survey found most developers like Rust.", PageIndex(text))
+    assert absent is not None and absent.outcome == CheckOutcome.absent
     result = check_dates("A 2019 survey found most developers like Rust.", PageIndex(text, "2019-05-01"))
     assert result is not None and result.passed and "page's date" in result.detail
     result = check_dates("In May 2019, a survey found this.", PageIndex(text, "2019-05-01"))
@@ -256,7 +299,7 @@ def test_link_text_is_claim_content_not_a_marker() -> None:
     assert result.passed
     c.text = "Rust was used by 47% of developers."
     (result,) = run_checks(c, CheckedPage.of(PAGE))
-    assert not result.passed
+    assert not result.passed and result.outcome == CheckOutcome.contradicted
 
 
 def test_fragment_tolerates_quote_style() -> None:
@@ -265,7 +308,7 @@ def test_fragment_tolerates_quote_style() -> None:
     assert span is not None and text[span[0] : span[1]] == "we ship when it’s ready"
 
 
-def test_strict_dates_fail_a_missing_day() -> None:
+def test_strict_dates_report_a_missing_day() -> None:
     result = check_dates("The report came out on 7 March 2021.", PageIndex(PAGE), strict=True)
-    assert result is not None and not result.passed
+    assert result is not None and result.outcome == CheckOutcome.absent
     assert check_dates("The report came out on 5 March 2021.", PageIndex(PAGE), strict=True).passed  # type: ignore[union-attr]

@@ -9,7 +9,6 @@ from citecheck.config import Settings
 from citecheck.exclusions import (
     LOCALHOST,
     PATTERN,
-    PRIVATE_ADDRESS,
     RESERVED_DOMAIN,
     Exclusions,
     builtin_reason,
@@ -32,14 +31,6 @@ from citecheck.output.report import build_report, merge_reports
         ("[::1]", LOCALHOST),
         ("0.0.0.0", LOCALHOST),
         ("::ffff:127.0.0.1", LOCALHOST),
-        ("10.0.0.7", PRIVATE_ADDRESS),
-        ("172.16.4.2", PRIVATE_ADDRESS),
-        ("192.168.1.1", PRIVATE_ADDRESS),
-        ("169.254.169.254", PRIVATE_ADDRESS),
-        ("100.64.0.1", PRIVATE_ADDRESS),  # shared (CGNAT)
-        ("192.0.2.10", PRIVATE_ADDRESS),  # documentation
-        ("fd00::1", PRIVATE_ADDRESS),
-        ("fe80::1", PRIVATE_ADDRESS),
         ("example.com", RESERVED_DOMAIN),
         ("api.example.com", RESERVED_DOMAIN),
         ("Example.ORG", RESERVED_DOMAIN),
@@ -57,6 +48,16 @@ from citecheck.output.report import build_report, merge_reports
         ("8.8.8.8", None),
         ("2606:4700::1111", None),
         ("who.int", None),
+        # Private addresses are sources: the SSRF guard refuses them, so their claims fail loudly.
+        ("10.0.0.7", None),
+        ("172.16.4.2", None),
+        ("192.168.1.1", None),
+        ("169.254.169.254", None),
+        ("100.64.0.1", None),  # shared (CGNAT)
+        ("192.0.2.10", None),  # documentation
+        ("fd00::1", None),
+        ("fe80::1", None),
+        ("::ffff:10.0.0.7", None),
         # The guard's business, not a link that is not a source: refused as an odd numeric form.
         ("2130706433", None),
         ("0x7f000001", None),
@@ -99,16 +100,17 @@ def test_a_claim_keeps_its_facts_and_loses_only_the_links_that_are_not_sources()
     facts = [ClaimKind.statistic, ClaimKind.hyperlinked]
     claims = [
         _claim("Open the dashboard.", [ClaimKind.hyperlinked], "http://localhost:3000", line=1),
-        _claim("Uptime was 99.9%.", facts, "http://10.0.0.7/uptime", line=2),
+        _claim("Uptime was 99.9%.", facts, "http://127.0.0.1:8080/uptime", line=2),
         _claim("Sales grew 25%.", facts, "https://example.com/a", "https://who.int/r", line=3),
         _claim("Sales grew 30%.", facts, "https://who.int/s", line=4),
+        _claim("Uptime was 99.8%.", facts, "http://10.0.0.7/uptime", line=5),  # a source
     ]
     kept, dropped = exclude_links(claims, Exclusions())
-    assert [c.line for c in kept] == [2, 3, 4]  # line 1 was a claim only for its link
+    assert [c.line for c in kept] == [2, 3, 4, 5]  # line 1 was a claim only for its link
     assert kept[0].citations == [] and kept[0].kinds == [ClaimKind.statistic]  # now unsourced
     assert [c.url for c in kept[1].citations] == ["https://who.int/r"] and kept[1].kinds == facts
-    assert kept[2] is claims[3]  # untouched
-    assert dropped == {LOCALHOST: 1, PRIVATE_ADDRESS: 1, RESERVED_DOMAIN: 1}
+    assert kept[2] is claims[3] and kept[3] is claims[4]  # untouched
+    assert dropped == {LOCALHOST: 2, RESERVED_DOMAIN: 1}
     assert [c.url for c in claims[2].citations] == [
         "https://example.com/a",
         "https://who.int/r",

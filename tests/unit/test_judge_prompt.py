@@ -47,7 +47,7 @@ def test_prompt_changes_come_with_a_new_prompt_version() -> None:
     # update this digest together.
     contract = SYSTEM_PROMPT + RETRY_NOTE + PROMPT_JSON_NOTE + json.dumps(VERDICT_SCHEMA, sort_keys=True)
     digest = hashlib.sha256(contract.encode()).hexdigest()[:16]
-    assert (PROMPT_VERSION, digest) == ("2", "612daab65b3d0fb2")
+    assert (PROMPT_VERSION, digest) == ("3", "a11d2fe214f43cd0")  # 3: check notes
 
 
 # -- build_prompt -----------------------------------------------------------------------------------
@@ -82,6 +82,31 @@ def test_prompt_fences_source_and_claims_with_one_random_marker() -> None:
         "Give one verdict for each claim id: 1, 2.",
     ]
     assert marker_of(build_prompt(source(), "EXCERPT TEXT", claims)[1]) != marker
+
+
+def test_check_notes_follow_their_claim_fenced_as_data() -> None:
+    # What the deterministic checks did not find on the page goes to the judge as a note on
+    # that claim; a claim with no note gets none, and the notes' text (from the claim) cannot
+    # forge a fence either.
+    claims = ["He was appointed in 2018.", "It opened in 1889."]
+    notes = [
+        ["the date '2018' does not occur on the page (only in a retrieval stamp, which is not evidence)"],
+        [],
+    ]
+    system, user = build_prompt(source(), "EXCERPT TEXT", claims, hints=notes)
+    marker = marker_of(user)
+    lines = user.splitlines()
+    at = lines.index(f"{marker} CLAIM 1 END")
+    assert lines[at + 1 : at + 5] == [
+        f"{marker} CHECK NOTES 1 BEGIN",
+        f"- {notes[0][0]}",
+        f"{marker} CHECK NOTES 1 END",
+        f"{marker} CLAIM 2 BEGIN",
+    ]
+    assert "CHECK NOTES 2" not in user
+    assert "CHECK NOTES" in system and "not a verdict" in system
+    # without hints the prompt is what it was
+    assert build_prompt(source(), "x", claims)[1].count("CHECK NOTES") == 0
 
 
 def test_prompt_names_the_final_url_and_omits_an_empty_title() -> None:

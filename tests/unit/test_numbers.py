@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.numbers import NumberMention, dates_in, find_number, numbers_in, statistics_in
+from citecheck.numbers import NumberMention, conflicts, dates_in, find_number, numbers_in, statistics_in
 
 
 def one(text: str):
@@ -43,6 +43,7 @@ def one(text: str):
         ("one in four adults", 25, "%"),
         ("1 in 4 adults", 25, "%"),
         ("two thirds of voters", 200 / 3, "%"),
+        ("over half a million dollars", 500_000, "$"),  # half of "a million"
         ("a quarter of voters", 25, "%"),
         ("twenty-five members", 25, ""),
         ("one hundred and two members", 102, ""),
@@ -160,6 +161,12 @@ def found(claim: str, page: str) -> bool:
         ("stay six feet apart", "stay 3 metres apart", False),
         ("a 13 feet mast", "a 13 m mast", False),
         ("35% of UK adults", "In the UK 35% of adults use it.", True),
+        # pairs count double, both ways
+        ("38 chromosomes", "19 chromosome pairs", True),
+        ("38 chromosomes", "19 pairs of chromosomes", True),
+        ("19 pairs of chromosomes", "38 chromosomes", True),
+        ("38 chromosomes", "19 chromosomes", False),
+        ("38 chromosomes", "20 pairs", False),
         ("300 homes were lost", "By Friday 300 homes were lost.", True),
         ("40 people died", "Since March 40 people died.", True),
     ],
@@ -182,6 +189,66 @@ def test_dates() -> None:
         (1990, None, None, "decade"),
         (None, 12, 10, "month-day"),
     ]
+
+
+def test_ranges_of_days_spans_of_years_and_decades() -> None:
+    def read(text: str) -> list[tuple[int | None, int | None, int | None, str]]:
+        return [(d.year, d.month, d.day, d.precision) for d in dates_in(text)]
+
+    # each end of a range of days is a date, with the range's month and year
+    assert read("held 11–13 June 2003") == [(2003, 6, 13, "day"), (2003, 6, 11, "day")]
+    assert read("held June 11-13, 2003") == [(2003, 6, 11, "day"), (2003, 6, 13, "day")]
+    # ... but "August 25 - April 1, 2018" is two dates, not a range of April's days
+    assert read("on view August 25 - April 1, 2018") == [(None, 8, 25, "month-day"), (2018, 4, 1, "day")]
+    # a span of years states its end year; a hyphen with a month's number is October 2004's
+    assert read("the 2018–19 season") == [(2018, None, None, "year"), (2019, None, None, "year")]
+    assert read("the 2008-09 season") == [(2008, None, None, "year"), (2009, None, None, "year")]
+    assert read("revised 2004-10") == [(2004, None, None, "year")]
+    # decades, with or without an apostrophe; a year's possessive is the year
+    assert read("the 2000s, the 2000's, the 2000’s, 2019's") == [
+        (2000, None, None, "decade"),
+        (2000, None, None, "decade"),
+        (2000, None, None, "decade"),
+        (2019, None, None, "year"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "page", "conflict"),
+    [
+        ("70% of contributors", "48% of contributors", True),
+        ("108 participants", "1008 participants", True),
+        ("10,537 residents", "10,037 residents", True),
+        ("4,000 contributors", "3,000 contributors", True),  # 3,500 is neither's
+        ("32 confirmed", "33 confirmed", True),
+        ("14 million", "14.6 million", True),  # which does not support it either
+        ("85% of singers", "86.7% of cases", True),  # (of the same thing? the check's to say)
+        ("more than 300 homes", "250 homes", True),
+        ("up to 300 homes", "450 homes", True),
+        ("about 300 people", "about 400 people", True),
+        ("10–20% of them", "25% of them", True),
+        ("10–20% of them", "21% of them", True),
+        ("38 chromosomes", "20 pairs", True),
+        ("stay six feet apart", "stay 3 metres apart", True),
+        # what either side's rounding, hedge or range allows is no contradiction
+        ("about 14 million", "13.8 million", False),
+        ("14 million", "14.3 million", False),
+        ("13.8 million", "about 14 million", False),
+        ("2,400 troops", "2,000 troops", False),  # the page's round figure may be 2,400
+        ("more than 300 homes", "2,000 homes", False),
+        ("10–20% of them", "20% of them", False),
+        ("2.5 times", "1.5 – 4.4 times", False),
+        ("38 chromosomes", "19 pairs", False),
+        ("stay six feet apart", "stay 2 metres apart", False),
+        # another unit is another quantity
+        ("$5 million", "5 million", False),
+        ("35% of adults", "35 adults", False),
+    ],
+)
+def test_conflicts(claim: str, page: str, conflict: bool) -> None:
+    (c,) = statistics_in(claim)
+    (p,) = statistics_in(page)
+    assert conflicts(c, p) is conflict
 
 
 def test_may_the_verb_is_not_a_date() -> None:
@@ -231,6 +298,8 @@ def test_near_reading_skips_figures_far_from_the_claims() -> None:
         ("67% of voters", "two thirds of voters", "two thirds"),
         ("2,019 people", "over 2,019 people in the 2017–18 season", "2,019"),
         ("up to 13 feet away", "detected in air ≈4 m from patients", "4 m"),
+        ("38 chromosomes", "pigs have 19 chromosome pairs", "19"),
+        ("over half a million dollars", "paid $560,000 in bills", "$560,000"),
     ],
 )
 def test_near_reading_finds_what_the_whole_page_gives(claim: str, page: str, hit: str) -> None:
