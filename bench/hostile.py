@@ -6,19 +6,22 @@ Usage: python bench/hostile.py [--quick] [--kb 100] [--timeout 120] [--mem-mb 40
 Every input is about `--kb` kilobytes of one kind of hostile Markdown (one line or one
 construct repeated; each carries a figure, so its blocks are read rather than skipped by the
 parse gate). Each is extracted by `citecheck.extract.document.extract_text` in a fresh child
-process, which reports the wall time of the extraction and its peak resident memory (the
-whole process: interpreter, imports and all; the import-only figure is printed first). A child
-that runs past `--timeout` seconds is stopped and shown as `>N s`; one that runs out of the
-`--mem-mb` address-space limit is shown as `>N MB`.
+process, which reports the extraction's process (CPU) time, less skewed than wall time by other
+jobs on a shared machine, and its peak resident memory (the whole process: interpreter,
+imports and all; what it held before importing citecheck is printed last). A child that runs
+past `--timeout` seconds is stopped and shown as `>N s`; one that runs out of the `--mem-mb`
+address-space limit is shown as `>N MB`.
 
-The design bound (docs/ARCHITECTURE.md: hostile input is bounded): every input at 100 KB
-extracts in about a second and under 200 MB. Times are wall-clock seconds on whatever else the
-machine is doing: compare them within one run.
+The bound (docs/ARCHITECTURE.md, hostile input is bounded): time linear in the input, so each
+of issue 14's inputs at 100 KB extracts in about a second, and every input under 200 MB. The
+costliest per byte are runs of brackets markdown-it itself nests into (about 25 µs for each
+"[" a "]" follows; `MAX_BLOCK_COST` in citecheck.extract.document refuses a block of more than
+about 100,000 of them). Compare times within one run, or with `--before`.
 
 `--json OUT` writes the figures; `--before BEFORE.json` prints them beside this run's (run the
 old code for that: `PYTHONPATH=<checkout of the old code> python bench/hostile.py --json before.json`;
-the child imports `citecheck` from PYTHONPATH when it is set). `--quick`: every input at 5 KB,
-a smoke run of seconds; prints figures, asserts nothing.
+the child imports `citecheck` from PYTHONPATH when it is set). `--quick`: every input at 5 KB in
+one child process, a smoke run of seconds; prints figures, asserts nothing.
 """
 
 from __future__ import annotations
@@ -151,26 +154,28 @@ INPUTS: dict[str, Callable[[int], str]] = {
 }
 
 
-def child(name: str, n: int) -> None:
-    """Extract one input and print its figures as JSON (run in a fresh process)."""
+def child(n: int, names: list[str]) -> None:
+    """Extract each input and print its figures as a line of JSON (run in a fresh process)."""
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     from citecheck.extract.document import extract_text
 
-    text = INPUTS[name](n)
-    start, cpu_start = time.perf_counter(), time.process_time()
-    doc = extract_text(text, "hostile.md")
-    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    out = {
-        "bytes": len(text.encode("utf-8")),
-        "seconds": seconds,
-        "cpu_seconds": cpu,
-        "peak_mb": peak / 1024,
-        "import_mb": before / 1024,
-        "claims": len(doc.claims),
-        "citations": sum(len(c.citations) for c in doc.claims),
-    }
-    print(json.dumps(out))
+    for name in names:
+        text = INPUTS[name](n)
+        start, cpu_start = time.perf_counter(), time.process_time()
+        doc = extract_text(text, "hostile.md")
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        out = {
+            "name": name,
+            "bytes": len(text.encode("utf-8")),
+            "seconds": seconds,
+            "cpu_seconds": cpu,
+            "peak_mb": peak / 1024,
+            "import_mb": before / 1024,
+            "claims": len(doc.claims),
+            "citations": sum(len(c.citations) for c in doc.claims),
+        }
+        print(json.dumps(out), flush=True)
 
 
 def _limit_memory(mb: int) -> Callable[[], None]:
@@ -180,22 +185,29 @@ def _limit_memory(mb: int) -> Callable[[], None]:
     return apply
 
 
-def run_one(name: str, n: int, timeout: float, mem_mb: int) -> dict:
+def run_child(names: list[str], n: int, timeout: float, mem_mb: int) -> dict[str, dict]:
+    """The figures of these inputs, extracted one after the other in one child process."""
     try:
         proc = subprocess.run(
-            [sys.executable, __file__, "--child", name, str(n)],
+            [sys.executable, __file__, "--child", str(n), *names],
             capture_output=True,
             text=True,
             timeout=timeout,
             preexec_fn=_limit_memory(mem_mb),
         )
     except subprocess.TimeoutExpired:
-        return {"timeout": timeout}
+        return {name: {"timeout": timeout} for name in names}
+    results: dict[str, dict] = {}
+    for line in proc.stdout.splitlines():
+        r = json.loads(line)
+        results[r.pop("name")] = r
     if proc.returncode != 0:
         if "MemoryError" in proc.stderr:
-            return {"memory_limit": mem_mb}
-        return {"error": (proc.stderr.strip().splitlines() or ["exit " + str(proc.returncode)])[-1]}
-    return json.loads(proc.stdout)
+            failed: dict = {"memory_limit": mem_mb}
+        else:
+            failed = {"error": (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]}
+        results.update({name: failed for name in names if name not in results})
+    return results
 
 
 def _seconds(r: dict | None) -> str:
@@ -231,10 +243,10 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", help="run only these inputs (names as printed)")
     ap.add_argument("--json", help="write the figures here")
     ap.add_argument("--before", help="figures of an earlier run (--json) to print beside these")
-    ap.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        child(args.child[0], int(args.child[1]))
+        child(int(args.child[0]), args.child[1:])
         return
     n = int((QUICK_KB if args.quick else args.kb) * 1000)
     names = args.only or list(INPUTS)
@@ -249,15 +261,21 @@ def main() -> None:
     if before:
         head += f"   {'before: time':>14} {'peak RSS':>9}"
     print(head)
-    for name in names:
-        r = run_one(name, n, args.timeout, args.mem_mb)
-        results[name] = r
-        claims = str(r.get("claims", "-"))
-        line = f"{name:36} {claims:>6} {_seconds(r):>10} {_memory(r):>9}"
-        if before:
-            b = before.get(name)
-            line += f"   {_seconds(b):>14} {_memory(b):>9}"
-        print(line, flush=True)
+    # A full run extracts each input in a process of its own, so that its peak memory is its
+    # own; a quick run, all of them in one (starting a process costs more than its extraction).
+    batches = [names] if args.quick else [[name] for name in names]
+    for batch in batches:
+        got = run_child(batch, n, args.timeout, args.mem_mb)
+        for name in batch:
+            r = results[name] = got[name]
+            claims = str(r.get("claims", "-"))
+            line = f"{name:36} {claims:>6} {_seconds(r):>10} {_memory(r):>9}"
+            if before:
+                b = before.get(name)
+                line += f"   {_seconds(b):>14} {_memory(b):>9}"
+            print(line, flush=True)
+    if args.quick:
+        print("(--quick: one process for every input, its peak RSS so far)")
     imports = [r["import_mb"] for r in results.values() if "import_mb" in r]
     if imports:
         print(f"(peak RSS: the whole child process; {min(imports):.0f} MB before it imports citecheck)")
