@@ -179,8 +179,10 @@ def _keep_link(url: str) -> str:
 # unless a "]" follows before the end of the text it parses. markdown-it tries them at every
 # "[" by walking to the closing "]" (token by token, up to its nesting limit), so a run of
 # "[" with no "]" after it cost tens of microseconds a character; with the "]" looked up first
-# it costs nothing. The result is the same: a rule is skipped only where it would fail, and
-# nothing is parsed after that point that a "]" could close.
+# it costs nothing. The result is the same: a rule is skipped only where it would fail (at
+# another character, or with no "]" to close its label), and nothing is parsed after that
+# point that a "]" could close. (Skipped at another character, footnote_ref does not add its
+# empty table to the env; `_inline_footnotes` reads the table whether it is there or not.)
 _BRACKET_RULES = {"link": "[", "image": "!", "footnote_inline": "^", "footnote_ref": "["}
 _CLOSES_KEY = "citecheck: closing brackets"  # in the parser's env: per source text, where "]" stands
 
@@ -188,16 +190,17 @@ _CLOSES_KEY = "citecheck: closing brackets"  # in the parser's env: per source t
 def _needs_closing_bracket(rule: Any, start: str) -> Any:
     def guarded(state: Any, silent: bool) -> Any:
         src, pos = state.src, state.pos
-        if src[pos] == start:
-            found = state.env.setdefault(_CLOSES_KEY, {})
-            cached = found.get(id(src))
-            if cached is None or cached[0] is not src:
-                cached = (src, [m.start() for m in _CLOSE_BRACKET.finditer(src)])
-                found[id(src)] = cached
-            closes = cached[1]
-            i = bisect_right(closes, pos)
-            if i == len(closes) or closes[i] >= state.posMax:
-                return False
+        if src[pos] != start:
+            return False
+        found = state.env.setdefault(_CLOSES_KEY, {})
+        cached = found.get(id(src))
+        if cached is None or cached[0] is not src:
+            cached = (src, [m.start() for m in _CLOSE_BRACKET.finditer(src)])
+            found[id(src)] = cached
+        closes = cached[1]
+        i = bisect_right(closes, pos)
+        if i == len(closes) or closes[i] >= state.posMax:
+            return False
         return rule(state, silent)
 
     return guarded
@@ -643,10 +646,9 @@ class _Spans:
         return i >= 0 and pos < self._ends[i]
 
 
-def _by_sentence(spans: list[tuple[int, int]], n_text: int, offsets: list[int]) -> list[int]:
+def _by_sentence(starts: list[int], n_text: int, offsets: list[int]) -> list[int]:
     """For each offset, the index of the sentence it belongs to (the span from a sentence's
     start to the next one's; -1 before the first sentence or past the text)."""
-    starts = [s for s, _ in spans]
     out: list[int] = []
     for off in offsets:
         k = bisect_right(starts, off) - 1
@@ -665,13 +667,13 @@ def _block_drafts(
     text = block.text
     if not text.strip():
         return []
-    links = _Spans([(lk.start, lk.end) for lk in block.links])
     masked = list(block.masked)
     # Citations in running text (bare URLs, DOIs, arXiv ids, PMIDs; not in link text or code).
     found: list[tuple[int, int, Citation]] = []
     forms = citations.running_forms(text)
     if forms:
         pre_mask = _apply_mask(text, masked)
+        links = _Spans((lk.start, lk.end) for lk in block.links)
         taken = _Spans()
         for form in forms:
             for hit in form.hits(pre_mask):
@@ -700,7 +702,7 @@ def _block_drafts(
     # over each kind of item rather than one pass per sentence, in the order the items come.
     n = len(text)
     starts = [s for s, _ in spans]
-    link_items: list[list[_Link]] = [[] for _ in spans]
+    link_items: dict[int, list[_Link]] = {}
     for lk in block.links:
         # the sentences it overlaps: from the one holding its start to the one holding its end
         first = max(bisect_right(starts, lk.start) - 1, 0)
@@ -708,46 +710,44 @@ def _block_drafts(
         for k in range(first, last + 1):
             nxt = spans[k + 1][0] if k + 1 < len(spans) else n + 1
             if lk.start < nxt and lk.end > spans[k][0]:
-                link_items[k].append(lk)
-    point_items: list[list[tuple[int, int, Citation]]] = [[] for _ in spans]
+                link_items.setdefault(k, []).append(lk)
+    point_items: dict[int, list[tuple[int, int, Citation]]] = {}
     points = found + undefined
-    for item, k in zip(points, _by_sentence(spans, n, [p[0] for p in points]), strict=True):
-        if k >= 0:
-            point_items[k].append(item)
-    mention_items: list[list[resolve.Mention]] = [[] for _ in spans]
-    for mn, k in zip(mentions, _by_sentence(spans, n, [mn.start for mn in mentions]), strict=True):
-        if k >= 0:
-            mention_items[k].append(mn)
-    footnote_items: list[list[tuple[int, str]]] = [[] for _ in spans]
+    for item, k in zip(points, _by_sentence(starts, n, [p[0] for p in points]), strict=True):
+        point_items.setdefault(k, []).append(item)
+    mention_items: dict[int, list[resolve.Mention]] = {}
+    for mn, k in zip(mentions, _by_sentence(starts, n, [mn.start for mn in mentions]), strict=True):
+        mention_items.setdefault(k, []).append(mn)
+    footnote_items: dict[int, list[tuple[int, str]]] = {}
     for fn_item, k in zip(
-        block.footnotes, _by_sentence(spans, n, [off for off, _ in block.footnotes]), strict=True
+        block.footnotes, _by_sentence(starts, n, [off for off, _ in block.footnotes]), strict=True
     ):
-        if k >= 0:
-            footnote_items[k].append(fn_item)
+        footnote_items.setdefault(k, []).append(fn_item)
     drafts: list[_Draft] = []
     for k, (s, e) in enumerate(spans):
         sentence = text[s:e]
         if is_question(sentence):
             continue
         items: list[tuple[int, Citation | resolve.Mention | str]] = []
-        for lk in link_items[k]:
+        sentence_links = link_items.get(k, [])
+        for lk in sentence_links:
             if lk.citation is not None:
                 c = lk.citation.model_copy()
                 c.start, c.end = max(lk.start, s) - s, min(lk.end, e) - s
                 items.append((lk.start, c))
-        for fs, fe, c in point_items[k]:
+        for fs, fe, c in point_items.get(k, ()):
             c = c.model_copy()
             c.start, c.end = fs - s, min(fe, e) - s
             items.append((fs, c))
         seen: set[tuple[str, str, str]] = set()
-        for mn in mention_items[k]:
+        for mn in mention_items.get(k, ()):
             key = (mn.kind, mn.raw, mn.identifier)
             if key in seen:
                 continue  # the same reference again in this sentence: it cites the same source
             seen.add(key)
             # offsets inside the claim text, as for the other visible citations
             items.append((mn.start, replace(mn, start=mn.start - s, end=min(mn.end, e) - s)))
-        items.extend(footnote_items[k])
+        items.extend(footnote_items.get(k, ()))
         smask = mask[s:e]
         kinds = detect_kinds(smask)
         if quote and ClaimKind.quote not in kinds:
@@ -755,7 +755,7 @@ def _block_drafts(
         if not items and extra:
             items.extend((s, c) for c in extra)
         if items:
-            if not kinds and not _enough_words(smask, link_items[k], s, e):
+            if not kinds and not _enough_words(smask, sentence_links, s, e):
                 continue  # a link-only line, a navigation entry, a stray fragment
             if not kinds and all(
                 isinstance(c, Citation) and c.resolve_status == RS.skipped for _, c in items

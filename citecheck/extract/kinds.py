@@ -158,13 +158,23 @@ _CHANGE = re.compile(
 )
 _CLOSE_QUOTE = {"“": "”", '"': '"', "‘": "’"}
 _QUOTED_MIN = 8  # characters between the quotes
+_QUOTED = re.compile(r"“[^”]{8,}”|\"[^\"]{8,}\"|‘[^’]{8,}’")
+_FEW_QUOTES = 16
 
 
 def _quotations(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) of each quotation of at least `_QUOTED_MIN` characters in curly or straight
-    quotes: the matches of `“[^”]{8,}”|"[^"]{8,}"|‘[^’]{8,}’`, in linear time. The pattern tried
-    every opening quote to the next closing one, so a run of "“" with no "”" was quadratic.
-    Here a curly quote that fails is skipped with every one of its kind up to the closing
+    quotes: the matches of `_QUOTED`. The pattern tries every opening quote to the next closing
+    one, so it is linear only while the quotes are few, as in any real sentence; with more,
+    `_scan_quotations` finds the same matches in linear time."""
+    if sum(map(text.count, _CLOSE_QUOTE)) <= _FEW_QUOTES:
+        return (m.span() for m in _QUOTED.finditer(text))
+    return _scan_quotations(text)
+
+
+def _scan_quotations(text: str) -> Iterator[tuple[int, int]]:
+    """The matches of `_QUOTED` in linear time: a run of "“" with no "”" made the pattern
+    quadratic. A curly quote that fails is skipped with every one of its kind up to the closing
     quote it looked for (they find the same one, nearer, or none either), and each kind's next
     opening quote is looked for from where the last look ended."""
     n = len(text)

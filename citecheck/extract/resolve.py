@@ -347,18 +347,20 @@ REFERENCE_HEADINGS: frozenset[str] = frozenset(
 )
 
 
+_HEADING_NUMBER = re.compile(r"[\d.\s]+")
+
+
 def _heading_words(text: str) -> str:
-    """A heading without its number ("2.1 ") and trailing colon: what the pattern
-    `^[\\d.\\s]+|[:\\s]+$` removed, in one pass (the pattern tried every character of a long run
-    of colons to the end of the run)."""
+    r"""A heading without its number ("2.1 ") and trailing colon: what `^[\d.\s]+|[:\s]+$`
+    removed, but without trying each character of a long run of colons to the end of the run
+    (the pattern did, which was quadratic)."""
     text = text.strip()
-    i, n = 0, len(text)
-    while i < n and (text[i] == "." or text[i].isdecimal() or text[i].isspace()):
-        i += 1
-    j = n
-    while j > i and (text[j - 1] == ":" or text[j - 1].isspace()):
-        j -= 1
-    return text[i:j]
+    number = _HEADING_NUMBER.match(text)
+    if number is not None:
+        text = text[number.end() :]
+    while text and (text[-1] == ":" or text[-1].isspace()):
+        text = text.rstrip().rstrip(":")
+    return text
 
 
 def is_reference_heading(text: str) -> bool:
