@@ -14,9 +14,10 @@ address-space limit is shown as `>N MB`.
 
 The bound (docs/ARCHITECTURE.md, hostile input is bounded): time linear in the input, so each
 of issue 14's inputs at 100 KB extracts in about a second, and every input under 200 MB. The
-costliest per byte are runs of brackets markdown-it itself nests into (about 25 µs for each
-"[" a "]" follows; `MAX_BLOCK_COST` in citecheck.extract.document refuses a block of more than
-about 100,000 of them). Compare times within one run, or with `--before`.
+costliest per byte are what markdown-it itself nests into: about 50 µs for each "[" a "]"
+follows and 10 µs for each nested emphasis marker; `MAX_BLOCK_COST` in
+citecheck.extract.document refuses a block of more than 50,000 such "[" (the file is then an
+error, at once). Compare times within one run, or with `--before`.
 
 `--json OUT` writes the figures; `--before BEFORE.json` prints them beside this run's (run the
 old code for that: `PYTHONPATH=<checkout of the old code> python bench/hostile.py --json before.json`;
@@ -107,6 +108,7 @@ INPUTS: dict[str, Callable[[int], str]] = {
     ),
     "emphasis *a _b": lambda n: f"{CLAIM} " + _repeat("*a _b ", n),
     "emphasis runs ***": lambda n: f"{CLAIM} " + _repeat("*", n // 2) + "a" + _repeat("*", n // 2),
+    "nested emphasis *_*_x_*_*": lambda n: f"{CLAIM} " + "*_" * (n // 4) + "x" + "_*" * (n // 4),
     "dots .....": lambda n: f"{CLAIM}" + _repeat(".", n),
     "punctuation !?…": lambda n: f"{CLAIM}" + _repeat("!?…", n) + " x",
     "initials A. A. A.": lambda n: f"{CLAIM} " + _repeat("A. ", n),
@@ -174,6 +176,7 @@ def child(n: int, names: list[str]) -> None:
             "import_mb": before / 1024,
             "claims": len(doc.claims),
             "citations": sum(len(c.citations) for c in doc.claims),
+            "stopped": next((e.message for e in doc.errors if e.fatal), None),
         }
         print(json.dumps(out), flush=True)
 
@@ -257,7 +260,7 @@ def main() -> None:
     results: dict[str, dict] = {}
     source = os.environ.get("PYTHONPATH") or "this checkout"
     print(f"hostile Markdown, {n / 1000:g} KB per input, citecheck from {source}")
-    head = f"{'input':36} {'claims':>6} {'time':>10} {'peak RSS':>9}"
+    head = f"{'input':36} {'claims':>7} {'time':>10} {'peak RSS':>9}"
     if before:
         head += f"   {'before: time':>14} {'peak RSS':>9}"
     print(head)
@@ -268,14 +271,16 @@ def main() -> None:
         got = run_child(batch, n, args.timeout, args.mem_mb)
         for name in batch:
             r = results[name] = got[name]
-            claims = str(r.get("claims", "-"))
-            line = f"{name:36} {claims:>6} {_seconds(r):>10} {_memory(r):>9}"
+            claims = "stopped" if r.get("stopped") else str(r.get("claims", "-"))
+            line = f"{name:36} {claims:>7} {_seconds(r):>10} {_memory(r):>9}"
             if before:
                 b = before.get(name)
                 line += f"   {_seconds(b):>14} {_memory(b):>9}"
             print(line, flush=True)
     if args.quick:
         print("(--quick: one process for every input, its peak RSS so far)")
+    if any(r.get("stopped") for r in results.values()):
+        print("(stopped: the file is an error, its block too costly to parse: see MAX_BLOCK_COST)")
     imports = [r["import_mb"] for r in results.values() if "import_mb" in r]
     if imports:
         print(f"(peak RSS: the whole child process; {min(imports):.0f} MB before it imports citecheck)")

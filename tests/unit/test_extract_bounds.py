@@ -7,7 +7,13 @@ from __future__ import annotations
 import re
 
 from citecheck.extract import resolve
-from citecheck.extract.document import BRACKET_COST, MAX_BLOCK_COST, block_cost, extract_text
+from citecheck.extract.document import (
+    BRACKET_COST,
+    EMPHASIS_COST,
+    MAX_BLOCK_COST,
+    block_cost,
+    extract_text,
+)
 from citecheck.models import Citation, CitationKind, ResolveStatus
 
 CLAIM = "The survey found 42% of people agree"
@@ -92,11 +98,12 @@ def test_a_file_over_its_time_budget_gives_an_error_and_no_claims() -> None:
     )
 
 
-def test_a_blocks_cost_counts_the_brackets_a_closing_bracket_follows() -> None:
+def test_a_blocks_cost_counts_closed_brackets_and_emphasis_markers() -> None:
     assert block_cost("plain text") == 10
     assert block_cost("[a][b] [c") == 9 + 2 * BRACKET_COST  # the last "[" has no "]" after it
     assert block_cost("[" * 1000) == 1000  # nothing to walk to: markdown-it's rules skip them
     assert block_cost("]" + "[" * 10) == 11
+    assert block_cost("*a* __b__") == 9 + 6 * EMPHASIS_COST
 
 
 def test_a_block_too_costly_to_parse_stops_the_file_before_it_is_parsed() -> None:
@@ -109,6 +116,7 @@ def test_a_block_too_costly_to_parse_stops_the_file_before_it_is_parsed() -> Non
     assert error.line == 3
     assert error.message == (
         f"extraction stopped at line 3: a block of {len(costly):,} characters with {2 * spans:,}"
-        f" bracketed spans is too costly to parse (limit: {MAX_BLOCK_COST:,} characters, a bracket"
-        f" counting as {BRACKET_COST}); none of the file's claims are checked"
+        f" bracketed spans and 0 emphasis markers is too costly to parse (limit: {MAX_BLOCK_COST:,}"
+        f" characters, a bracket counting as {BRACKET_COST}, a marker as {EMPHASIS_COST}); none of"
+        " the file's claims are checked"
     )
