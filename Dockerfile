@@ -43,7 +43,7 @@ RUN pip install --no-deps --no-build-isolation /tmp/citecheck-build \
         ! -name root.dat ! -name en.dat -delete \
     && find /opt/venv -name __pycache__ -prune -exec rm -rf {} + \
     && citecheck demo > /dev/null \
-    && python -c 'import citecheck.github.action, citecheck.fetch.content, citecheck.judge.judge, github, pypdf' \
+    && python -c 'import citecheck.github.action, citecheck.fetch.content, citecheck.judge.core, github, pypdf' \
     && rm -rf /tmp/citecheck-build
 
 # --- run stage

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The container image, proven (issue 6): hadolint on the Dockerfile, then the image built with
 # podman on a locally made Debian bookworm base and the Action run inside it as a GitHub runner
-# runs it, against the loopback test servers (.ci/container_check.py does the build and run).
+# runs a released version (action.yml pointed at that image by tools/release_action.py, as the
+# release workflow does), against the loopback test servers (.ci/container_check.py does it).
 #
 # Where the container tooling cannot run (not root, no apt, no permission) this says so in one
 # line and exits 0, so the rest of CI still runs. A failing lint, build or check exits 1.

@@ -7,16 +7,23 @@ project's venv). Steps:
    python3-pip) from the mirror apt uses, imported into podman: no registry is reachable from
    CI, so the official python image cannot be pulled. The base's tarball is kept for a week
    under /var/cache/citecheck-ci (`CITECHECK_CONTAINER_FRESH=1` makes a new one);
-2. `podman build --build-arg BASE=<that base>` of the repository's Dockerfile; the build's pip
+2. `podman build --build-arg BASE=<that base>` of the Dockerfile main's action.yml builds
+   (`runs.image: Dockerfile`, the development shape); the build's pip
    gets the machine's CA bundle and the host pip's index (this network reaches the package
    index through an intercepting proxy) through a read-only /root, leaving no trace in the image;
 3. the image is inspected (`citecheck demo` runs, `python` is the venv's, no git, no
    installer or build mount is left);
-4. `podman run` with what a runner gives a Docker action: `--workdir /github/workspace` holding
+4. the released shape of `action.yml`: `tools/release_action.py` (what the release workflow runs)
+   rewrites its `runs.image` from `Dockerfile` to `docker://localhost/citecheck:ci@sha256:…`,
+   the image built in step 2 by tag and digest as a release names its own, and the Action is run
+   from that file as a runner runs a `docker://` action: no build, the image as named (the
+   runner's pull is a check that the reference names an image in this run's storage: no
+   registry is reachable from CI), its inputs and `runs.env` as that file declares them;
+5. `podman run` with what a runner gives a Docker action: `--workdir /github/workspace` holding
    a depth-1 clone of the PR's test merge commit (actions/checkout's default, owned by the
    runner user, not root; the base branch moved on and changed the same file above the PR's
    lines), `/github/file_commands`, `/github/workflow/event.json`,
-   `/github/home`, `INPUT_*` as action.yml passes them, and the loopback test servers of
+   `/github/home`, `INPUT_*` as the released action.yml passes them, and the loopback servers of
    `tests/servers/` on the host network: a source server, an OpenAI-protocol judge, the GitHub
    REST stand-in. Asserts the exit code, the outputs file, the report file, the job summary,
    the annotation (on the merged file's line), that the PR's files came from the PR files API
@@ -48,6 +55,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -59,6 +67,7 @@ from tests.servers.github_server import GitHubServer  # noqa: E402
 from tests.servers.gitrepo import Repo, git  # noqa: E402
 from tests.servers.llm_server import LLMServer  # noqa: E402
 from tests.servers.source_server import SourceServer  # noqa: E402
+from tools.release_action import DOCKER_SCHEME, Refused, released_action  # noqa: E402
 
 STEP_TIMEOUT_S = 900.0  # debootstrap, build: minutes on a busy machine, never this
 RUN_TIMEOUT_S = 300.0  # one Action run
@@ -246,7 +255,52 @@ def pip_settings() -> tuple[str, list[str]]:
     return ca, lines
 
 
-def build_image(podman: Podman) -> dict[str, float]:
+def load_action(path: Path) -> dict[str, Any]:
+    action = yaml.safe_load(path.read_text(encoding="utf-8"))
+    expect(isinstance(action, dict) and isinstance(action.get("runs"), dict), f"{path} has no runs")
+    return action
+
+
+def dev_dockerfile(action: dict[str, Any]) -> Path:
+    """The Dockerfile the development action.yml (main's) builds on every run."""
+    runs = action["runs"]
+    image = str(runs.get("image", ""))
+    expect(runs.get("using") == "docker", f"action.yml runs.using is {runs.get('using')!r}, not docker")
+    expect(
+        not image.startswith(DOCKER_SCHEME) and (ROOT / image).is_file(),
+        f"action.yml runs.image is {image!r}: on main it builds a Dockerfile of the repository",
+    )
+    return ROOT / image
+
+
+def released_shape(work: Path, ref: str) -> dict[str, Any]:
+    """action.yml as a release ships it, its image `ref` (the release script's own rewrite, so CI
+    runs what a release tags)."""
+    path = work / "action.yml"
+    try:
+        text = released_action((ROOT / "action.yml").read_text(encoding="utf-8"), ref)
+    except Refused as exc:
+        raise CheckFailed(f"tools/release_action.py refuses action.yml: {exc}") from None
+    path.write_text(text, encoding="utf-8")
+    say(f"released action.yml: runs.image {load_action(path)['runs']['image']} (tools/release_action.py)")
+    return load_action(path)
+
+
+def runner_image(action: dict[str, Any]) -> str:
+    """The image a runner runs for this action.yml without building: `docker://REF` → REF.
+
+    The runner would also pass `runs.entrypoint`/`runs.args`; this check runs the image's own
+    ENTRYPOINT with no arguments, so an action.yml that sets them is refused, not half-emulated."""
+    runs = action["runs"]
+    image = str(runs.get("image", ""))
+    expect(runs.get("using") == "docker", f"runs.using is {runs.get('using')!r}, not docker")
+    expect(image.startswith(DOCKER_SCHEME), f"runs.image is {image!r}: a released action names docker://…")
+    extra = sorted({"entrypoint", "args", "pre-entrypoint", "post-entrypoint"} & set(runs))
+    expect(not extra, f"action.yml sets runs.{', runs.'.join(extra)}: the container check does not pass them")
+    return image.removeprefix(DOCKER_SCHEME)
+
+
+def build_image(podman: Podman, dockerfile: Path) -> dict[str, float]:
     ca, pip_lines = pip_settings()
     home = podman.work / "build-home"
     (home / ".config/pip").mkdir(parents=True)
@@ -265,11 +319,18 @@ def build_image(podman: Podman) -> dict[str, float]:
         "--tag",
         IMAGE_TAG,
         "--file",
-        str(ROOT / "Dockerfile"),
+        str(dockerfile),
         str(ROOT),
         log=podman.work / "build.log",
     )
     return {"build_s": time.monotonic() - t0}
+
+
+def image_digest(podman: Podman) -> str:
+    """The built image by tag and digest, the form a release's action.yml names its image in."""
+    digest = podman("image", "inspect", "--format", "{{.Digest}}", IMAGE_TAG).stdout.strip()
+    expect(re.fullmatch(r"sha256:[0-9a-f]{64}", digest) is not None, f"image digest {digest!r}")
+    return f"{IMAGE_TAG}@{digest}"
 
 
 def image_sizes(podman: Podman) -> dict[str, float]:
@@ -340,6 +401,7 @@ class Scenario:
     sources: SourceServer
     llm: LLMServer
     github: GitHubServer
+    action: dict[str, Any]  # the action.yml the runner reads (inputs, runs.env, runs.image)
     base_sha: str = ""
     head_sha: str = ""
     merge_sha: str = ""
@@ -410,7 +472,6 @@ class Scenario:
 
     def inputs(self) -> dict[str, str]:
         """Each input as action.yml's `runs.env` passes it: the workflow's `with:` or the default."""
-        action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
         given = {
             "allow-private-hosts": "127.0.0.1",
             "judge": "openai-compatible",
@@ -419,10 +480,11 @@ class Scenario:
             "github-token": self.github.token,
         }
         values = {
-            name: given.get(name, str(spec.get("default", ""))) for name, spec in action["inputs"].items()
+            name: given.get(name, str(spec.get("default", "")))
+            for name, spec in self.action["inputs"].items()
         }
         env: dict[str, str] = {}
-        for var, template in action["runs"]["env"].items():
+        for var, template in self.action["runs"]["env"].items():
             m = re.fullmatch(r"\$\{\{\s*inputs\.([\w-]+)\s*\}\}", str(template))
             if m is None:
                 raise CheckFailed(f"action.yml runs.env {var}: {template!r} is not an input")
@@ -498,6 +560,11 @@ def timed(cmd: Sequence[str], env: dict[str, str] | None = None, cwd: Path | Non
 
 
 def run_in_container(podman: Podman, sc: Scenario) -> RunResult:
+    image = runner_image(sc.action)
+    # Where the runner pulls the docker:// image: no registry here, so the reference must name
+    # the image already in this run's storage (a typo in it would otherwise reach `podman run`).
+    exists = subprocess.run(podman.cmd("image", "exists", image), env=podman.env, check=False)
+    expect(exists.returncode == 0, f"runs.image docker://{image}: no such image to pull")
     env = sc.environment("/github/workspace", "/github/file_commands", "/github/workflow", "/github/home")
     # Host network: the test servers listen on 127.0.0.1. No proxy variables: the Action must
     # reach those servers directly, as it reaches the runner's network on GitHub.
@@ -512,7 +579,7 @@ def run_in_container(podman: Podman, sc: Scenario) -> RunResult:
     args += ["--volume", f"{sc.origin}:{sc.origin}:ro"]  # the clone's `origin` URL (file://)
     for key in env:
         args += ["--env", key]  # the value comes from podman's environment, kept out of argv
-    return timed(podman.cmd(*args, IMAGE_TAG), env={**podman.env, **env})
+    return timed(podman.cmd(*args, image), env={**podman.env, **env})
 
 
 def run_on_host(sc: Scenario) -> RunResult:
@@ -601,15 +668,15 @@ def assert_second_run(sc: Scenario, res: RunResult) -> None:
 
 
 @contextlib.contextmanager
-def scenario(root: Path) -> Iterator[Scenario]:
+def scenario(root: Path, action: dict[str, Any]) -> Iterator[Scenario]:
     with SourceServer() as sources, LLMServer("openai") as llm, GitHubServer() as github:
-        sc = Scenario(root, sources, llm, github)
+        sc = Scenario(root, sources, llm, github, action)
         sc.prepare()
         yield sc
 
 
-def check_action(root: Path, runner: str, podman: Podman | None) -> dict[str, float]:
-    with scenario(root) as sc:
+def check_action(root: Path, action: dict[str, Any], runner: str, podman: Podman | None) -> dict[str, float]:
+    with scenario(root, action) as sc:
 
         def go() -> RunResult:
             return run_in_container(podman, sc) if podman else run_on_host(sc)
@@ -637,7 +704,8 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     try:
         if podman is None:
-            run_figures = check_action(work / "scenario", "host", None)
+            dev = load_action(ROOT / "action.yml")
+            run_figures = check_action(work / "scenario", dev, "host", None)
             say(
                 "figures: entrypoint.py → first output line {first_line_s:.2f} s, whole action run "
                 "{run_s:.2f} s (re-run {rerun_s:.2f} s)".format(**run_figures)
@@ -646,10 +714,11 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         podman.preflight()
         figures = make_base(podman)
-        figures |= build_image(podman)
+        figures |= build_image(podman, dev_dockerfile(load_action(ROOT / "action.yml")))
         figures |= image_sizes(podman)
         inspect_image(podman)
-        figures |= check_action(work / "scenario", "podman", podman)
+        released = released_shape(work, image_digest(podman))
+        figures |= check_action(work / "scenario", released, "podman (released action.yml)", podman)
         base = "reused" if not figures["debootstrap_s"] else "debootstrap {debootstrap_s:.0f} s"
         say(
             (

@@ -9,7 +9,7 @@ from typing import NoReturn
 
 # The one place the version is written (pyproject.toml reads it from here): looking it up in
 # the installed metadata cost every process, the extraction workers too, ~50 ms at start-up.
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 
 USER_AGENT = f"citecheck/{__version__} (+https://github.com/citecheck/citecheck)"
 

@@ -43,6 +43,11 @@ JUDGE_NONE = "none"  # the deterministic checks only
 
 
 DEFAULT_PATHS = ["**/*.md", "**/*.mdx"]
+# Seconds one Markdown file may take to extract: real files take milliseconds, and extraction
+# is linear (docs/ARCHITECTURE.md, hostile input is bounded), so only a pathological file that
+# the linear bounds still make slow (megabytes of constructs that each cost the most) reaches
+# it; that file becomes a file error and the run goes on.
+DEFAULT_EXTRACT_BUDGET_S = 15.0
 IGNORE_FILE = ".citecheckignore"  # URL patterns of links that are not sources, one a line
 
 
@@ -141,6 +146,7 @@ class Settings(BaseModel):
 
     # extract stage
     max_file_bytes: int = Field(default=5 * 1024 * 1024, gt=0)
+    extract_budget_s: float = Field(default=DEFAULT_EXTRACT_BUDGET_S, gt=0)  # per file
 
     # evidence + judge stages
     evidence_chars: int = Field(default=4000, gt=0)

@@ -95,7 +95,12 @@ class _Run:
 
         claims: list[Claim] = []
         for f in files:
-            doc = extract_file(Path(f.path), display=f.display, max_bytes=self.settings.max_file_bytes)
+            doc = extract_file(
+                Path(f.path),
+                display=f.display,
+                max_bytes=self.settings.max_file_bytes,
+                budget_s=self.settings.extract_budget_s,
+            )
             self.errors.extend(doc.errors)
             claims.extend(c for c in doc.claims if _in_ranges(c.line, f.line_ranges))
         return claims

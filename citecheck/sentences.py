@@ -87,21 +87,59 @@ ABBREVIATIONS: frozenset[str] = frozenset(
     ]
 )
 
-_CANDIDATE = re.compile(r"[.!?…]+[\"'”’)\]*_]*\s+")
-_INITIALISM = re.compile(r"(?:[A-Za-z]\.){2,}")
+# A run of stops, closing marks, whitespace. Tried only where a run of stops begins (the
+# lookbehind) and without giving characters back (possessive): every start inside a run ends
+# the same way as the run's first, so a long run of "." without a space after it is read once,
+# not once per character (which was quadratic). The lookbehind comes after the first stop: a
+# pattern that starts with a character class lets `re` skip ahead to where it can match, one
+# that starts with a lookbehind is tried at every character (a third slower on prose).
+_CANDIDATE = re.compile(r"[.!?…](?<![.!?…][.!?…])[.!?…]*+[\"'”’)\]*_]*+\s+")
 _MAX_GLUED = 500
 _OPENERS = "\"'“‘([*_"
+_LEAD = re.compile(r"[\"'“‘\[]*")  # stripped from a word's start
+_PAIRS = re.compile(r"(?:[A-Za-z]\.)*")
+_LONGEST_ABBREVIATION = max(map(len, ABBREVIATIONS))
 
 
-def _is_abbreviation(text: str, dot: int) -> bool:
-    """True when the `.` at `dot` closes an abbreviation rather than a sentence."""
-    start = max(text.rfind(" ", 0, dot), text.rfind("\n", 0, dot), text.rfind("(", 0, dot)) + 1
-    word = text[start : dot + 1].lstrip("\"'“‘[")
-    if len(word) == 2 and word[0].isupper():  # a single initial: "J. Smith"
-        return True
-    if _INITIALISM.fullmatch(word):
-        return True
-    return word[:-1].lower() in ABBREVIATIONS
+class _Words:
+    """Whether a sentence's `.` closes an abbreviation rather than the sentence, for the dots of
+    one text asked in increasing order. The word before the dot (from the last space, newline
+    or "(", its leading quotes and brackets stripped) is one when it is a single capital
+    initial ("J. Smith"), an initialism ("U.S.", "a.m.") or in `ABBREVIATIONS`.
+
+    Linear in the text overall: each dot's word start is found from the last one's rather
+    than by searching back to the start of the text, and a word is never copied whole (text
+    whose only whitespace is tabs or other spaces is one long "word", and both made it
+    quadratic)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.scanned = 0  # the word starts before here are known:
+        self.sep = -1  # the last " ", newline or "(" before `scanned`
+        self.start = -1  # the word start of the last dot asked about, and for it:
+        self.stripped = 0  # where the word starts without its leading quotes and brackets
+        self.pairs_end = 0  # where the letter-dot pairs from `stripped` end
+
+    def is_abbreviation(self, dot: int) -> bool:
+        text = self.text
+        lo = self.scanned
+        found = max(text.rfind(" ", lo, dot), text.rfind("\n", lo, dot), text.rfind("(", lo, dot))
+        if found >= 0:
+            self.sep = found
+        self.scanned = max(lo, dot)
+        if self.sep + 1 != self.start:
+            self.start = self.sep + 1
+            lead = _LEAD.match(text, self.start)
+            self.stripped = lead.end() if lead else self.start
+            pairs = _PAIRS.match(text, self.stripped)
+            self.pairs_end = pairs.end() if pairs else self.stripped
+        begin = self.stripped
+        length = dot + 1 - begin  # of the word, stripped
+        if length == 2 and text[begin].isupper():  # a single initial: "J. Smith"
+            return True
+        if length >= 4 and length % 2 == 0 and dot + 1 <= self.pairs_end:  # "U.S.", "a.m."
+            return True
+        return length - 1 <= _LONGEST_ABBREVIATION and text[begin:dot].lower() in ABBREVIATIONS
 
 
 def _opens_sentence(text: str, pos: int) -> bool:
@@ -133,6 +171,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start = 0
     n = len(text)
+    words = _Words(text)
     for m in _CANDIDATE.finditer(text):
         nxt = m.end()
         if nxt >= n or not _opens_sentence(text, nxt):
@@ -141,7 +180,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         while punct_end < n and text[punct_end] in ".!?…":
             punct_end += 1
         single_dot = text[m.start()] == "." and punct_end - m.start() == 1
-        if single_dot and _is_abbreviation(text, m.start()):
+        if single_dot and words.is_abbreviation(m.start()):
             continue
         end = m.end()
         if _inside_brackets_or_quotes(text, start, end):

@@ -111,14 +111,12 @@ def citation(form: CitationForm, hit: Hit) -> Citation:
 def urls_in(text: str) -> list[str]:
     """Every source a piece of plain text names (a footnote body, a reference entry), form by
     form in registry order, each URL once."""
-    found: list[str] = []
+    found: dict[str, None] = {}  # ordered, and a set: a text may name thousands
     for form in running_forms(text):
         for hit in form.hits(text):
             known = identify(hit.url)
-            url = known[2] if known else hit.url
-            if url not in found:
-                found.append(url)
-    return found
+            found.setdefault(known[2] if known else hit.url)
+    return list(found)
 
 
 def text_without_citations(text: str, citations: Iterable[Citation]) -> str:

@@ -51,6 +51,15 @@ Ignore markers
 
 Citations are resolved here too (`citecheck.extract.resolve`), so `extract_text` is the extract
 and resolve stages together: every citation carries `url`, `resolve_status` and `resolve_error`.
+
+Hostile input is bounded
+  Extraction is linear in the file: no pattern is tried from each of many starting points over
+  a long stretch of text, and no item is compared with every other (bench/hostile.py times the
+  inputs that were quadratic). One bracket, parenthesis, footnote or quotation attribution
+  cites at most `resolve.MAX_REFERENCES_PER_BRACKET` sources, repeats once. A file has a time
+  budget (`extract_text(budget_s=…)`, `Settings.extract_budget_s`), checked between blocks, and
+  a block whose inline parse would cost more than `MAX_BLOCK_COST` is not parsed: either way
+  the file gives a `FileError` ("extraction stopped …") and no claims, and the run goes on.
 See docs/ARCHITECTURE.md.
 """
 
@@ -58,7 +67,9 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from bisect import bisect_right
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -69,6 +80,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from citecheck.config import DEFAULT_EXTRACT_BUDGET_S
 from citecheck.extract import citations, resolve
 from citecheck.extract.kinds import detect_kinds, is_imperative_or_opinion, is_question
 from citecheck.models import Citation, CitationKind, Claim, ClaimKind, ExtractedDocument, FileError, Reference
@@ -76,6 +88,75 @@ from citecheck.models import ResolveStatus as RS
 from citecheck.sentences import split_sentences
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
+
+
+# One block's inline parse (markdown-it's, pure Python) cannot be interrupted, so a block
+# costlier than this stops the file before it is parsed. The cost counts characters, a "[" that
+# a "]" follows as 20 (markdown-it walks to the "]" from it, up to 20 levels deep) and an
+# emphasis marker as 4 (nested ones are paired up the same way), so that each unit is 1 to
+# 4 µs of parsing whatever the block holds (measured on a busy machine: "[a][" repeated took
+# 24 µs a character, "*_" 11 µs, anything else under 4 µs). The costliest paragraph of the
+# evaluation Markdown costs under 3,000; 1,000,000 is a few seconds of parsing at most.
+MAX_BLOCK_COST = 1_000_000
+BRACKET_COST = 20
+EMPHASIS_COST = 4
+
+
+class _Stopped(Exception):
+    """Extraction of a file stops: over its time budget, or a block too costly to parse."""
+
+    def __init__(self, where: str, reason: str, line: int | None) -> None:
+        super().__init__(where, reason, line)
+        self.where = where  # "after 15.0 s"
+        self.reason = reason
+        self.line = line
+
+
+class _Clock:
+    """The per-file time budget, checked between blocks (a regex or a block's parse cannot be
+    interrupted, which is why each of them must be linear too, and a block's cost is bounded:
+    docs/ARCHITECTURE.md, hostile input is bounded). `budget_s` None: no budget."""
+
+    def __init__(self, budget_s: float | None) -> None:
+        self.start = time.perf_counter()
+        self.budget_s = budget_s
+        self.deadline = None if budget_s is None else self.start + budget_s
+
+    def check(self, line: int | None) -> None:
+        if self.deadline is not None and (now := time.perf_counter()) > self.deadline:
+            where = f"after {now - self.start:.1f} s"
+            raise _Stopped(where, f"over the {self.budget_s:g}-second time budget for one file", line)
+
+    def check_block(self, tok: Token) -> None:
+        """`check`, and that the block's inline parse is within `MAX_BLOCK_COST`."""
+        line = tok.map[0] + 1 if tok.map else None
+        self.check(line)
+        content = tok.content
+        if block_cost(content) > MAX_BLOCK_COST:
+            reason = (
+                f"a block of {len(content):,} characters with {_closed_brackets(content):,} bracketed spans"
+                f" and {_emphasis_markers(content):,} emphasis markers is too costly to parse (limit:"
+                f" {MAX_BLOCK_COST:,} characters, a bracket counting as {BRACKET_COST}, a marker as"
+                f" {EMPHASIS_COST})"
+            )
+            raise _Stopped("", reason, line)
+
+
+def _closed_brackets(content: str) -> int:
+    """How many "[" a "]" follows."""
+    last = content.rfind("]")
+    return content.count("[", 0, last) if last > 0 else 0
+
+
+def _emphasis_markers(content: str) -> int:
+    return content.count("*") + content.count("_")
+
+
+def block_cost(content: str) -> int:
+    """What a block's inline parse costs, in characters (see `MAX_BLOCK_COST`)."""
+    return (
+        len(content) + BRACKET_COST * _closed_brackets(content) + EMPHASIS_COST * _emphasis_markers(content)
+    )
 
 
 @lru_cache(maxsize=1)
@@ -94,6 +175,9 @@ def _parser() -> MarkdownIt:
     # A citation keeps its URL as the author wrote it (markdown-it would percent-encode and
     # punycode it, and that costs a fifth of the extraction time); the fetcher encodes it.
     md.normalizeLink = _keep_link  # type: ignore[method-assign]
+    for rule in md.inline.ruler.__rules__:
+        if rule.name in _BRACKET_RULES:
+            md.inline.ruler.at(rule.name, _needs_closing_bracket(rule.fn, _BRACKET_RULES[rule.name]))
     return md
 
 
@@ -101,9 +185,44 @@ def _keep_link(url: str) -> str:
     return url.replace(" ", "%20")
 
 
-def _children(tok: Token, env: dict[str, Any]) -> list[Token]:
+# The inline rules that read a bracketed label, by the character they start at: each fails
+# unless a "]" follows before the end of the text it parses. markdown-it tries them at every
+# "[" by walking to the closing "]" (token by token, up to its nesting limit), so a run of
+# "[" with no "]" after it cost tens of microseconds a character; with the "]" looked up first
+# it costs nothing. The result is the same: a rule is skipped only where it would fail (at
+# another character, or with no "]" to close its label), and nothing is parsed after that
+# point that a "]" could close. (Skipped at another character, footnote_ref does not add its
+# empty table to the env; `_inline_footnotes` reads the table whether it is there or not.)
+_BRACKET_RULES = {"link": "[", "image": "!", "footnote_inline": "^", "footnote_ref": "["}
+_CLOSES_KEY = "citecheck: closing brackets"  # in the parser's env: per source text, where "]" stands
+
+
+def _needs_closing_bracket(rule: Any, start: str) -> Any:
+    def guarded(state: Any, silent: bool) -> Any:
+        src, pos = state.src, state.pos
+        if src[pos] != start:
+            return False
+        found = state.env.setdefault(_CLOSES_KEY, {})
+        cached = found.get(id(src))
+        if cached is None or cached[0] is not src:
+            cached = (src, [m.start() for m in _CLOSE_BRACKET.finditer(src)])
+            found[id(src)] = cached
+        closes = cached[1]
+        i = bisect_right(closes, pos)
+        if i == len(closes) or closes[i] >= state.posMax:
+            return False
+        return rule(state, silent)
+
+    return guarded
+
+
+_CLOSE_BRACKET = re.compile(r"\]")
+
+
+def _children(tok: Token, env: dict[str, Any], clock: _Clock) -> list[Token]:
     """The inline tokens of a block, parsed on first use."""
     if not tok.children and tok.content:
+        clock.check_block(tok)
         children: list[Token] = []
         md = _parser()
         md.inline.parse(tok.content, md, env, children)
@@ -203,15 +322,21 @@ def _align(text: str, line: str, start: int) -> list[tuple[int, int]]:
     return out
 
 
+_PARENS = re.compile(r"[()]")
+
+
 def _skip_link_tail(line: str, pos: int) -> int:
     """Position after the `(dest "title")` or `[label]` that follows a link text's `]` at pos-1."""
     n = len(line)
     if pos < n and line[pos] == "(":
-        close = line.find(")", pos)
-        # a destination may hold balanced parentheses: https://en.wikipedia.org/wiki/X_(y)
-        while close >= 0 and line.count("(", pos, close + 1) > line.count(")", pos, close + 1):
-            close = line.find(")", close + 1)
-        return close + 1 if close >= 0 else n
+        # a destination may hold balanced parentheses: https://en.wikipedia.org/wiki/X_(y); the
+        # tail ends at the first ")" that closes as many as were opened since pos
+        depth = 0
+        for m in _PARENS.finditer(line, pos):
+            depth += 1 if m.group(0) == "(" else -1
+            if depth <= 0:
+                return m.end()
+        return n
     if pos < n and line[pos] == "[":
         close = line.find("]", pos)
         return close + 1 if close >= 0 else n
@@ -233,6 +358,7 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
     vlen = 0
     last = " "  # the last visible character, to avoid doubled spaces
     link_start = -1
+    link_part = 0  # index in `parts` where the link's text starts (link_start in visible text)
     link_tok: Token | None = None
     html_link: tuple[str, str | None] | None = None
     code_depth = 0
@@ -326,11 +452,12 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
                 mark(pos)
                 cur = pos + 1
             link_start = vlen
+            link_part = len(parts)
             link_tok = child
         elif ctype == "link_close":
             if link_tok is not None:
                 block.links.append(
-                    _Link(link_start, vlen, _link_citation(link_tok, parts, link_start, line, cur))
+                    _Link(link_start, vlen, _link_citation(link_tok, "".join(parts[link_part:]), line, cur))
                 )
                 if link_tok.markup == "autolink":
                     block.masked.append((link_start, vlen))
@@ -377,10 +504,11 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
                         href = m.group(1) or m.group(2) or m.group(3) or ""
                         html_link = (href, (t.group(1) or t.group(2)) if t else None)
                         link_start = vlen
+                        link_part = len(parts)
                 elif low.startswith("</a"):
                     if html_link is not None:
                         href, title = html_link
-                        text = "".join(parts)[link_start:]
+                        text = "".join(parts[link_part:])
                         cit = resolve.link_citation(
                             f'<a href="{href}">{text}</a>', CitationKind.link, href, title
                         )
@@ -404,8 +532,10 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
             # emphasis / strong / strikethrough: the markers are not visible text
             markup = child.markup
             if markup:
-                pos = line.find(markup, cur)
-                if pos >= 0 and pos - cur <= 1:
+                # only a marker at cur or cur + 1 counts: looking further (to the end of a long
+                # line, for each of many markers) would be quadratic
+                pos = line.find(markup, cur, cur + 1 + len(markup))
+                if pos >= 0:
                     if ctype.endswith("_open"):
                         mark(pos)
                     cur = pos + len(markup)
@@ -413,13 +543,11 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
     return block
 
 
-def _link_citation(
-    link_tok: Token, parts: list[str], link_start: int, line: str, cur: int
-) -> Citation | None:
+def _link_citation(link_tok: Token, text: str, line: str, cur: int) -> Citation | None:
+    """The citation of a link whose visible text is `text`."""
     href = str(link_tok.attrs.get("href", ""))
     title = link_tok.attrs.get("title")
     title_s = str(title) if title else None
-    text = "".join(parts)[link_start:]
     if link_tok.markup == "autolink":
         return resolve.link_citation(f"<{href}>", CitationKind.link, href, title_s)
     close = line.find("]", cur)
@@ -436,8 +564,44 @@ def _link_citation(
 # --- sentences → claims ---------------------------------------------------------------------------
 
 _ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*", re.IGNORECASE)
-_UNDEFINED_FOOTNOTE = re.compile(r"\[\^([^\]\s]+)\]")
-_UNDEFINED_REF = re.compile(r"\[([^\]]+)\]\[([^\]]*)\]")
+_LABEL_STOP = re.compile(r"[\]\s]")
+
+
+def _undefined_footnotes(text: str) -> Iterator[tuple[int, int, str]]:
+    r"""(start, end, label) of each `[^label]` left in visible text (a footnote markdown-it did
+    not resolve): the matches of `\[\^([^\]\s]+)\]` in linear time. That pattern tried every
+    "[^" to the end of the label it starts, so a run of "[^[^[^…" was quadratic; here a "[^"
+    that fails is skipped with every "[^" inside its label (they end where it ends, and fail too)."""
+    pos = 0
+    n = len(text)
+    while (p := text.find("[^", pos)) >= 0:
+        stop = _LABEL_STOP.search(text, p + 2)
+        q = stop.start() if stop else n
+        if q < n and text[q] == "]" and q > p + 2:
+            yield p, q + 1, text[p + 2 : q]
+            pos = q + 1
+        else:
+            pos = max(q, p + 1)
+
+
+def _undefined_references(text: str) -> Iterator[tuple[int, int, str, str]]:
+    r"""(start, end, text, label) of each `[text][label]` left in visible text (a reference
+    link whose definition is missing): the matches of `\[([^\]]+)\]\[([^\]]*)\]` in linear time
+    (the pattern was quadratic on a run of "[", as `_undefined_footnotes` explains)."""
+    pos = 0
+    n = len(text)
+    while (p := text.find("[", pos)) >= 0:
+        q = text.find("]", p + 1)
+        if q < 0:
+            return
+        if q > p + 1 and q + 1 < n and text[q + 1] == "[":
+            r = text.find("]", q + 2)
+            if r < 0:
+                return
+            yield p, r + 1, text[p + 1 : q], text[q + 2 : r]
+            pos = r + 1
+        else:
+            pos = q + 1
 
 
 @dataclass
@@ -466,8 +630,40 @@ def _apply_mask(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out)
 
 
-def _inside(pos: int, spans: list[tuple[int, int]]) -> bool:
-    return any(s <= pos < e for s, e in spans)
+class _Spans:
+    """A set of [start, end) spans asked whether they cover a position, in log time (a block
+    may hold thousands of links and running-text citations)."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]] = ()) -> None:
+        self._starts: list[int] = []
+        self._ends: list[int] = []  # disjoint, merged, sorted
+        for s, e in sorted(spans):
+            self.add(s, e)
+
+    def add(self, start: int, end: int) -> None:
+        if end <= start:
+            return
+        i = bisect_right(self._ends, start - 1)  # first span ending at or after start
+        j = bisect_right(self._starts, end)  # spans from i to j touch [start, end)
+        if i < j:
+            start = min(start, self._starts[i])
+            end = max(end, self._ends[j - 1])
+        self._starts[i:j] = [start]
+        self._ends[i:j] = [end]
+
+    def covers(self, pos: int) -> bool:
+        i = bisect_right(self._starts, pos) - 1
+        return i >= 0 and pos < self._ends[i]
+
+
+def _by_sentence(starts: list[int], n_text: int, offsets: list[int]) -> list[int]:
+    """For each offset, the index of the sentence it belongs to (the span from a sentence's
+    start to the next one's; -1 before the first sentence or past the text)."""
+    out: list[int] = []
+    for off in offsets:
+        k = bisect_right(starts, off) - 1
+        out.append(k if k >= 0 and off <= n_text else -1)
+    return out
 
 
 def _block_drafts(
@@ -481,23 +677,25 @@ def _block_drafts(
     text = block.text
     if not text.strip():
         return []
-    link_spans = [(lk.start, lk.end) for lk in block.links]
     masked = list(block.masked)
     # Citations in running text (bare URLs, DOIs, arXiv ids, PMIDs; not in link text or code).
     found: list[tuple[int, int, Citation]] = []
     forms = citations.running_forms(text)
     if forms:
         pre_mask = _apply_mask(text, masked)
+        links = _Spans((lk.start, lk.end) for lk in block.links)
+        taken = _Spans()
         for form in forms:
             for hit in form.hits(pre_mask):
-                if _inside(hit.start, link_spans):
+                if links.covers(hit.start):
                     if form.marker is not None:
                         masked.append((hit.start, hit.end))  # an arXiv id as a link's text states no fact
                     continue
-                if any(s <= hit.start < e for s, e, _ in found):
+                if taken.covers(hit.start):
                     continue  # a DOI inside a URL belongs to the URL
                 found.append((hit.start, hit.end, citations.citation(form, hit)))
                 masked.append((hit.start, hit.end))
+                taken.add(hit.start, hit.end)
     mask = _apply_mask(text, masked)
     alert = _ALERT.match(mask)
     if alert:  # a GitHub alert's "[!NOTE]" label is not part of any sentence
@@ -506,40 +704,60 @@ def _block_drafts(
     mentions = resolve.find_mentions(mask) if "[" in mask or "(" in mask else []
     undefined: list[tuple[int, int, Citation]] = []
     if "[" in mask:
-        for m in _UNDEFINED_FOOTNOTE.finditer(mask):
-            undefined.append(
-                (m.start(), m.end(), resolve.footnote_citations(m.group(0), m.group(1), None)[0])
-            )
-        for m in _UNDEFINED_REF.finditer(mask):
-            label = m.group(2) or m.group(1)
-            undefined.append((m.start(), m.end(), resolve.undefined_reference(m.group(0), label)))
+        for fs, fe, label in _undefined_footnotes(mask):
+            undefined.append((fs, fe, resolve.footnote_citations(mask[fs:fe], label, None)[0]))
+        for fs, fe, ref_text, ref_label in _undefined_references(mask):
+            undefined.append((fs, fe, resolve.undefined_reference(mask[fs:fe], ref_label or ref_text)))
+    # What each sentence holds (a sentence runs to the next one's start), gathered in one pass
+    # over each kind of item rather than one pass per sentence, in the order the items come.
+    n = len(text)
+    starts = [s for s, _ in spans]
+    link_items: dict[int, list[_Link]] = {}
+    for lk in block.links:
+        # the sentences it overlaps: from the one holding its start to the one holding its end
+        first = max(bisect_right(starts, lk.start) - 1, 0)
+        last = bisect_right(starts, lk.end - 1) - 1
+        for k in range(first, last + 1):
+            nxt = spans[k + 1][0] if k + 1 < len(spans) else n + 1
+            if lk.start < nxt and lk.end > spans[k][0]:
+                link_items.setdefault(k, []).append(lk)
+    point_items: dict[int, list[tuple[int, int, Citation]]] = {}
+    points = found + undefined
+    for item, k in zip(points, _by_sentence(starts, n, [p[0] for p in points]), strict=True):
+        point_items.setdefault(k, []).append(item)
+    mention_items: dict[int, list[resolve.Mention]] = {}
+    for mn, k in zip(mentions, _by_sentence(starts, n, [mn.start for mn in mentions]), strict=True):
+        mention_items.setdefault(k, []).append(mn)
+    footnote_items: dict[int, list[tuple[int, str]]] = {}
+    for fn_item, k in zip(
+        block.footnotes, _by_sentence(starts, n, [off for off, _ in block.footnotes]), strict=True
+    ):
+        footnote_items.setdefault(k, []).append(fn_item)
     drafts: list[_Draft] = []
     for k, (s, e) in enumerate(spans):
-        nxt = spans[k + 1][0] if k + 1 < len(spans) else len(text) + 1
         sentence = text[s:e]
         if is_question(sentence):
             continue
         items: list[tuple[int, Citation | resolve.Mention | str]] = []
-        link_chars = 0
-        for lk in block.links:
-            if lk.start < nxt and lk.end > s:
-                link_chars += min(lk.end, e) - max(lk.start, s)
-                if lk.citation is not None:
-                    c = lk.citation.model_copy()
-                    c.start, c.end = max(lk.start, s) - s, min(lk.end, e) - s
-                    items.append((lk.start, c))
-        for fs, fe, c in found + undefined:
-            if s <= fs < nxt:
-                c = c.model_copy()
-                c.start, c.end = fs - s, min(fe, e) - s
-                items.append((fs, c))
-        for mn in mentions:
-            if s <= mn.start < nxt:
-                # offsets inside the claim text, as for the other visible citations
-                items.append((mn.start, replace(mn, start=mn.start - s, end=min(mn.end, e) - s)))
-        for off, key in block.footnotes:
-            if s <= off < nxt or (off == len(text) and k == len(spans) - 1):
-                items.append((off, key))
+        sentence_links = link_items.get(k, [])
+        for lk in sentence_links:
+            if lk.citation is not None:
+                c = lk.citation.model_copy()
+                c.start, c.end = max(lk.start, s) - s, min(lk.end, e) - s
+                items.append((lk.start, c))
+        for fs, fe, c in point_items.get(k, ()):
+            c = c.model_copy()
+            c.start, c.end = fs - s, min(fe, e) - s
+            items.append((fs, c))
+        seen: set[tuple[str, str, str]] = set()
+        for mn in mention_items.get(k, ()):
+            key = (mn.kind, mn.raw, mn.identifier)
+            if key in seen:
+                continue  # the same reference again in this sentence: it cites the same source
+            seen.add(key)
+            # offsets inside the claim text, as for the other visible citations
+            items.append((mn.start, replace(mn, start=mn.start - s, end=min(mn.end, e) - s)))
+        items.extend(footnote_items.get(k, ()))
         smask = mask[s:e]
         kinds = detect_kinds(smask)
         if quote and ClaimKind.quote not in kinds:
@@ -547,7 +765,7 @@ def _block_drafts(
         if not items and extra:
             items.extend((s, c) for c in extra)
         if items:
-            if not kinds and not _enough_words(smask, block.links, s, e):
+            if not kinds and not _enough_words(smask, sentence_links, s, e):
                 continue  # a link-only line, a navigation entry, a stray fragment
             if not kinds and all(
                 isinstance(c, Citation) and c.resolve_status == RS.skipped for _, c in items
@@ -587,17 +805,25 @@ class _Footnote:
     mentions: list[resolve.Mention] = field(default_factory=list)
     drafts: list[_Draft] = field(default_factory=list)
 
+    seen: set[str] = field(default_factory=set)  # `urls` as a set: a body may name thousands
+
+    def add_urls(self, urls: list[str]) -> None:
+        """Add the URLs not there yet, in order."""
+        for u in urls:
+            if u not in self.seen:
+                self.seen.add(u)
+                self.urls.append(u)
+
 
 def _block_urls(block: _Block) -> list[str]:
     urls = [lk.citation.url for lk in block.links if lk.citation is not None and lk.citation.url]
-    for u in citations.urls_in(_apply_mask(block.text, [s for s in block.masked if not _is_link(s, block)])):
-        if u not in urls:
+    seen = set(urls)
+    link_spans = {(lk.start, lk.end) for lk in block.links}
+    for u in citations.urls_in(_apply_mask(block.text, [s for s in block.masked if s not in link_spans])):
+        if u not in seen:
+            seen.add(u)
             urls.append(u)
     return urls
-
-
-def _is_link(span: tuple[int, int], block: _Block) -> bool:
-    return any(span == (lk.start, lk.end) for lk in block.links)
 
 
 def _find_close(tokens: list[Token], i: int) -> int:
@@ -609,9 +835,9 @@ def _find_close(tokens: list[Token], i: int) -> int:
     return len(tokens) - 1
 
 
-def _inline_links(tok: Token, env: dict[str, Any]) -> list[Citation]:
+def _inline_links(tok: Token, env: dict[str, Any], clock: _Clock) -> list[Citation]:
     out: list[Citation] = []
-    for ch in _children(tok, env):
+    for ch in _children(tok, env, clock):
         if ch.type == "link_open":
             c = resolve.link_citation(
                 str(ch.attrs.get("href", "")), CitationKind.link, str(ch.attrs.get("href", ""))
@@ -631,7 +857,9 @@ def _inline_links(tok: Token, env: dict[str, Any]) -> list[Citation]:
 _KRAMDOWN = re.compile(r"\bmarkdown=[\"']?(?:1|block|span)")
 
 
-def _html_markdown(tok: Token, lines: list[str], file: str, env: dict[str, Any]) -> list[_Draft]:
+def _html_markdown(
+    tok: Token, lines: list[str], file: str, env: dict[str, Any], clock: _Clock
+) -> list[_Draft]:
     """Claims from an HTML block whose Markdown content is marked `markdown="1"` (kramdown, as
     GitHub Pages / Jekyll sites write pull quotes): its text lines are Markdown; a line opening
     with a dash is the attribution, and the other lines are then attributed quotes."""
@@ -652,12 +880,13 @@ def _html_markdown(tok: Token, lines: list[str], file: str, env: dict[str, Any])
         current.content = f"{current.content}\n{text}" if current.content else text
         current.map = [current.map[0], ln + 1]
     attribution = [t for t in runs if _ATTRIB_LINE.match(t.content)]
-    citations = [c for t in attribution for c in _inline_links(t, env)]
+    attributed = {id(t) for t in attribution}
+    citations = resolve.attribution_citations(c for t in attribution for c in _inline_links(t, env, clock))
     drafts: list[_Draft] = []
     for t in runs:
-        if t in attribution:
+        if id(t) in attributed:
             continue
-        _children(t, env)
+        _children(t, env, clock)
         block = _scan_inline(t, lines)
         if not block.ignore:
             drafts.extend(_block_drafts(block, file, quote=bool(attribution), extra=citations or None))
@@ -672,7 +901,7 @@ class _QuoteContext:
 
 
 def _blockquote_context(
-    tokens: list[Token], i: int, prev_inline: Token | None, env: dict[str, Any]
+    tokens: list[Token], i: int, prev_inline: Token | None, env: dict[str, Any], clock: _Clock
 ) -> tuple[_QuoteContext, int | None]:
     """Whether the block quote opened at i is attributed; returns the attribution token to skip."""
     close = _find_close(tokens, i)
@@ -687,30 +916,37 @@ def _blockquote_context(
         last_line_start = content.rfind("\n") + 1
         if _ATTRIB_LINE.match(content[last_line_start:]):
             attribution = last_inline if last_line_start == 0 else None
-            cits = _inline_links(tokens[last_inline], env)
+            cits = resolve.attribution_citations(_inline_links(tokens[last_inline], env, clock))
             return _QuoteContext(close, cits, True), attribution
     if close + 2 < len(tokens) and tokens[close + 1].type == "paragraph_open":
         nxt = tokens[close + 2]
         if _ATTRIB_LINE.match(nxt.content):
-            return _QuoteContext(close, _inline_links(nxt, env), True), close + 2
+            cits = resolve.attribution_citations(_inline_links(nxt, env, clock))
+            return _QuoteContext(close, cits, True), close + 2
     if prev_inline is not None and prev_inline.content.rstrip().endswith(":"):
-        cits = _inline_links(prev_inline, env)
+        cits = resolve.attribution_citations(_inline_links(prev_inline, env, clock))
         if cits:
             return _QuoteContext(close, cits, True), None
     return _QuoteContext(close, [], False), None
 
 
 def _walk(
-    tokens: list[Token], lines: list[str], file: str, doc: ExtractedDocument, env: dict[str, Any]
+    tokens: list[Token],
+    lines: list[str],
+    file: str,
+    doc: ExtractedDocument,
+    env: dict[str, Any],
+    clock: _Clock,
 ) -> None:
     drafts: list[_Draft] = []
     references: list[Reference] = []
+    open_references: list[_OpenReference] = []
     footnotes: dict[str, _Footnote] = {}
     disabled = False
     ignore_level: int | None = None  # a citecheck-ignore marker waits for the next block here
     skip_close_level: int | None = None  # skipping an ignored block until its close
     ref_section: int | None = None  # heading level of the current reference-list section
-    ref_item: Reference | None = None
+    ref_item: _OpenReference | None = None
     ref_item_level = -1
     quotes: list[_QuoteContext] = []
     skip_inline: set[int] = set()
@@ -726,6 +962,7 @@ def _walk(
                 skip_close_level = None
             continue
         if ttype == "html_block":
+            clock.check(tok.map[0] + 1 if tok.map else None)
             markers = list(_MARKER.finditer(tok.content))
             for m in markers:
                 kind = m.group(1)
@@ -741,7 +978,7 @@ def _walk(
                 ignore_level = None  # the ignored block is this HTML block
                 continue
             if not disabled and ref_section is None and _KRAMDOWN.search(tok.content):
-                drafts.extend(_html_markdown(tok, lines, file, env))
+                drafts.extend(_html_markdown(tok, lines, file, env, clock))
             continue
         if ignore_level is not None:
             if tok.level < ignore_level:
@@ -764,7 +1001,7 @@ def _walk(
                     ref_section = level
             continue
         if ttype == "blockquote_open":
-            ctx, attribution = _blockquote_context(tokens, i, prev_inline, env)
+            ctx, attribution = _blockquote_context(tokens, i, prev_inline, env, clock)
             quotes.append(ctx)
             if attribution is not None:
                 skip_inline.add(attribution)
@@ -785,9 +1022,10 @@ def _walk(
             and (ref_item is None or tok.level <= ref_item_level)
         ):
             line = (tok.map[0] + 1) if tok.map else 1
-            ref_item = Reference(label=tok.info or None, text="", urls=[], line=line)
+            ref_item = _OpenReference(Reference(label=tok.info or None, text="", urls=[], line=line))
             ref_item_level = tok.level
-            references.append(ref_item)
+            references.append(ref_item.ref)
+            open_references.append(ref_item)
             continue
         if ttype == "list_item_close" and ref_item is not None and tok.level == ref_item_level:
             ref_item = None
@@ -805,6 +1043,7 @@ def _walk(
             continue
         if ttype != "inline" or i in skip_inline:
             continue
+        clock.check(tok.map[0] + 1 if tok.map else None)
         in_cell = i > 0 and tokens[i - 1].type in ("th_open", "td_open")
         if in_cell and in_thead:
             continue
@@ -812,7 +1051,7 @@ def _walk(
         if not (in_cell or attributed or ref_section is not None or _may_hold_claim(tok.content)):
             prev_inline = tok
             continue
-        _children(tok, env)
+        _children(tok, env, clock)
         block = _scan_inline(tok, lines)
         prev_inline = tok
         was_disabled = disabled
@@ -830,23 +1069,26 @@ def _walk(
         new = _block_drafts(block, file, quote=attributed, extra=extra)
         if footnote_key is not None:
             fn = footnotes[footnote_key]
-            fn.urls.extend(u for u in _block_urls(block) if u not in fn.urls)
+            fn.add_urls(_block_urls(block))
             fn.mentions.extend(resolve.find_mentions(_apply_mask(block.text, block.masked)))
             fn.drafts.extend(new)
         else:
             drafts.extend(new)
 
-    _inline_footnotes(env, footnotes)
+    _inline_footnotes(env, footnotes, clock)
+    for item in open_references:
+        item.close()
     doc.references = references
-    _finish(drafts, references, footnotes, doc)
+    _finish(drafts, references, footnotes, doc, clock)
 
 
-def _inline_footnotes(env: dict[str, Any], footnotes: dict[str, _Footnote]) -> None:
+def _inline_footnotes(env: dict[str, Any], footnotes: dict[str, _Footnote], clock: _Clock) -> None:
     """Bodies of inline footnotes (`^[…]`), which live only in the parser's env."""
     listed = (env.get("footnotes") or {}).get("list") or {}
     for fid, note in listed.items():
         if "tokens" not in note:
             continue
+        clock.check(None)
         tok = Token("inline", "", 0)
         tok.content = note.get("content", "")
         tok.children = note["tokens"]
@@ -881,53 +1123,84 @@ def _join(cells: list[_Block]) -> _Block:
     return out
 
 
-def _add_reference(block: _Block, tok: Token, item: Reference | None, references: list[Reference]) -> None:
+@dataclass
+class _OpenReference:
+    """A reference-list entry being read (a list item of the reference section, over one or
+    more blocks); its text is joined once the walk is done."""
+
+    ref: Reference
+    texts: list[str] = field(default_factory=list)
+    urls: set[str] = field(default_factory=set)
+
+    def close(self) -> None:
+        self.ref.text = " ".join(self.texts)
+
+
+def _add_reference(
+    block: _Block, tok: Token, item: _OpenReference | None, references: list[Reference]
+) -> None:
     urls = _block_urls(block)
     if item is not None:
-        if item.text:
-            item.text += " " + block.text
+        if item.texts:
+            item.texts.append(block.text)
         else:
-            m = resolve.make_reference(block.text, [], item.line, item.label)
-            item.label, item.text = m.label, m.text
-        item.urls.extend(u for u in urls if u not in item.urls)
+            m = resolve.make_reference(block.text, [], item.ref.line, item.ref.label)
+            item.ref.label = m.label
+            if m.text:
+                item.texts.append(m.text)
+        for u in urls:
+            if u not in item.urls:
+                item.urls.add(u)
+                item.ref.urls.append(u)
         return
     first = (tok.map[0] + 1) if tok.map else 1
     # A paragraph of "[1] …" lines holds one entry per line.
     pieces: list[tuple[int, int]] = []
     starts = [0, *block.breaks]
-    if len(starts) > 1 and all(resolve.starts_with_label(block.text[s:].lstrip()) for s in starts):
+    if len(starts) > 1 and all(resolve.starts_with_label(block.text, s) for s in starts):
         pieces = [
             (s, starts[k + 1] if k + 1 < len(starts) else len(block.text)) for k, s in enumerate(starts)
         ]
     else:
         pieces = [(0, len(block.text))]
-    for s, e in pieces:
+    piece_starts = [s for s, _ in pieces]
+    piece_urls: list[list[str]] = [[] for _ in pieces]
+    for lk in block.links:
+        k = bisect_right(piece_starts, lk.start) - 1
+        if k >= 0 and lk.start < pieces[k][1] and lk.citation and lk.citation.url:
+            piece_urls[k].append(lk.citation.url)
+    for (s, e), sub_urls in zip(pieces, piece_urls, strict=True):
         sub = block.text[s:e].strip()
         if not sub:
             continue
-        sub_urls = [
-            lk.citation.url for lk in block.links if lk.citation and lk.citation.url and s <= lk.start < e
-        ]
         line = block.position(s)[0] if block.seg_v else first
         references.append(resolve.make_reference(sub, sub_urls, line))
 
 
 def _finish(
-    drafts: list[_Draft], references: list[Reference], footnotes: dict[str, _Footnote], doc: ExtractedDocument
+    drafts: list[_Draft],
+    references: list[Reference],
+    footnotes: dict[str, _Footnote],
+    doc: ExtractedDocument,
+    clock: _Clock,
 ) -> None:
+    index = resolve.ReferenceIndex(references)
+    bodies: dict[str, list[Citation]] = {}  # a footnote's own references, resolved once
     for d in drafts:
+        clock.check(d.claim.line)
         cits: list[Citation] = []
         for _, item in sorted(d.citations, key=lambda x: x[0]):
             if isinstance(item, Citation):
                 cits.append(item)
             elif isinstance(item, resolve.Mention):
                 if item.strong or references:
-                    cits.append(resolve.mention_citation(item, references))
+                    cits.append(resolve.mention_citation(item, index))
             else:
                 fn = footnotes.get(item)
-                body = [resolve.mention_citation(m, references) for m in fn.mentions] if fn else []
+                if item not in bodies:
+                    bodies[item] = [resolve.mention_citation(m, index) for m in fn.mentions] if fn else []
                 raw = "^[…]" if item.startswith("#") else f"[^{item}]"
-                cits.extend(resolve.footnote_citations(raw, item, fn.urls if fn else None, body))
+                cits.extend(resolve.footnote_citations(raw, item, fn.urls if fn else None, bodies[item]))
         cits = resolve.dedupe(cits)
         kinds = list(d.fact_kinds)
         if cits:
@@ -968,8 +1241,12 @@ def _blank_non_markdown(text: str, *, mdx: bool) -> str:
 # --- public entry points ----------------------------------------------------------------------------
 
 
-def extract_text(text: str, file: str) -> ExtractedDocument:
-    """Claims and resolved citations of one Markdown text; `file` names it in every claim."""
+def extract_text(text: str, file: str, *, budget_s: float | None = None) -> ExtractedDocument:
+    """Claims and resolved citations of one Markdown text; `file` names it in every claim.
+
+    `budget_s`: the time the file may take (None: no limit). A file still being read when it
+    runs out gives no claims, only a `FileError` saying where extraction stopped."""
+    clock = _Clock(budget_s)
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:
@@ -978,12 +1255,23 @@ def extract_text(text: str, file: str) -> ExtractedDocument:
     text = _blank_non_markdown(text, mdx=file.lower().endswith(".mdx"))
     env: dict[str, Any] = {}
     tokens = _parser().parse(text, env)
-    _walk(tokens, text.split("\n"), file, doc, env)
+    try:
+        _walk(tokens, text.split("\n"), file, doc, env, clock)
+    except _Stopped as stop:
+        where = "".join(
+            [f" {stop.where}" if stop.where else "", f" at line {stop.line}" if stop.line is not None else ""]
+        )
+        message = f"extraction stopped{where}: {stop.reason}; none of the file's claims are checked"
+        return ExtractedDocument(file=file, errors=[FileError(file=file, line=stop.line, message=message)])
     return doc
 
 
 def extract_file(
-    path: Path, *, display: str | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+    path: Path,
+    *,
+    display: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    budget_s: float | None = DEFAULT_EXTRACT_BUDGET_S,
 ) -> ExtractedDocument:
     """`extract_text` of a file; never raises for bad input: problems go to `doc.errors`."""
     name = display or str(path)
@@ -1010,7 +1298,7 @@ def extract_file(
         return doc
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark, as some editors save
         try:
-            return _with_errors(extract_text(data.decode("utf-16"), name), doc.errors)
+            return _with_errors(extract_text(data.decode("utf-16"), name, budget_s=budget_s), doc.errors)
         except UnicodeDecodeError:
             pass
     if b"\x00" in data:
@@ -1031,7 +1319,7 @@ def extract_file(
                 fatal=False,
             )
         )
-    return _with_errors(extract_text(text, name), doc.errors)
+    return _with_errors(extract_text(text, name, budget_s=budget_s), doc.errors)
 
 
 def _with_errors(doc: ExtractedDocument, errors: list[FileError]) -> ExtractedDocument:

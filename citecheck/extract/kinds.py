@@ -29,6 +29,7 @@ idea …", "in my experience …") and copyright lines (`is_imperative_or_opinio
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from citecheck.models import ClaimKind
 from citecheck.numbers import wordset
@@ -155,7 +156,53 @@ _CHANGE = re.compile(
     r"increases|decreases|grows|rises|falls|drops|declines)\s+(?:by|from|to|more\s+than)\b|"
     r"\b(?:twice|thrice|\w+\s+times)\s+(?:as\s+[\w-]+|more|less|fewer|faster|slower)\b"
 )
+_CLOSE_QUOTE = {"“": "”", '"': '"', "‘": "’"}
+_QUOTED_MIN = 8  # characters between the quotes
 _QUOTED = re.compile(r"“[^”]{8,}”|\"[^\"]{8,}\"|‘[^’]{8,}’")
+_FEW_QUOTES = 16
+
+
+def _quotations(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of each quotation of at least `_QUOTED_MIN` characters in curly or straight
+    quotes: the matches of `_QUOTED`. The pattern tries every opening quote to the next closing
+    one, so it is linear only while the quotes are few, as in any real sentence; with more,
+    `_scan_quotations` finds the same matches in linear time."""
+    if sum(map(text.count, _CLOSE_QUOTE)) <= _FEW_QUOTES:
+        return (m.span() for m in _QUOTED.finditer(text))
+    return _scan_quotations(text)
+
+
+def _scan_quotations(text: str) -> Iterator[tuple[int, int]]:
+    """The matches of `_QUOTED` in linear time: a run of "“" with no "”" made the pattern
+    quadratic. A curly quote that fails is skipped with every one of its kind up to the closing
+    quote it looked for (they find the same one, nearer, or none either), and each kind's next
+    opening quote is looked for from where the last look ended."""
+    n = len(text)
+    pos = 0
+    skip = dict.fromkeys(_CLOSE_QUOTE, 0)  # an opening quote of this kind before here fails
+    ahead = dict.fromkeys(_CLOSE_QUOTE, -2)  # the next one of each kind found so far (-1: none)
+    while True:
+        p = -1
+        for opening in _CLOSE_QUOTE:
+            at = max(pos, skip[opening])
+            if 0 <= ahead[opening] < at or ahead[opening] == -2:
+                ahead[opening] = text.find(opening, at) if at <= n else -1
+            if ahead[opening] >= 0 and (p < 0 or ahead[opening] < p):
+                p = ahead[opening]
+        if p < 0:
+            return
+        opening = text[p]
+        pos = p + 1
+        q = text.find(_CLOSE_QUOTE[opening], p + 1)
+        if q < 0:
+            skip[opening] = n + 1
+        elif q - p - 1 >= _QUOTED_MIN:
+            yield p, q + 1
+            pos = q + 1
+        elif opening != '"':
+            skip[opening] = q  # (a straight quote's closing one may open the next quotation)
+
+
 _ATTRIBUTION = re.compile(
     r"\b(?:said|says|wrote|writes|told|tells|stated|noted|explained|explains|added|argued|argues|claimed|"
     r"according\s+to|put\s+it|puts\s+it|described|asked|recalls|recalled|observed|remarked|commented|"
@@ -200,8 +247,8 @@ def detect_kinds(text: str) -> list[ClaimKind]:
     if _is_statistic(text, has_digit, lower):
         kinds.append(ClaimKind.statistic)
     if '"' in text or "“" in text or "‘" in text:
-        for m in _QUOTED.finditer(text):
-            if m.group(0).count(" ") >= 2:
+        for qs, qe in _quotations(text):
+            if text.count(" ", qs, qe) >= 2:
                 if _ATTRIBUTION.search(text):
                     kinds.append(ClaimKind.quote)
                 break

@@ -76,19 +76,37 @@ _MONTHS = frozenset(
 _NAME = r"[A-Z][\w'’-]+(?:\s+(?:van|von|de|der|da|di|le|la)\s+[A-Z][\w'’-]+)?"
 _AUTHORS = rf"{_NAME}(?:\s+et\s+al\.?|\s*(?:,\s*{_NAME})*\s*(?:,?\s*(?:&|and)\s+{_NAME}))?"
 _YEAR = r"(?:1[5-9]\d\d|20\d\d)[a-z]?"
-_PAREN = re.compile(r"\(([^()]*?(?:1[5-9]\d\d|20\d\d)[a-z]?[^()]*)\)")
+# Hostile input is bounded (docs/ARCHITECTURE.md): the patterns below run on any text a file
+# holds, so none may try a long stretch of it from each of many starting points.
+# "(… 2020 …)": the text between a "(" and the next ")" when no other "(" comes first, holding
+# a year. Matching the parentheses first and looking for the year inside is linear; the year
+# inside the pattern (a lazy scan, then a scan to the ")") made "(2000 2000 2000 …" quadratic.
+_PAREN = re.compile(r"\(([^()]*)\)")
+_PAREN_YEAR = re.compile(r"1[5-9]\d\d|20\d\d")
 _PAREN_ITEM = re.compile(
     rf"^\s*(?:(?:see|e\.g\.,?|cf\.|also)\s+)*({_AUTHORS})(,?)\s+({_YEAR})(?:,\s*(?:p|pp)\.?\s*[\d–-]+)?\s*$"
 )
 _YEAR_IN_PARENS = re.compile(r"\((?:1[5-9]|20)\d\d[a-z]?\)")
+# "Smith (2020)" is found from its "(2020)": the names stand before it, after the "(" before
+# it, and within `NARRATIVE_WINDOW` characters. Searched for at every word of the text, the
+# names made a long run of capitalised words or hyphenated letters ("A-A-A-…") quadratic.
 _NARRATIVE = re.compile(rf"\b({_AUTHORS})\s+\(({_YEAR})\)")
+_NARRATIVE_YEAR = re.compile(rf"\((?<=\s\()(?:{_YEAR})\)")  # a space before the "("
+NARRATIVE_WINDOW = 200  # characters of names before "(2020)"; real author lists take under 100
+
+# Caps on what one bracket or parenthesis can cite (distinct references, after ranges are
+# expanded; repeats collapse): "[1-9999]" or "[1,2,…,50000]" must not become a citation (and a
+# copy of the bracket) per number. The same cap holds for the sources of one footnote and of
+# one quotation's attribution, which every sentence pointing at them cites again.
+MAX_RANGE = 20  # "[3-22]" expands to 20 references; a wider range stays one label, "3-9999"
+MAX_REFERENCES_PER_BRACKET = 50  # distinct labels of one "[…]" or "(…; …)"; the rest are dropped
 
 
 @dataclass(frozen=True)
 class Mention:
     """A reference-list citation found in sentence text, not yet resolved."""
 
-    raw: str
+    raw: str  # shared by every mention of one bracket, never copied per number
     kind: CitationKind  # numbered or author_year
     identifier: str  # "7" or "Smith 2020"
     start: int
@@ -97,44 +115,68 @@ class Mention:
 
 
 def _expand_numbers(spec: str) -> list[str]:
-    out: list[str] = []
+    """The distinct labels of a bracket's "1, 3-5" (ranges of up to `MAX_RANGE`), in order,
+    at most `MAX_REFERENCES_PER_BRACKET`."""
+    out: dict[str, None] = {}
     for part in re.split(r"\s*,\s*", spec):
+        if len(out) >= MAX_REFERENCES_PER_BRACKET:
+            break
         if re.fullmatch(r"\d+\s*[–-]\s*\d+", part):
             a, b = (int(x) for x in re.split(r"\s*[–-]\s*", part))
-            if a <= b and b - a < 20:
-                out.extend(str(i) for i in range(a, b + 1))
+            if a <= b and b - a < MAX_RANGE:
+                out.update((str(i), None) for i in range(a, b + 1))
                 continue
-        out.append(part.strip())
-    return out
+        out[part.strip()] = None
+    return list(out)[:MAX_REFERENCES_PER_BRACKET]
+
+
+def _narrative(text: str) -> list[re.Match[str]]:
+    """The matches of `_NARRATIVE`, in linear time: each "(year)" is tried with the names in
+    the stretch before it that holds no "(" and no earlier match."""
+    found: list[re.Match[str]] = []
+    done = 0  # where the last match ended
+    for y in _NARRATIVE_YEAR.finditer(text):
+        paren = y.start()
+        lo = max(done, paren - NARRATIVE_WINDOW)
+        lo = max(lo, text.rfind("(", lo, paren) + 1)
+        m = _NARRATIVE.search(text, lo, y.end())
+        if m is not None:
+            found.append(m)
+            done = m.end()
+    return found
 
 
 def find_mentions(text: str) -> list[Mention]:
     """Numbered `[N]` and author-year citations in visible sentence text, in text order."""
     found: list[Mention] = []
     for m in _NUMBERED.finditer(text):
+        raw = m.group(0)
         for n in _expand_numbers(m.group(1)):
-            found.append(Mention(m.group(0), CitationKind.numbered, n, m.start(), m.end(), True))
+            found.append(Mention(raw, CitationKind.numbered, n, m.start(), m.end(), True))
     for m in _PAREN.finditer(text):
-        for item in m.group(1).split(";"):
+        inside = m.group(1)
+        if _PAREN_YEAR.search(inside) is None:
+            continue
+        seen: set[str] = set()
+        for item in inside.split(";"):
+            if len(seen) >= MAX_REFERENCES_PER_BRACKET:
+                break
             im = _PAREN_ITEM.match(item)
             if not im or im.group(1).split()[0].lower() in _MONTHS:
                 continue
+            raw = f"({item.strip()})"
+            if raw in seen:
+                continue  # the same reference again: it would cite the same source
+            seen.add(raw)
             authors, comma, year = im.group(1), im.group(2), im.group(3)
             strong = bool(comma) or "et al" in authors or "&" in authors or " and " in authors
             found.append(
-                Mention(
-                    f"({item.strip()})",
-                    CitationKind.author_year,
-                    f"{authors} {year}",
-                    m.start(),
-                    m.end(),
-                    strong,
-                )
+                Mention(raw, CitationKind.author_year, f"{authors} {year}", m.start(), m.end(), strong)
             )
     if not _YEAR_IN_PARENS.search(text):
         found.sort(key=lambda x: x.start)
         return found
-    for m in _NARRATIVE.finditer(text):
+    for m in _narrative(text):
         if m.group(1).split()[0].lower() in _MONTHS:
             continue
         found.append(
@@ -150,29 +192,47 @@ def _surname(authors: str) -> str:
     return re.split(r"\s+et\s+al|,|\s+&\s+|\s+and\s+", authors)[0].strip().split()[-1]
 
 
-def find_reference(mention: Mention, references: list[Reference]) -> Reference | None:
-    if mention.kind == CitationKind.numbered:
+class ReferenceIndex:
+    """A document's reference list, for looking mentions up: by label through a dict, and by
+    author and year once per distinct pair, so that many mentions of a long list cost one
+    pass each rather than a pass over the list per mention."""
+
+    def __init__(self, references: list[Reference]) -> None:
+        self.references = references
+        self._labels: dict[str, Reference] = {}
         for ref in references:
-            if ref.label == mention.identifier:
+            if ref.label is not None:
+                self._labels.setdefault(ref.label, ref)  # the first entry with that label
+        self._lower = [ref.text.lower() for ref in references]
+        self._author_year: dict[str, Reference | None] = {}
+
+    def find(self, mention: Mention) -> Reference | None:
+        if mention.kind == CitationKind.numbered:
+            return self._labels.get(mention.identifier)
+        key = mention.identifier
+        if key not in self._author_year:
+            self._author_year[key] = self._by_author_year(key)
+        return self._author_year[key]
+
+    def _by_author_year(self, identifier: str) -> Reference | None:
+        """The first entry naming the author and the year; else the first naming the author
+        and the year without its letter ("2020" for "2020a")."""
+        authors, year = identifier.rsplit(" ", 1)
+        surname = _surname(authors).lower()
+        year_re = re.compile(rf"(?<!\d){re.escape(year)}(?![\da-z])")
+        bare_year_re = re.compile(rf"(?<!\d){re.escape(year[:4])}(?!\d)")
+        fallback: Reference | None = None
+        for ref, low in zip(self.references, self._lower, strict=True):
+            if surname not in low:
+                continue
+            if year_re.search(ref.text):
                 return ref
-        return None
-    authors, year = mention.identifier.rsplit(" ", 1)
-    surname = _surname(authors).lower()
-    year_re = re.compile(rf"(?<!\d){re.escape(year)}(?![\da-z])")
-    bare_year_re = re.compile(rf"(?<!\d){re.escape(year[:4])}(?!\d)")
-    fallback: Reference | None = None
-    for ref in references:
-        low = ref.text.lower()
-        if surname not in low:
-            continue
-        if year_re.search(ref.text):
-            return ref
-        if fallback is None and bare_year_re.search(ref.text):
-            fallback = ref
-    return fallback
+            if fallback is None and bare_year_re.search(ref.text):
+                fallback = ref
+        return fallback
 
 
-def mention_citation(mention: Mention, references: list[Reference]) -> Citation:
+def mention_citation(mention: Mention, references: ReferenceIndex) -> Citation:
     """Resolve a numbered / author-year mention against the document's reference list."""
     label = f"[{mention.identifier}]" if mention.kind == CitationKind.numbered else mention.raw
     cit = Citation(
@@ -182,12 +242,12 @@ def mention_citation(mention: Mention, references: list[Reference]) -> Citation:
         start=mention.start,
         end=mention.end,
     )
-    ref = find_reference(mention, references)
+    ref = references.find(mention)
     if ref is None:
         cit.resolve_status = ResolveStatus.error
         cit.resolve_error = (
             f"reference {label} not found in the reference list"
-            if references
+            if references.references
             else f"reference {label} not found: the document has no reference list "
             "(a References, Sources, Bibliography or Notes section)"
         )
@@ -209,17 +269,32 @@ def _error(raw: str, kind: CitationKind, identifier: str, reason: str) -> Citati
 def footnote_citations(
     raw: str, label: str, body_urls: list[str] | None, body_mentions: Iterable[Citation] = ()
 ) -> list[Citation]:
-    """One citation per source a footnote body points to; an error citation if none."""
+    """One citation per source a footnote body points to (each once, at most
+    `MAX_REFERENCES_PER_BRACKET`: a footnote is cited by every sentence that points at it); an
+    error citation if none."""
     if body_urls is None:
         return [_error(raw, CitationKind.footnote, label, f"footnote [^{label}] is not defined")]
-    out = [
-        Citation(
-            raw=raw, kind=CitationKind.footnote, identifier=label, url=u, text_fragment=parse_text_fragment(u)
-        )
-        for u in body_urls
-    ]
+    out: list[Citation] = []
+    named: set[str] = set()
+    for u in body_urls:
+        if len(out) >= MAX_REFERENCES_PER_BRACKET:
+            return out
+        if u not in named:
+            named.add(u)
+            out.append(
+                Citation(
+                    raw=raw,
+                    kind=CitationKind.footnote,
+                    identifier=label,
+                    url=u,
+                    text_fragment=parse_text_fragment(u),
+                )
+            )
     for m in body_mentions:
-        if m.url and m.url not in body_urls:
+        if len(out) >= MAX_REFERENCES_PER_BRACKET:
+            return out
+        if m.url and m.url not in named:
+            named.add(m.url)
             update = {
                 "raw": raw,
                 "kind": CitationKind.footnote,
@@ -229,6 +304,20 @@ def footnote_citations(
             }
             out.append(m.model_copy(update=update))
     return out or [_error(raw, CitationKind.footnote, label, f"footnote {raw} cites no URL or DOI")]
+
+
+def attribution_citations(found: Iterable[Citation]) -> list[Citation]:
+    """The sources a quotation's attribution links (each once, at most
+    `MAX_REFERENCES_PER_BRACKET`: they are cited by every sentence of the quotation)."""
+    out: list[Citation] = []
+    named: set[str | None] = set()
+    for c in found:
+        if len(out) >= MAX_REFERENCES_PER_BRACKET:
+            break
+        if c.url not in named:
+            named.add(c.url)
+            out.append(c)
+    return out
 
 
 def undefined_reference(raw: str, label: str) -> Citation:
@@ -256,14 +345,30 @@ REFERENCE_HEADINGS: frozenset[str] = frozenset(
         "notes and references",
     }
 )
-_HEADING_NOISE = re.compile(r"^[\d.\s]+|[:\s]+$")
+
+
+_HEADING_NUMBER = re.compile(r"[\d.\s]+")
+
+
+def _heading_words(text: str) -> str:
+    r"""A heading without its number ("2.1 ") and trailing colon: what `^[\d.\s]+|[:\s]+$`
+    removed, but without trying each character of a long run of colons to the end of the run
+    (the pattern did, which was quadratic)."""
+    text = text.strip()
+    number = _HEADING_NUMBER.match(text)
+    if number is not None:
+        text = text[number.end() :]
+    while text and (text[-1] == ":" or text[-1].isspace()):
+        text = text.rstrip().rstrip(":")
+    return text
 
 
 def is_reference_heading(text: str) -> bool:
-    return _HEADING_NOISE.sub("", text.strip()).lower() in REFERENCE_HEADINGS
+    return _heading_words(text).lower() in REFERENCE_HEADINGS
 
 
 _LABEL = re.compile(r"^\s*(?:\[(\w{1,8})\]|(\d{1,4})[.)])\s*")
+_LABEL_AT = re.compile(r"\s*(?:\[\w{1,8}\]|\d{1,4}[.)])")
 
 
 def make_reference(text: str, urls: list[str], line: int, label: str | None = None) -> Reference:
@@ -273,14 +378,17 @@ def make_reference(text: str, urls: list[str], line: int, label: str | None = No
         label = label or m.group(1) or m.group(2)
         text = text[m.end() :]
     all_urls = list(urls)
+    named = set(urls)
     for u in urls_in(text):
-        if u not in all_urls:
+        if u not in named:
+            named.add(u)
             all_urls.append(u)
     return Reference(label=label, text=text.strip(), urls=all_urls, line=line)
 
 
-def starts_with_label(text: str) -> bool:
-    return bool(_LABEL.match(text))
+def starts_with_label(text: str, pos: int = 0) -> bool:
+    """Whether `text` from `pos` starts with a reference label ("[3]", "3.", "3)")."""
+    return _LABEL_AT.match(text, pos) is not None
 
 
 def dedupe(citations: list[Citation]) -> list[Citation]:

@@ -12,17 +12,24 @@ _TRAILING = ".,;:!?'\"”’*_"
 
 def trim_url(url: str) -> str:
     """Drop sentence punctuation stuck to a URL, keeping balanced closing parentheses."""
-    while url:
-        last = url[-1]
-        if (
-            last in _TRAILING
-            or (last == ")" and url.count(")") > url.count("("))
-            or (last == "]" and url.count("]") > url.count("["))
-        ):
-            url = url[:-1]
+    # The brackets are counted once and kept count of as they go: counted again for each
+    # character dropped, a URL ending in many ")" took quadratic time.
+    opened, closed = url.count("("), url.count(")")
+    square_opened, square_closed = url.count("["), url.count("]")
+    end = len(url)
+    while end:
+        last = url[end - 1]
+        if last in _TRAILING:
+            end -= 1
+        elif last == ")" and closed > opened:
+            closed -= 1
+            end -= 1
+        elif last == "]" and square_closed > square_opened:
+            square_closed -= 1
+            end -= 1
         else:
             break
-    return url
+    return url[:end]
 
 
 def is_web_url(url: str) -> bool:

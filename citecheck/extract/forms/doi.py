@@ -16,13 +16,18 @@ DOI = re.compile(
     re.IGNORECASE,
 )
 _PREFIX = "https://doi.org/"
+_WRITTEN_PREFIX = re.compile(r"https?://(?:dx\.)?doi\.org/|doi:\s?", re.IGNORECASE)
 
 
 def normalize_doi(doi: str) -> str:
-    """`doi:10.1/x`, `http://dx.doi.org/10.1/x`, `10.1/x` → `https://doi.org/10.1/x`."""
+    """`doi:10.1/x`, `http://dx.doi.org/10.1/x`, `10.1/x` → `https://doi.org/10.1/x`. Idempotent:
+    what is no DOI once trimmed ("10.1234/" of "10.1234/)") keeps one prefix, not two."""
     m = DOI.search(doi)
-    core = trim_url(m.group(1)) if m else doi.strip()
-    return _PREFIX + core
+    if m is not None:
+        return _PREFIX + trim_url(m.group(1))
+    core = doi.strip()
+    written = _WRITTEN_PREFIX.match(core)
+    return _PREFIX + (core[written.end() :] if written else core)
 
 
 def is_doi_url(url: str) -> bool:
