@@ -1,6 +1,6 @@
 """Run settings: command-line flags / Action inputs, narrowed by an optional `.citecheck.toml`.
 
-Security rule (SECURITY.md, docs/ARCHITECTURE.md "Security"): the flags or workflow inputs are the ceiling. The repository's
+Security rule (SECURITY.md): the flags or workflow inputs are the ceiling. The repository's
 config file may only narrow them — fewer domains, lower caps, more ignores, more fail-on
 categories, a higher judge confidence threshold — never widen them.
 """
