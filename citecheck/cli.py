@@ -1,4 +1,4 @@
-"""The `citecheck` command line (DESIGN §7).
+"""The `citecheck` command line (its commands and flags are a contract: README, "Command line").
 
 Exit codes: 0 passed, 1 a claim failed under `--fail-on`, 2 configuration or runtime error.
 API keys come only from the environment (ANTHROPIC_API_KEY / OPENAI_API_KEY).

@@ -1,6 +1,6 @@
 """Run settings: command-line flags / Action inputs, narrowed by an optional `.citecheck.toml`.
 
-Security rule (DESIGN §4): the flags or workflow inputs are the ceiling. The repository's
+Security rule (SECURITY.md): the flags or workflow inputs are the ceiling. The repository's
 config file may only narrow them — fewer domains, lower caps, more ignores, more fail-on
 categories, a higher judge confidence threshold, more `exclude` patterns — never widen them.
 A value the ceiling overrides (a cap above the workflow's, a lower confidence threshold) is

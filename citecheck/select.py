@@ -1,4 +1,4 @@
-"""Select stage: which Markdown files, and which of their lines, a run checks (DESIGN §1).
+"""Select stage: which Markdown files, and which of their lines, a run checks (docs/ARCHITECTURE.md).
 
 Three ways in:
 

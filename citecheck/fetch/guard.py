@@ -1,4 +1,4 @@
-"""The SSRF guard and the domain allowlist (DESIGN §4).
+"""The SSRF guard and the domain allowlist (SECURITY.md; docs/ARCHITECTURE.md "Security").
 
 Two layers, both applied to every hop of every fetch:
 

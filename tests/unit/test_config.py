@@ -1,4 +1,4 @@
-"""Settings parsing and the narrowing-only config file (DESIGN §4: the workflow inputs are the ceiling)."""
+"""Settings parsing and the narrowing-only config file (the workflow inputs are the ceiling: SECURITY.md)."""
 
 from __future__ import annotations
 
