@@ -221,7 +221,8 @@ def test_workflows_are_well_formed(path: Path) -> None:
 
 def test_minimal_example_has_the_permissions_it_needs() -> None:
     wf = yaml.safe_load((ROOT / "examples/workflows/citecheck-pr.yml").read_text())
-    assert wf["permissions"] == {"contents": "read", "pull-requests": "write"}
+    # The least the Action needs: the PR (comment: write) and check runs for every annotation.
+    assert wf["permissions"] == {"contents": "read", "pull-requests": "write", "checks": "write"}
     dogfood = yaml.safe_load((ROOT / ".github/workflows/citecheck.yml").read_text())
     assert any(s.get("uses") == "./" for s in dogfood["jobs"]["citecheck"]["steps"])
     ci = (ROOT / ".github/workflows/ci.yml").read_text()
