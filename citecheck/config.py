@@ -25,6 +25,22 @@ class FilterMode(StrEnum):
     nofilter = "nofilter"
 
 
+class JudgeMode(StrEnum):
+    interactive = "interactive"  # one call at a time, paced to the account's rate limits
+    batch = "batch"  # the provider's batch API: half the price, answers in minutes to hours
+
+
+# The judge's time budget (`judge_deadline_minutes`) when none is given, per mode: a PR run
+# should not sit on a rate limit for longer than half an hour, and a batch usually ends
+# within an hour but may take up to a day (both providers' window is 24 h) — 5 h 30 min keeps
+# the report inside GitHub's default job timeout of 6 hours.
+DEFAULT_DEADLINE_MINUTES = {JudgeMode.interactive: 30.0, JudgeMode.batch: 330.0}
+# Calls in flight at most. Enough for the request rate of most paid accounts at a real
+# model's latency (32 calls of ~3-5 s: 400-600 a minute), and a bound for servers that state
+# no limits (a local OpenAI-compatible server), which the judge otherwise probes upwards.
+DEFAULT_JUDGE_CONCURRENCY = 32
+
+
 # The two `judge` values that are not providers. The providers themselves are registered in
 # citecheck.judge.providers, a higher layer config may not import; resolve_judge checks the name.
 JUDGE_AUTO = "auto"  # whichever key is set, else a configuration error
@@ -109,6 +125,14 @@ class Settings(BaseModel):
     # A judge verdict given with less confidence is "not verified (judge unsure)" (fail-on
     # category `unsure`); see citecheck.policy.judge_doubt.
     min_confidence: float = Field(default=DEFAULT_MIN_CONFIDENCE, ge=0, le=1)
+    # The ceiling of judge calls in flight; the judge paces itself below it to the account's
+    # rate limits (citecheck.judge.pacing).
+    judge_concurrency: int = Field(default=DEFAULT_JUDGE_CONCURRENCY, ge=1, le=1024)
+    judge_mode: JudgeMode = JudgeMode.interactive
+    # The judge's time budget, from the start of the run (None: DEFAULT_DEADLINE_MINUTES of
+    # the mode): no call starts, and no rate-limit wait or batch poll goes on, after it; the
+    # claims left are "not verified" with cause `limit`.
+    judge_deadline_minutes: float | None = Field(default=None, gt=0)
 
     @field_validator(
         "paths", "allowed_domains", "allow_private_hosts", "fail_on", "ignore", "also_paths", mode="before"
@@ -155,6 +179,12 @@ class Settings(BaseModel):
     def shard_tuple(self) -> tuple[int, int] | None:
         return parse_shard(self.shard)
 
+    def deadline_minutes(self) -> float:
+        """The judge's time budget in minutes (`judge_deadline_minutes`, or the mode's default)."""
+        if self.judge_deadline_minutes is not None:
+            return self.judge_deadline_minutes
+        return DEFAULT_DEADLINE_MINUTES[self.judge_mode]
+
 
 # Keys a `.citecheck.toml` may set, and how each may only narrow the ceiling.
 _NARROWABLE = {
@@ -170,6 +200,8 @@ _NARROWABLE = {
     "max_source_bytes",
     "concurrency",
     "min_confidence",
+    "judge_concurrency",
+    "judge_deadline_minutes",
 }
 
 
@@ -224,11 +256,19 @@ def narrow(settings: Settings, file_config: dict[str, Any], source: str) -> Sett
         "timeout_s",
         "max_source_bytes",
         "concurrency",
+        "judge_concurrency",
     ):
         if key in cfg:
             if not isinstance(cfg[key], int | float) or isinstance(cfg[key], bool):
                 raise ConfigError(f"{source}: {key} must be a number, not {cfg[key]!r}", "fix the value")
             update[key] = min(cfg[key], getattr(settings, key))
+    if "judge_deadline_minutes" in cfg:
+        value = cfg["judge_deadline_minutes"]
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise ConfigError(
+                f"{source}: judge_deadline_minutes must be a number, not {value!r}", "fix the value"
+            )
+        update["judge_deadline_minutes"] = min(value, settings.deadline_minutes())
     if "min_confidence" in cfg:
         value = cfg["min_confidence"]
         if not isinstance(value, int | float) or isinstance(value, bool):
