@@ -124,9 +124,7 @@ class _Run:
             self.notes.append(f"{ignored} claim(s) skipped: every citation is marked citecheck-ignore")
 
         citing: dict[str, list[Claim]] = {}
-        cited_at: dict[
-            str, list[tuple[int, int, Citation]]
-        ] = {}  # URL → (claim, citation position, citation)
+        cited_at: dict[str, list[tuple[int, int, Citation]]] = {}  # URL → (claim, position, citation)
         for i in to_check:
             for pos, c in enumerate(claims[i].citations):
                 if policy.checkable(c):
@@ -150,9 +148,8 @@ class _Run:
             handed.add(key)
             page = None
             if source.outcome == FetchOutcome.ok:
-                page = checks.checked_pages({key: source}, {key: prepared} if prepared is not None else {})[
-                    key
-                ]
+                made = {key: prepared} if prepared is not None else {}
+                page = checks.checked_pages({key: source}, made)[key]
             for url in urls_of.get(key, []):
                 pending: list[_Pending] = []
                 for i, pos, cit in cited_at[url]:
@@ -196,22 +193,7 @@ class _Run:
         finally:
             if judging is not None:
                 await judging.aclose()
-        # Each verdict shows its claim's citations with the sources known when it was given, as
-        # one pass in claim and citation order sees them (citations may be shared by claims):
-        # the same whatever order the pages arrived in.
-        decided = {(i, pos): r for i in to_check for (by, pos), r in per_claim[i] if by == 0}
-        for i in to_check:
-            for pos, cit in enumerate(claims[i].citations):
-                if (info := fetched_info.get((i, pos))) is not None:
-                    cit.source = info
-                    if (i, pos) in decided:
-                        decided[(i, pos)] = _with_citations(decided[(i, pos)], claims[i])
-        for i in to_check:
-            ranked = [
-                decided[(i, pos)] if by == 0 else _with_citations(r, claims[i])
-                for (by, pos), r in sorted(per_claim[i], key=lambda kr: kr[0])
-            ]
-            out[i] = policy.pick(ranked)
+        out.update(_assemble(claims, to_check, per_claim, fetched_info))
         return [out[i] for i in sorted(out)]
 
     async def _fetch(
@@ -246,6 +228,33 @@ class _Run:
             launcher=launcher,
             on_page=on_page,
         )
+
+
+def _assemble(
+    claims: list[Claim],
+    to_check: list[int],
+    per_claim: dict[int, list[tuple[tuple[int, int], ClaimResult]]],
+    fetched: dict[tuple[int, int], SourceInfo],
+) -> dict[int, ClaimResult]:
+    """One verdict per checked claim (`policy.pick`), each showing its claim's citations with
+    the sources known when it was given, as one pass in claim and citation order sees them
+    (citations may be shared by claims; the judge's verdicts come after the pass): the same
+    whatever order the pages arrived in."""
+    decided = {(i, pos): r for i in to_check for (by, pos), r in per_claim[i] if by == 0}
+    for i in to_check:
+        for pos, cit in enumerate(claims[i].citations):
+            if (info := fetched.get((i, pos))) is not None:
+                cit.source = info
+                if (i, pos) in decided:
+                    decided[(i, pos)] = _with_citations(decided[(i, pos)], claims[i])
+    out: dict[int, ClaimResult] = {}
+    for i in to_check:
+        ranked = [
+            decided[(i, pos)] if by == 0 else _with_citations(r, claims[i])
+            for (by, pos), r in sorted(per_claim[i], key=lambda kr: kr[0])
+        ]
+        out[i] = policy.pick(ranked)
+    return out
 
 
 def _with_citations(result: ClaimResult, claim: Claim) -> ClaimResult:

@@ -641,7 +641,7 @@ async def fetch_all(
 
     try:
         async with fetcher:
-            sources = await _fetch_every(fetch_one, keys)
+            sources = await _fetch_every(fetcher.fetch if on_page is None else fetch_one, keys)
     finally:
         if own and worker is not None:
             await worker.aclose()

@@ -153,6 +153,7 @@ class Interactive(Dispatcher):
                     advice = self._provider.retry_advice(exc)
                     outcome = {
                         "throttled": advice is not None and advice.kind == "throttle",
+                        "congested": advice is not None and advice.congested,
                         "limits": advice.limits if advice is not None else None,
                     }
                     if advice is None or (advice.kind == "transient" and transient >= self._max_retries):

@@ -16,7 +16,8 @@ response's rate-limit headers (`providers.base.RateLimits`). The `Pacer` gates e
   small (`START`) and grows while calls succeed — by one per success (doubling each round of
   calls) up to a threshold, then by one per round — up to the ceiling (`judge-concurrency`).
   Once the headers state a request limit the rate is paced by them and the window opens to
-  the ceiling. A throttle (429, an overload) halves the window, once per round of calls.
+  the ceiling. A throttle (429, an overload) or a timed-out call halves the window, once per
+  round of calls: a server that states no limits (a local one) says it is swamped only so.
 - **Back-off**: a throttle pauses every call for the wait the server asked for
   (`Retry-After`), or an exponential back-off without one (`backoff_s`): the limit is the
   account's, shared by all calls.
@@ -189,11 +190,13 @@ class Pacer:
         *,
         ok: bool = False,
         throttled: bool = False,
+        congested: bool = False,
         unused: bool = False,
         limits: RateLimits | None = None,
     ) -> None:
-        """The call is over: `ok` (an answer), `throttled` (a 429 or an overload), or
-        `unused` (never sent: its share of the buckets is given back)."""
+        """The call is over: `ok` (an answer), `throttled` (a 429 or an overload), `congested`
+        (the server is swamped: a throttle, or a timeout), or `unused` (never sent: its share
+        of the buckets is given back)."""
         self._in_flight -= 1
         now = self._clock()
         if unused:  # never sent: it used nothing
@@ -213,11 +216,11 @@ class Pacer:
             self._grow()
         if throttled:
             self.stats.throttled += 1
-            if ticket.started > self._last_cut:  # once per round of calls
-                self._threshold = max(1.0, self.window / 2)
-                self.window = self._threshold
-                self._last_cut = now
-                self._cut_once = True
+        if (throttled or congested) and ticket.started > self._last_cut:  # once per round of calls
+            self._threshold = max(1.0, self.window / 2)
+            self.window = self._threshold
+            self._last_cut = now
+            self._cut_once = True
         self._wake()
 
     def pause(self, seconds: float) -> None:

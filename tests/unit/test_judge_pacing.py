@@ -239,3 +239,45 @@ def test_a_pause_holds_every_call_and_the_deadline_ends_the_wait_at_once() -> No
         acquire(p, clock, within=10)
     clock.advance(30)
     acquire(p, clock)
+
+
+def test_a_timed_out_call_halves_the_window_without_counting_as_a_throttle() -> None:
+    # A server that states no limits (a local one) tells it is swamped only by answering late.
+    p, clock = pacer(ceiling=32)
+    for _ in range(4):
+        p.release(acquire(p, clock), ok=True)
+    assert p.window == 8
+    p.release(acquire(p, clock), congested=True)
+    assert p.window == 4 and p.stats.throttled == 0
+
+
+def test_timeouts_and_throttles_are_congestion_other_failures_are_not() -> None:
+    import anthropic
+
+    request = httpx.Request("POST", "https://api.anthropic.com/v1/messages")
+
+    def status_error(status: int, headers: dict[str, str] | None = None) -> anthropic.APIStatusError:
+        response = httpx.Response(status, headers=headers or {}, request=request)
+        return ANTHROPIC_ERRORS[status](f"HTTP {status}", response=response, body=None)
+
+    ANTHROPIC_ERRORS = {
+        429: anthropic.RateLimitError,
+        529: anthropic.InternalServerError,
+        500: anthropic.InternalServerError,
+        400: anthropic.BadRequestError,
+    }
+    throttle = ANTHROPIC.retry_advice(status_error(429, {"retry-after": "3"}))
+    assert throttle is not None and (throttle.kind, throttle.after_s, throttle.congested) == (
+        "throttle",
+        3.0,
+        True,
+    )
+    overloaded = ANTHROPIC.retry_advice(status_error(529))
+    assert overloaded is not None and overloaded.kind == "throttle"
+    server_error = ANTHROPIC.retry_advice(status_error(500))
+    assert server_error is not None and (server_error.kind, server_error.congested) == ("transient", False)
+    timeout = ANTHROPIC.retry_advice(anthropic.APITimeoutError(request=request))
+    assert timeout is not None and (timeout.kind, timeout.congested) == ("transient", True)
+    assert ANTHROPIC.retry_advice(status_error(400)) is None
+    assert ANTHROPIC.retry_advice(status_error(429, {"x-should-retry": "false"})) is None
+    assert ANTHROPIC.retry_advice(KeyError("a bug")) is None

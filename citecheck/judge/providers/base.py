@@ -120,6 +120,9 @@ class RetryAdvice:
     kind: Literal["throttle", "transient"]
     after_s: float | None = None
     limits: RateLimits = field(default_factory=dict)
+    # The server is swamped (a throttle, or a call that timed out): fewer calls at once. A
+    # server that states no limits (a local one) says so only this way.
+    congested: bool = False
 
 
 @dataclass(frozen=True)
@@ -325,7 +328,9 @@ def sdk_retry_advice(
     """For the Anthropic and OpenAI SDKs (one exception hierarchy): what the SDK would retry,
     split into throttles and transient failures. A server's `x-should-retry` header decides
     first, as it does for the SDKs."""
-    if isinstance(exc, sdk.APITimeoutError | sdk.APIConnectionError | TimeoutError):
+    if isinstance(exc, sdk.APITimeoutError | TimeoutError):
+        return RetryAdvice("transient", congested=True)
+    if isinstance(exc, sdk.APIConnectionError):
         return RetryAdvice("transient")
     if not isinstance(exc, sdk.APIStatusError):
         return None
@@ -337,7 +342,7 @@ def sdk_retry_advice(
     limits = parse_limits(headers)
     after = retry_after_s(headers)
     if status in THROTTLE_STATUSES:
-        return RetryAdvice("throttle", after, limits)
+        return RetryAdvice("throttle", after, limits, congested=True)
     if advice == "true" or status in TRANSIENT_STATUSES or status >= 500:
         return RetryAdvice("transient", after, limits)
     return None
