@@ -87,6 +87,30 @@ def _add_judge_options(p: argparse.ArgumentParser) -> None:
         dest="price_out_per_mtok",
         help="USD per million output tokens, for a model outside the price table",
     )
+    g.add_argument(
+        "--judge-concurrency",
+        type=int,
+        metavar="N",
+        help="at most N judge calls at once; below it the judge paces itself to the account's "
+        "rate limits (default 32)",
+    )
+
+
+def _add_judge_run_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("judge at audit scale")
+    g.add_argument(
+        "--judge-mode",
+        choices=["interactive", "batch"],
+        help="interactive (default): one call at a time, for PRs; batch: the provider's batch API "
+        "at half the price, answers in minutes to hours, for scheduled audits",
+    )
+    g.add_argument(
+        "--judge-deadline-minutes",
+        type=float,
+        metavar="M",
+        help="the judge's time budget from the start of the run (default 30; 330 in batch mode): "
+        "claims not judged by then are not verified (limit)",
+    )
 
 
 def _add_output_options(p: argparse.ArgumentParser, formats: Sequence[str], help: str = "") -> None:
@@ -160,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="admit this private/loopback host past the SSRF guard (repeatable)",
     )
     _add_judge_options(p)
+    _add_judge_run_options(p)
     p.add_argument("--max-claims", type=int, help="verify at most N claims (default 200)")
     p.add_argument(
         "--fail-on",
@@ -287,6 +312,9 @@ _SETTING_FLAGS = (
     "price_in_per_mtok",
     "price_out_per_mtok",
     "max_file_bytes",
+    "judge_concurrency",
+    "judge_mode",
+    "judge_deadline_minutes",
 )
 
 
@@ -324,6 +352,10 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         patterns = parse_ignore_file(text, IGNORE_FILE)
         settings = settings.model_copy(update={"exclude": [*settings.exclude, *patterns]})
     return settings
+
+
+def _progress(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def _emit(text: str, output: Path | None) -> None:
@@ -417,7 +449,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         if from_stdin:
             stdin = _read_stdin(settings.max_file_bytes)
             files.append(stack.enter_context(draft_file(stdin, _stdin_name(args))))
-        report = check(settings, files, environ=os.environ)
+        report = check(settings, files, environ=os.environ, progress=_progress)
     # Imported once the run is done: the run's first step starts an extraction worker,
     # whose imports overlap everything imported after it.
     from citecheck.output.report import with_errors

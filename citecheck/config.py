@@ -36,6 +36,22 @@ class FilterMode(StrEnum):
     nofilter = "nofilter"
 
 
+class JudgeMode(StrEnum):
+    interactive = "interactive"  # one call at a time, paced to the account's rate limits
+    batch = "batch"  # the provider's batch API: half the price, answers in minutes to hours
+
+
+# The judge's time budget (`judge_deadline_minutes`) when none is given, per mode: a PR run
+# should not sit on a rate limit for longer than half an hour, and a batch usually ends
+# within an hour but may take up to a day (both providers' window is 24 h) — 5 h 30 min keeps
+# the report inside GitHub's default job timeout of 6 hours.
+DEFAULT_DEADLINE_MINUTES = {JudgeMode.interactive: 30.0, JudgeMode.batch: 330.0}
+# Calls in flight at most. Enough for the request rate of most paid accounts at a real
+# model's latency (32 calls of ~3-5 s: 400-600 a minute), and a bound for servers that state
+# no limits (a local OpenAI-compatible server), which the judge otherwise probes upwards.
+DEFAULT_JUDGE_CONCURRENCY = 32
+
+
 # The two `judge` values that are not providers. The providers themselves are registered in
 # citecheck.judge.providers, a higher layer config may not import; resolve_judge checks the name.
 JUDGE_AUTO = "auto"  # whichever key is set, else a configuration error
@@ -156,6 +172,14 @@ class Settings(BaseModel):
     # A judge verdict given with less confidence is "not verified (judge unsure)" (fail-on
     # category `unsure`); see citecheck.policy.judge_doubt.
     min_confidence: float = Field(default=DEFAULT_MIN_CONFIDENCE, ge=0, le=1)
+    # The ceiling of judge calls in flight; the judge paces itself below it to the account's
+    # rate limits (citecheck.judge.pacing).
+    judge_concurrency: int = Field(default=DEFAULT_JUDGE_CONCURRENCY, ge=1, le=1024)
+    judge_mode: JudgeMode = JudgeMode.interactive
+    # The judge's time budget, from the start of the run (None: DEFAULT_DEADLINE_MINUTES of
+    # the mode): no call starts, and no rate-limit wait or batch poll goes on, after it; the
+    # claims left are "not verified" with cause `limit`.
+    judge_deadline_minutes: float | None = Field(default=None, gt=0)
 
     @field_validator(
         "paths", "allowed_domains", "allow_private_hosts", "fail_on", "ignore", "also_paths", mode="before"
@@ -215,6 +239,12 @@ class Settings(BaseModel):
     def shard_tuple(self) -> tuple[int, int] | None:
         return parse_shard(self.shard)
 
+    def deadline_minutes(self) -> float:
+        """The judge's time budget in minutes (`judge_deadline_minutes`, or the mode's default)."""
+        if self.judge_deadline_minutes is not None:
+            return self.judge_deadline_minutes
+        return DEFAULT_DEADLINE_MINUTES[self.judge_mode]
+
 
 # Keys a `.citecheck.toml` may set, and how each may only narrow the ceiling.
 _NARROWABLE = {
@@ -231,6 +261,8 @@ _NARROWABLE = {
     "max_source_bytes",
     "concurrency",
     "min_confidence",
+    "judge_concurrency",
+    "judge_deadline_minutes",
 }
 
 
@@ -239,7 +271,15 @@ _WORKFLOW_ONLY = {
     "judge": "the workflow's `judge` input (or --judge)",
     "allow_private_hosts": "the workflow's `allow-private-hosts` input (or --allow-private-host)",
 }
-_CAPS = ("max_cost_usd", "max_claims", "evidence_chars", "timeout_s", "max_source_bytes", "concurrency")
+_CAPS = (
+    "max_cost_usd",
+    "max_claims",
+    "evidence_chars",
+    "timeout_s",
+    "max_source_bytes",
+    "concurrency",
+    "judge_concurrency",
+)
 
 
 def _domain_within(domain: str, ceiling: list[str]) -> bool:
@@ -321,6 +361,18 @@ def narrowing(
                 notes.append(
                     f"{key} = {_shown(value)} in {source} is above {ceiling} {shown}; {shown} applies"
                 )
+    if "judge_deadline_minutes" in cfg:
+        value, top = cfg["judge_deadline_minutes"], settings.deadline_minutes()
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise ConfigError(
+                f"{source}: judge_deadline_minutes must be a number, not {value!r}", "fix the value"
+            )
+        update["judge_deadline_minutes"] = min(value, top)
+        if value > top:
+            notes.append(
+                f"judge_deadline_minutes = {_shown(value)} in {source} is above {ceiling} "
+                f"{_shown(top)}; {_shown(top)} applies"
+            )
     if "min_confidence" in cfg:
         value, top = cfg["min_confidence"], settings.min_confidence
         if not isinstance(value, int | float) or isinstance(value, bool):

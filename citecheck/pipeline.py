@@ -20,6 +20,11 @@ combines what the stages found into one `ClaimResult` per claim:
 - with `judge: none`, a number or quote found on the page passes with that page text as
   evidence; one absent from the page, and anything that needs a judge, is `not_verified`.
 
+The judge starts on a page as soon as the fetch stage hands it over (`fetch_all`'s `on_page`)
+and its checks have run, while the other pages still download; in batch mode the run's
+requests wait for the last page and go in one batch. Whatever order the pages arrive in,
+each claim's verdicts per source are picked in the same order (`verify`).
+
 Only light modules are imported here: `check` starts the fetch stage's first extraction
 worker (`launch_workers_early`) before the stages are imported, so the worker's imports
 overlap theirs and the claims' extraction; the stages are imported where they run.
@@ -28,9 +33,10 @@ overlap theirs and the claims' extraction; the stages are imported where they ru
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from citecheck import __version__, policy
 from citecheck.cache import DiskCache
@@ -46,14 +52,17 @@ from citecheck.models import (
     FetchedSource,
     FetchOutcome,
     FileError,
+    JudgeResult,
     Report,
     SelectedFile,
+    SourceInfo,
 )
 from citecheck.process import fewer_gc_passes
 
 if TYPE_CHECKING:
     from citecheck.checks import CheckedPage
-    from citecheck.fetch.fetcher import FetchResult
+    from citecheck.fetch.fetcher import FetchResult, OnPage
+    from citecheck.judge.core import JudgeItem
     from citecheck.judge.resolve import JudgeConfig
 
 # What the checks stage's preparers (run in the extraction workers) need imported: the worker
@@ -74,7 +83,11 @@ class _Run:
         environ: Mapping[str, str],
         launcher: WorkerLauncher | None = None,
         judge_off_reason: str = "",
+        progress: Callable[[str], None] | None = None,
     ) -> None:
+        # The judge's time budget counts from here (`Settings.judge_deadline_minutes`).
+        self.deadline_at = time.monotonic() + settings.deadline_minutes() * 60
+        self.progress = progress  # where batch mode's progress lines go
         self.settings = settings
         self.judge_off_reason = judge_off_reason  # why the judge is off, when the caller knows
         self.launcher = launcher  # extraction workers started early, for the fetch stage
@@ -107,6 +120,7 @@ class _Run:
 
     async def verify(self, claims: list[Claim]) -> list[ClaimResult]:
         from citecheck import checks
+        from citecheck.fetch.fetcher import fetch_key
 
         out: dict[int, ClaimResult] = {}
         to_check: list[int] = []
@@ -121,47 +135,81 @@ class _Run:
             self.notes.append(f"{ignored} claim(s) skipped: every citation is marked citecheck-ignore")
 
         citing: dict[str, list[Claim]] = {}
+        cited_at: dict[str, list[tuple[int, int, Citation]]] = {}  # URL → (claim, position, citation)
         for i in to_check:
-            for c in claims[i].citations:
+            for pos, c in enumerate(claims[i].citations):
                 if policy.checkable(c):
                     citing.setdefault(c.url or "", []).append(claims[i])
-        fetched = await self._fetch(citing)
-        sources = fetched.sources
-        per_claim: dict[int, list[ClaimResult]] = {i: [] for i in to_check}
-        # Each page is parsed once and shared by every claim that cites it (the fetch
-        # stage's worker processes have checked most claims against their pages already).
-        pages = checks.checked_pages(sources, fetched.prepared)
-        pending: dict[str, list[tuple[int, Claim, list[CheckResult], Citation]]] = {}
-        for i in to_check:
-            for cit in claims[i].citations:
-                if not policy.checkable(cit):
-                    continue
-                url = cit.url or ""
-                source = sources[url]
-                cit.source = source.info
-                decided = policy.fetch_verdict(claims[i], url, source)
-                results: list[CheckResult] = []
-                if decided is None:
-                    results = checks.claim_results(claims[i], cit, pages[url])
-                    decided = policy.checks_verdict(
-                        claims[i],
-                        url,
-                        results,
-                        decide_alone=checks.DECIDE_ALONE,
-                        judge_on=self.judge_config is not None,
-                        judge_off_reason=self.judge_off_reason,
-                    )
-                if decided is not None:
-                    per_claim[i].append(decided)
-                else:
-                    pending.setdefault(url, []).append((i, claims[i], results, cit))
-        if pending:
-            await self._judge(pending, sources, pages, per_claim)
-        for i in to_check:
-            out[i] = policy.pick(per_claim[i])
+                    cited_at.setdefault(c.url or "", []).append((i, pos, c))
+        urls_of: dict[str, list[str]] = {}  # fetch key → the URLs as cited
+        for url in citing:
+            urls_of.setdefault(fetch_key(url), []).append(url)
+        # Each claim's verdict per source, under a key that orders them the same way whatever
+        # order the pages arrive in: those decided without the judge, then the judge's, each in
+        # citation order (`policy.pick` takes the first of equals).
+        per_claim: dict[int, list[tuple[tuple[int, int], ClaimResult]]] = {i: [] for i in to_check}
+        judging = _Judging(self, per_claim) if self.judge_config is not None else None
+        handed: set[str] = set()
+        fetched_info: dict[tuple[int, int], SourceInfo] = {}  # (claim, citation position) → its source
+
+        def page_ready(key: str, source: FetchedSource, prepared: CheckedPage | None) -> None:
+            """One fetched page: its claims decided by the fetch or the checks, the rest to the judge.
+            Each page is parsed once and shared by every claim that cites it (the fetch stage's
+            worker processes have checked most claims against their pages already)."""
+            handed.add(key)
+            page = None
+            if source.outcome == FetchOutcome.ok:
+                made = {key: prepared} if prepared is not None else {}
+                page = checks.checked_pages({key: source}, made)[key]
+            for url in urls_of.get(key, []):
+                pending: list[_Pending] = []
+                for i, pos, cit in cited_at[url]:
+                    fetched_info[(i, pos)] = source.info
+                    decided = policy.fetch_verdict(claims[i], url, source)
+                    results: list[CheckResult] = []
+                    if decided is None:
+                        assert page is not None
+                        results = checks.claim_results(claims[i], cit, page)
+                        decided = policy.checks_verdict(
+                            claims[i],
+                            url,
+                            results,
+                            decide_alone=checks.DECIDE_ALONE,
+                            judge_on=self.judge_config is not None,
+                            judge_off_reason=self.judge_off_reason,
+                        )
+                    if decided is not None:
+                        per_claim[i].append(((0, pos), decided))
+                    else:
+                        pending.append(_Pending(i, pos, claims[i], results, cit))
+                if pending:
+                    assert judging is not None and page is not None
+                    judging.add(url, source, page, pending)
+
+        async def on_page(key: str, source: FetchedSource, prepared: CheckedPage | None) -> None:
+            page_ready(key, source, prepared)
+
+        try:
+            # One call at a time, the judge starts on each page as it arrives, while the others
+            # still download; in batch mode (one batch for the run) and without a judge, the
+            # pages are taken once all are in.
+            streaming = judging is not None and not judging.batch
+            fetched = await self._fetch(citing, on_page=on_page if streaming else None)
+            for url in sorted(citing):
+                key = fetch_key(url)
+                if key not in handed:
+                    page_ready(key, fetched.sources[url], fetched.prepared.get(url))
+            if judging is not None:
+                await judging.finish()
+        finally:
+            if judging is not None:
+                await judging.aclose()
+        out.update(_assemble(claims, to_check, per_claim, fetched_info))
         return [out[i] for i in sorted(out)]
 
-    async def _fetch(self, citing: dict[str, list[Claim]]) -> FetchResult[CheckedPage]:
+    async def _fetch(
+        self, citing: dict[str, list[Claim]], *, on_page: OnPage[CheckedPage] | None = None
+    ) -> FetchResult[CheckedPage]:
         from citecheck.checks import preparers
         from citecheck.fetch.fetcher import FetchResult, fetch_all, fetch_key
 
@@ -184,59 +232,143 @@ class _Run:
         # enough, from the launcher started early if there is one (and discards it if not).
         launcher, self.launcher = self.launcher, None
         return await fetch_all(
-            wanted, self.settings, cache=self.cache, prepare=preparers(by_page), launcher=launcher
+            wanted,
+            self.settings,
+            cache=self.cache,
+            prepare=preparers(by_page),
+            launcher=launcher,
+            on_page=on_page,
         )
 
-    async def _judge(
-        self,
-        pending: dict[str, list[tuple[int, Claim, list[CheckResult], Citation]]],
-        sources: dict[str, FetchedSource],
-        pages: dict[str, CheckedPage],
-        per_claim: dict[int, list[ClaimResult]],
-    ) -> None:
+
+def _assemble(
+    claims: list[Claim],
+    to_check: list[int],
+    per_claim: dict[int, list[tuple[tuple[int, int], ClaimResult]]],
+    fetched: dict[tuple[int, int], SourceInfo],
+) -> dict[int, ClaimResult]:
+    """One verdict per checked claim (`policy.pick`), each showing its claim's citations with
+    the sources known when it was given, as one pass in claim and citation order sees them
+    (citations may be shared by claims; the judge's verdicts come after the pass): the same
+    whatever order the pages arrived in."""
+    decided = {(i, pos): r for i in to_check for (by, pos), r in per_claim[i] if by == 0}
+    for i in to_check:
+        for pos, cit in enumerate(claims[i].citations):
+            if (info := fetched.get((i, pos))) is not None:
+                cit.source = info
+                if (i, pos) in decided:
+                    decided[(i, pos)] = _with_citations(decided[(i, pos)], claims[i])
+    out: dict[int, ClaimResult] = {}
+    for i in to_check:
+        ranked = [
+            decided[(i, pos)] if by == 0 else _with_citations(r, claims[i])
+            for (by, pos), r in sorted(per_claim[i], key=lambda kr: kr[0])
+        ]
+        out[i] = policy.pick(ranked)
+    return out
+
+
+def _with_citations(result: ClaimResult, claim: Claim) -> ClaimResult:
+    """The verdict with its claim's citations as they are now."""
+    return result.model_copy(update={"citations": [c.model_copy(deep=True) for c in claim.citations]})
+
+
+class _Pending(NamedTuple):
+    """A claim's citation of a page that the judge decides."""
+
+    index: int  # the claim's, in the run
+    position: int  # the citation's, in the claim
+    claim: Claim
+    checks: list[CheckResult]
+    citation: Citation
+
+
+class _Judging:
+    """The judge stage of one run: the sources handed to it (`add`), judged at once one call
+    at a time (each source in a task of its own, while other pages still download) or all
+    together in batch mode (`finish`), their verdicts put with the claims' others."""
+
+    def __init__(self, run: _Run, per_claim: dict[int, list[tuple[tuple[int, int], ClaimResult]]]) -> None:
+        from citecheck.judge.core import Judge
+
+        assert run.judge_config is not None
+        self.run = run
+        self.per_claim = per_claim
+        self.judge = Judge(
+            run.judge_config, run.settings, run.cache, deadline_at=run.deadline_at, progress=run.progress
+        )
+        self.batch = self.judge.batch_mode
+        self._tasks: list[asyncio.Task[None]] = []
+        self._queued: list[tuple[str, FetchedSource, list[JudgeItem], list[_Pending]]] = []
+
+    def _items(self, source: FetchedSource, page: CheckedPage, pending: list[_Pending]) -> list[JudgeItem]:
         from citecheck.checks import judge_hints
         from citecheck.checks.passages import select_evidence
-        from citecheck.judge.core import Judge, JudgeItem
+        from citecheck.judge.core import JudgeItem
 
-        assert self.judge_config is not None
-        judge = Judge(self.judge_config, self.settings, self.cache)
+        # Each claim goes with what its checks did not find on the page, as a hint.
+        return [
+            JudgeItem(
+                p.claim,
+                select_evidence(
+                    p.claim.text,
+                    source.text,
+                    budget_chars=self.run.settings.evidence_chars,
+                    text_fragment=p.citation.text_fragment,
+                    page=page.index,
+                ),
+                judge_hints(p.checks),
+            )
+            for p in pending
+        ]
 
-        async def one_source(url: str) -> None:
-            source = sources[url]
-            # Each claim goes with what its checks did not find on the page, as a hint.
-            items = [
-                JudgeItem(
-                    claim,
-                    select_evidence(
-                        claim.text,
-                        source.text,
-                        budget_chars=self.settings.evidence_chars,
-                        text_fragment=cit.text_fragment,
-                        page=pages[url].index,
-                    ),
-                    judge_hints(results),
-                )
-                for _, claim, results, cit in pending[url]
-            ]
-            verdicts = await judge.judge_source(source, items)
-            for (i, claim, checks, _), judged in zip(pending[url], verdicts, strict=True):
-                per_claim[i].append(policy.judge_verdict(claim, url, checks, judged))
+    def _record(self, url: str, pending: list[_Pending], verdicts: list[JudgeResult]) -> None:
+        for p, judged in zip(pending, verdicts, strict=True):
+            self.per_claim[p.index].append(
+                ((1, p.position), policy.judge_verdict(p.claim, url, p.checks, judged))
+            )
 
-        try:
-            # The judge bounds its own concurrency; sources are judged side by side.
-            await asyncio.gather(*(one_source(url) for url in pending))
-        finally:
-            await judge.aclose()
-        failure = judge.failure_error()
+    def add(self, url: str, source: FetchedSource, page: CheckedPage, pending: list[_Pending]) -> None:
+        if self.batch:
+            self._queued.append((url, source, self._items(source, page, pending), pending))
+            return
+
+        async def one_source() -> None:
+            verdicts = await self.judge.judge_source(source, self._items(source, page, pending))
+            self._record(url, pending, verdicts)
+
+        # The judge bounds its own concurrency (citecheck.judge.pacing); sources are judged
+        # side by side.
+        self._tasks.append(asyncio.create_task(one_source()))
+
+    async def finish(self) -> None:
+        if self._queued:
+            judged = await self.judge.judge_sources([(source, items) for _, source, items, _ in self._queued])
+            for (url, _, _, pending), verdicts in zip(self._queued, judged, strict=True):
+                self._record(url, pending, verdicts)
+        await asyncio.gather(*self._tasks)
+        self.run.notes.extend(self.judge.notes())
+        failure = self.judge.failure_error()
         if failure is not None:
             raise failure
 
+    async def aclose(self) -> None:
+        for task in self._tasks:
+            task.cancel()  # done ones are unaffected; the rest: the run failed
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.judge.aclose()
+
 
 async def check_async(
-    settings: Settings, files: list[SelectedFile], *, environ: Mapping[str, str], judge_off_reason: str = ""
+    settings: Settings,
+    files: list[SelectedFile],
+    *,
+    environ: Mapping[str, str],
+    judge_off_reason: str = "",
+    progress: Callable[[str], None] | None = None,
 ) -> Report:
     """The run (see `check`), for a caller with its own event loop."""
-    return await _check_async(settings, files, environ, judge_off_reason, launcher=None)
+    return await _check_async(settings, files, environ, judge_off_reason, launcher=None, progress=progress)
 
 
 async def _check_async(
@@ -245,12 +377,13 @@ async def _check_async(
     environ: Mapping[str, str],
     judge_off_reason: str,
     launcher: WorkerLauncher | None,
+    progress: Callable[[str], None] | None = None,
 ) -> Report:
     """The run; `launcher`, if given, goes to the fetch stage (the caller discards it if the
     run ends before)."""
     from citecheck.output.report import build_report
 
-    run = _Run(settings, environ, launcher, judge_off_reason)
+    run = _Run(settings, environ, launcher, judge_off_reason, progress)
     claims = run.extract(files)
     if files and not claims and len({e.file for e in run.errors if e.fatal}) == len(files):
         raise ConfigError(
@@ -283,16 +416,18 @@ def check(
     *,
     environ: Mapping[str, str],
     judge_off_reason: str = "",
+    progress: Callable[[str], None] | None = None,
 ) -> Report:
     """One run over `files`. `judge_off_reason` replaces the default reason of the claims
-    that needed the judge when the caller turned it off (the Action, without a key)."""
+    that needed the judge when the caller turned it off (the Action, without a key).
+    `progress` gets the lines a long judge stage prints as it goes (batch mode's polls)."""
     reports: list[Report] = []
     # Started before anything else, the stages' imports included: the worker's imports
     # overlap them and the claims' extraction. This run ends it either way.
     launcher = launch_workers_early(settings, files, preload=_WORKER_PRELOAD)
 
     async def run() -> None:
-        reports.append(await _check_async(settings, files, environ, judge_off_reason, launcher))
+        reports.append(await _check_async(settings, files, environ, judge_off_reason, launcher, progress))
 
     # The report is handed out of the event loop's main task rather than returned by it: on
     # leaving, `asyncio.run` restores its SIGINT handler, and the standard library's signal

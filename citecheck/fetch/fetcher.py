@@ -32,7 +32,9 @@ Text extraction is CPU-bound: for runs of many URLs (`workers.worker_processes`)
 `workers.ExtractionWorker` processes, so the event loop's core is left to the downloads.
 There the caller's `prepare` callable of each page (`content.Prepare`: the checks stage's
 checks of the claims citing it) runs too, as the page arrives; `fetch_all` returns what it
-made beside the sources. This stage knows nothing of what it prepares.
+made beside the sources. This stage knows nothing of what it prepares. Each page is handed to
+the caller as soon as it is fetched (`fetch_all`'s `on_page`, an opaque callback), so the later
+stages start on it while the other pages still download.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ import functools
 import ssl
 import time
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Any, Generic, TypeVar
@@ -67,6 +69,9 @@ from citecheck.fetch.workers import ExtractionWorker, WorkerLauncher, worker_pro
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
 
 T = TypeVar("T")
+# Told of each page as soon as it is fetched (its fetch key, the source, what was prepared of it
+# in a worker or None), while other pages still download: see `fetch_all`.
+OnPage = Callable[[str, FetchedSource, T | None], Awaitable[None]]
 
 CACHE_NAMESPACE = "sources"
 FAILURE_CACHE_S = 600.0
@@ -597,6 +602,7 @@ async def fetch_all(
     prepare: Mapping[str, Prepare[T]] | None = None,
     worker: ExtractionWorker | None = None,
     launcher: WorkerLauncher | None = None,
+    on_page: OnPage[T] | None = None,
 ) -> FetchResult[T]:
     """Fetch every URL once (fragments ignored).
 
@@ -610,6 +616,10 @@ async def fetch_all(
     A `worker` given (see `worker_processes`) is used and left open; otherwise workers are
     started and closed here when there are enough URLs — from `launcher` when one is given
     (see `launch_workers_early`), which is discarded when they are not needed.
+    `on_page`, if given, is awaited for each page (once per fetch key) as soon as it is fetched
+    and prepared, in that page's own fetch task, while the others still download: the caller's
+    later stages start on it there (the judge's calls, in `citecheck.pipeline`). It should hand
+    slow work to tasks of its own; an exception from it fails the run, like a bug of this stage.
     """
     given = list(dict.fromkeys(urls))
     keys = list(dict.fromkeys(fetch_key(u) for u in given))
@@ -622,9 +632,16 @@ async def fetch_all(
     elif own:
         worker = await ExtractionWorker.start(processes=processes)
     fetcher = Fetcher(settings, cache, ssl_context=ssl_context, worker=worker, prepare=prepare)
+
+    async def fetch_one(key: str) -> FetchedSource:
+        source = await fetcher.fetch(key)
+        if on_page is not None:
+            await on_page(key, source, fetcher.prepared.get(key))
+        return source
+
     try:
         async with fetcher:
-            sources = await _fetch_every(fetcher, keys)
+            sources = await _fetch_every(fetcher.fetch if on_page is None else fetch_one, keys)
     finally:
         if own and worker is not None:
             await worker.aclose()
@@ -635,7 +652,9 @@ async def fetch_all(
     )
 
 
-async def _fetch_every(fetcher: Fetcher, keys: list[str]) -> list[FetchedSource]:
+async def _fetch_every(
+    fetch: Callable[[str], Awaitable[FetchedSource]], keys: list[str]
+) -> list[FetchedSource]:
     """Each key fetched in its own task, the tasks started `_START_SLICE` at a time with a pass
     of the event loop between.
 
@@ -647,7 +666,7 @@ async def _fetch_every(fetcher: Fetcher, keys: list[str]) -> list[FetchedSource]
     tasks: list[asyncio.Task[FetchedSource]] = []
     try:
         for start in range(0, len(keys), _START_SLICE):
-            tasks += [asyncio.create_task(fetcher.fetch(k)) for k in keys[start : start + _START_SLICE]]
+            tasks += [asyncio.create_task(fetch(k)) for k in keys[start : start + _START_SLICE]]
             await asyncio.sleep(0)
         return await asyncio.gather(*tasks)
     except BaseException:

@@ -123,6 +123,9 @@ ALL_INPUTS = (
     *key_inputs(),
     "max-cost-usd",
     "max-claims",
+    "judge-concurrency",
+    "judge-mode",
+    "judge-deadline-minutes",
     "fail-on",
     "accept-status",
     "exclude",
@@ -743,7 +746,13 @@ class Run:
         from citecheck.pipeline import check  # the lead's orchestration of the stages
 
         judge_off_reason = NO_KEY_REASON if self.judge_skipped else ""
-        return check(settings, files, environ=self.pipeline_environ(), judge_off_reason=judge_off_reason)
+        return check(
+            settings,
+            files,
+            environ=self.pipeline_environ(),
+            judge_off_reason=judge_off_reason,
+            progress=self.log.info,  # batch mode's polls: the log shows the run is alive
+        )
 
     def finish(self, report: Report, selection: Selection) -> Report:
         notes = self.notes + list(selection.notes) + list(report.notes)

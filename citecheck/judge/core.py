@@ -3,11 +3,18 @@ claim that cites it.
 
 One call per source, batching up to `Settings.batch_size` claims that cite it, on the
 user's own key, through the provider the run resolved (`resolve.py`; one module per
-provider in `providers/`).
+provider in `providers/`). The calls go one at a time, paced to the account's rate limits
+(`dispatch.Interactive`, `pacing.py`), or all of the run's in the provider's batch API
+(`batch.py`, `judge-mode: batch`, at the batch price). When one source's claims take several
+calls and the provider's prompt cache makes it cheaper, they share one excerpt, cached once
+(`Judge._shared`).
 
 Guarantees the rest of the pipeline relies on:
 - the cost cap is never exceeded (`ledger.py`): a call whose worst case does not fit is not
   made, and it and every later call give `JudgeResult(limit=True, error="cost cap reached")`.
+- a rate limit costs time, not verdicts: a 429 or an overload is waited out until the run's
+  judge deadline (`Settings.judge_deadline_minutes`); a call the deadline stops is a `limit`
+  too, its error beginning "judge deadline reached" (`dispatch.DEADLINE`).
 - every result says what it is (`JudgeResult.outcome`): an accepted verdict, a doubt
   (`unsure`), an error (refusal, API error, malformed output), or the cost cap (`limit`);
   `citecheck.policy.judge_verdict` turns it into the claim's verdict and cause.
@@ -33,33 +40,41 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from pydantic import ValidationError
 
 from citecheck.cache import DiskCache, digest
-from citecheck.config import Settings
+from citecheck.config import JudgeMode, Settings
 from citecheck.errors import JudgeFailedError
-from citecheck.judge.ledger import Charge, CostLedger, input_upper_bound
+from citecheck.judge.batch import BatchDispatcher
+from citecheck.judge.dispatch import CAP_REACHED, DEADLINE, Dispatcher, Interactive
+from citecheck.judge.ledger import CostLedger, input_upper_bound
+from citecheck.judge.pacing import Pacer
+from citecheck.judge.pricing import likely_tokens
 from citecheck.judge.prompt import (
     PROMPT_VERSION,
+    SYSTEM_PROMPT,
     MalformedVerdicts,
     Verdict,
     build_excerpt,
-    build_prompt,
+    build_prompt_parts,
+    new_marker,
     parse_verdicts,
 )
 from citecheck.judge.providers import PROVIDERS, Connection, JudgeFailure
+from citecheck.judge.providers.base import Request
 from citecheck.judge.quotes import shown_evidence, weigh_evidence
 from citecheck.judge.resolve import JudgeConfig
 from citecheck.models import Claim, FetchedSource, JudgeOutcome, JudgeResult, Passage
 from citecheck.policy import judge_doubt
 from citecheck.redact import Redactor
 
+__all__ = ["CAP_REACHED", "DEADLINE", "Judge", "JudgeItem"]
+
 VERDICT_NAMESPACE = "verdicts"
-CAP_REACHED = "cost cap reached"
 NO_VERDICT = "the judge gave no verdict for this claim"
 
 
@@ -79,7 +94,7 @@ class _Outcome:
     verdicts: dict[int, Verdict] = field(default_factory=dict)
     failure: str | None = None  # the whole call gave nothing usable
     retryable: bool = False  # output malformed: worth asking again
-    limit: bool = False
+    limit: str | None = None  # why the call was not made (the cost cap, the deadline)
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float = 0.0
@@ -87,23 +102,106 @@ class _Outcome:
     excerpt: str = ""  # the source text the judge was shown
 
 
-class Judge:
-    """The judge for one run: provider connection, cost ledger, verdict cache, call counters."""
+@dataclass
+class _Shared:
+    """One excerpt and fence marker for every call of a source whose claims span several
+    calls: their source part is then the same, a prefix the provider caches once and reads
+    back at a tenth of the price (`Judge._shared`). The first call goes alone: a cache entry
+    can be read only once the call that writes it has been answered."""
 
-    def __init__(self, config: JudgeConfig, settings: Settings, cache: DiskCache | None = None) -> None:
+    excerpt: str
+    marker: str
+    primed: asyncio.Event | None = None  # set once the first call is answered
+
+
+class Judge:
+    """The judge for one run: provider connection, dispatcher (calls one at a time, paced, or
+    through the batch API), cost ledger, verdict cache, call counters."""
+
+    def __init__(
+        self,
+        config: JudgeConfig,
+        settings: Settings,
+        cache: DiskCache | None = None,
+        *,
+        deadline_at: float | None = None,
+        progress: Callable[[str], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        """`deadline_at` (on `clock`): when the run's judge deadline falls; by default
+        `Settings.judge_deadline_minutes` from now. `progress` gets batch mode's progress lines."""
         self.config = config
         self.settings = settings
         self.cache = cache
         self._provider = PROVIDERS[config.provider]
         # A provider's error may echo the request's key: its text is redacted where it is made.
         self._redact = Redactor([config.api_key.get_secret_value()])
-        self._ledger = CostLedger(settings.max_cost_usd, config.price)
+        self.batch_mode = settings.judge_mode == JudgeMode.batch
+        price = config.price.for_batch() if self.batch_mode else config.price
+        self._ledger = CostLedger(settings.max_cost_usd, price)
         self._calls_made = 0
         self._calls_failed = 0
+        self.deadline_stops = 0  # claims the judge deadline left unjudged
         self.last_failure: JudgeFailure | None = None
         self._connection: Connection | None = None
-        self._semaphore: asyncio.Semaphore | None = None
-        self._semaphore_loop: asyncio.AbstractEventLoop | None = None
+        self._connecting: asyncio.Future[Connection] | None = None
+        self._connecting_loop: asyncio.AbstractEventLoop | None = None
+        minutes = settings.deadline_minutes()
+        deadline = deadline_at if deadline_at is not None else clock() + minutes * 60
+        self.pacer = Pacer(config.max_concurrency, clock=clock)
+        self._dispatch: Dispatcher
+        if self.batch_mode:
+            self._dispatch = BatchDispatcher(
+                provider=self._provider,
+                connection=self._connect,
+                ledger=self._ledger,
+                deadline_at=deadline,
+                deadline_minutes=minutes,
+                redact=self._redact,
+                progress=progress,
+                poll_scale=config.batch_poll_scale,
+                clock=clock,
+            )
+        else:
+            self._dispatch = Interactive(
+                provider=self._provider,
+                connection=self._connect,
+                ledger=self._ledger,
+                pacer=self.pacer,
+                deadline_at=deadline,
+                deadline_minutes=minutes,
+                max_retries=config.max_retries,
+                call_deadline_s=config.call_deadline_s,
+                redact=self._redact,
+                clock=clock,
+            )
+
+    def _connect(self) -> Connection:
+        if self._connection is None:
+            self._connection = self._provider.connect(self.config)
+        return self._connection
+
+    async def _connected(self) -> None:
+        """The provider's connection, made once a call is due — it imports the SDK (seconds:
+        a run whose verdicts are all cached never does) — in a thread, so that the event loop
+        goes on downloading and checking pages meanwhile, and outside the timed call."""
+        if self._connection is not None:
+            return
+        loop = asyncio.get_running_loop()
+        if self._connecting is None or self._connecting_loop is not loop:
+            self._connecting = loop.run_in_executor(None, self._connect)
+            self._connecting_loop = loop
+        await self._connecting
+
+    def notes(self) -> list[str]:
+        """What the run's report should say of the judge's pacing and deadline."""
+        notes = self._dispatch.notes()
+        if self.deadline_stops:
+            notes.append(
+                f"{DEADLINE}: {self.deadline_stops} claim(s) were not judged in time (limit); raise "
+                "judge-deadline-minutes, or audit with judge-mode: batch"
+            )
+        return notes
 
     # -- public counters ---------------------------------------------------------------
 
@@ -167,7 +265,11 @@ class Judge:
         firsts = [idxs[0] for idxs in groups.values()]
         size = self.settings.batch_size
         batches = [firsts[k : k + size] for k in range(0, len(firsts), size)]
-        judged = await asyncio.gather(*(self._judge_batch(source, items, batch) for batch in batches))
+        shared = self._shared(source, items, batches)
+        # Before any await: batch mode counts the call sequences still to come.
+        self._dispatch.join(len(batches))
+        self._dispatch.arrived()
+        judged = await asyncio.gather(*(self._judge_batch(source, items, batch, shared) for batch in batches))
         for batch, batch_results in zip(batches, judged, strict=True):
             for i, result in zip(batch, batch_results, strict=True):
                 for j in groups[items[i][0].text]:
@@ -183,6 +285,44 @@ class Judge:
             else JudgeResult(model=self.config.model, error="not judged", outcome=JudgeOutcome.error)
             for r in results
         ]
+
+    async def judge_sources(
+        self, sources: Sequence[tuple[FetchedSource, Sequence[tuple[Claim, list[Passage]] | JudgeItem]]]
+    ) -> list[list[JudgeResult]]:
+        """`judge_source` for each (source, items), side by side: in batch mode their calls go
+        in one batch (the dispatcher waits for every source to come)."""
+        self._dispatch.hold(len(sources))
+        return await asyncio.gather(*(self.judge_source(src, items) for src, items in sources))
+
+    def _shared(
+        self, source: FetchedSource, items: list[JudgeItem], batches: list[list[int]]
+    ) -> _Shared | None:
+        """One excerpt for all the source's calls, when the provider's prompt cache makes that
+        cheaper than an excerpt per call: the shared excerpt (the union of every claim's
+        passages) is written to the cache once and read by the other calls at the cache-read
+        price, against each call's own, smaller excerpt at the full price. Only one call at a
+        time: a batch runs its requests in no order, so its cache reads are not to be counted on."""
+        price = self._ledger.price
+        if len(batches) < 2 or self.batch_mode or not price.caches:
+            return None
+        chars = self.settings.evidence_chars
+        own = [build_excerpt(source.text, [items[i].passages for i in batch], chars) for batch in batches]
+        excerpt = build_excerpt(source.text, [items[i].passages for batch in batches for i in batch], chars)
+        tokens = likely_tokens(excerpt)
+        if likely_tokens(SYSTEM_PROMPT) + tokens < price.min_cache_tokens:
+            return None  # too short for the provider to cache: every call would pay it in full
+        write = price.cache_write_per_mtok or price.input_per_mtok
+        read = price.cache_read_per_mtok or price.input_per_mtok
+        cached = tokens * write + (len(batches) - 1) * tokens * read
+        separate = sum(likely_tokens(e) for e in own) * price.input_per_mtok
+        if cached >= separate:
+            return None
+        title = source.title or ""
+        url = source.info.final_url or source.info.url
+        texts = [excerpt, title, url]
+        for item in items:
+            texts += [item.claim.text, *item.hints]
+        return _Shared(excerpt, new_marker(*texts))
 
     def _from_cache(self, hit: object, claim_text: str, source_text: str) -> JudgeResult | None:
         """A cached verdict, weighed again on the page (None: judge the claim again)."""
@@ -217,7 +357,15 @@ class Judge:
         return result.model_copy(update={"supported": None, "outcome": JudgeOutcome.unsure, "error": doubt})
 
     async def _judge_batch(
-        self, source: FetchedSource, items: list[JudgeItem], batch: list[int]
+        self, source: FetchedSource, items: list[JudgeItem], batch: list[int], shared: _Shared | None
+    ) -> list[JudgeResult]:
+        try:
+            return await self._judge_sequence(source, items, batch, shared)
+        finally:
+            self._dispatch.leave()
+
+    async def _judge_sequence(
+        self, source: FetchedSource, items: list[JudgeItem], batch: list[int], shared: _Shared | None
     ) -> list[JudgeResult]:
         model = self.config.model
         spent: dict[int, list[int | float]] = {i: [0, 0, 0.0, 0] for i in batch}  # in, out, cost, ms
@@ -225,7 +373,7 @@ class Judge:
         todo = list(batch)
         last: dict[int, JudgeResult] = {}
         for attempt in range(2):
-            outcome = await self._call(source, [items[i] for i in todo], retry=attempt > 0)
+            outcome = await self._call(source, [items[i] for i in todo], retry=attempt > 0, shared=shared)
             n = len(todo)
             for pos, i in enumerate(todo):
                 # Each claim bears an equal share of the call's tokens and cost.
@@ -235,10 +383,12 @@ class Judge:
                 spent[i][3] += outcome.latency_ms
             retry: list[int] = []
             for pos, i in enumerate(todo, 1):
-                if outcome.limit:
+                if outcome.limit is not None:
                     last[i] = JudgeResult(
-                        model=model, limit=True, error=CAP_REACHED, outcome=JudgeOutcome.limit
+                        model=model, limit=True, error=outcome.limit, outcome=JudgeOutcome.limit
                     )
+                    if outcome.limit.startswith(DEADLINE):
+                        self.deadline_stops += 1
                     continue
                 if outcome.failure is not None:
                     last[i] = JudgeResult(model=model, error=outcome.failure, outcome=JudgeOutcome.error)
@@ -310,56 +460,58 @@ class Judge:
         budget = 200 + 350 * n_claims
         return budget + (4096 if self.config.reasoning_model else 0)
 
-    async def _call(self, source: FetchedSource, claims: list[JudgeItem], *, retry: bool) -> _Outcome:
-        excerpt = build_excerpt(source.text, [item.passages for item in claims], self.settings.evidence_chars)
-        hints = [item.hints for item in claims]
-        system, user = build_prompt(
-            source, excerpt, [item.claim.text for item in claims], retry=retry, hints=hints
+    async def _call(
+        self, source: FetchedSource, claims: list[JudgeItem], *, retry: bool, shared: _Shared | None
+    ) -> _Outcome:
+        if shared is not None:
+            excerpt = shared.excerpt
+        else:
+            excerpt = build_excerpt(
+                source.text, [item.passages for item in claims], self.settings.evidence_chars
+            )
+        parts = build_prompt_parts(
+            source,
+            excerpt,
+            [item.claim.text for item in claims],
+            retry=retry,
+            hints=[item.hints for item in claims],
+            marker=shared.marker if shared is not None else None,
         )
-        user = self._redact.secrets(user)  # no secret of the run reaches a model
-        max_tokens = self._max_tokens(len(claims))
-        loop = asyncio.get_running_loop()
-        if self._semaphore is None or self._semaphore_loop is not loop:
-            # asyncio primitives belong to one event loop; a second asyncio.run needs new ones.
-            self._semaphore = asyncio.Semaphore(self.config.max_concurrency)
-            self._semaphore_loop = loop
-        if self._connection is None:
-            # Imports the provider's SDK (seconds): only once a call is due, and outside the
-            # timed call.
-            self._connection = self._provider.connect(self.config)
-        async with self._semaphore:
-            # Reserve only once a call slot is free, so queued calls hold no budget.
-            reservation = self._ledger.reserve(input_upper_bound(system, user), max_tokens)
-            if reservation is None:
-                return _Outcome(limit=True)
-            charge: Charge | None = None
-            try:
-                self._calls_made += 1
-                started = time.monotonic()
-                try:
-                    response = await asyncio.wait_for(
-                        self._connection.send(system, user, max_tokens), timeout=self.config.call_deadline_s
-                    )
-                except Exception as exc:
-                    failure = self._provider.classify_error(exc)
-                    if failure is None:
-                        raise  # not an API error: a bug to see, not a verdict to miss
-                    failure = JudgeFailure(
-                        failure.code, self._redact(failure.message), self._redact(failure.hint)
-                    )
-                    self._calls_failed += 1
-                    self.last_failure = failure
-                    return _Outcome(failure=str(failure), latency_ms=int((time.monotonic() - started) * 1000))
-                latency = int((time.monotonic() - started) * 1000)
-                charge = self._ledger.settle(reservation, response.input_tokens, response.output_tokens)
-            finally:
-                if charge is None:
-                    self._ledger.release(reservation)
+        # No secret of the run reaches a model.
+        request = Request(
+            system=parts.system,
+            source=self._redact.secrets(parts.source),
+            claims=self._redact.secrets(parts.claims),
+            max_tokens=self._max_tokens(len(claims)),
+            cache=shared is not None,
+        )
+        await self._connected()
+        primer = False
+        if shared is not None:
+            if shared.primed is None:
+                shared.primed, primer = asyncio.Event(), True
+            else:
+                await shared.primed.wait()
+        try:
+            sent = await self._dispatch.send(request, input_upper_bound(request.system, request.user))
+        finally:
+            if primer and shared is not None and shared.primed is not None:
+                shared.primed.set()
+        if sent.attempted:
+            self._calls_made += 1
+        if sent.limit is not None:
+            return _Outcome(limit=sent.limit, latency_ms=sent.latency_ms)
+        if sent.failure is not None:
+            self._calls_failed += 1
+            self.last_failure = sent.failure
+            return _Outcome(failure=str(sent.failure), latency_ms=sent.latency_ms)
+        response, charge = sent.response, sent.charge
+        assert response is not None and charge is not None
         outcome = _Outcome(
             input_tokens=charge.input_tokens,
             output_tokens=charge.output_tokens,
             cost_usd=charge.cost_usd,
-            latency_ms=latency,
+            latency_ms=sent.latency_ms,
             excerpt=excerpt,
         )
         if response.refusal is not None:

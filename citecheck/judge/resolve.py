@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
-from citecheck.config import JUDGE_AUTO, JUDGE_NONE, Settings
+from citecheck.config import JUDGE_AUTO, JUDGE_NONE, JudgeMode, Settings
 from citecheck.errors import ConfigError
 from citecheck.judge.pricing import PRICES, ModelPrice, known_models
 from citecheck.judge.providers import PROVIDERS, Provider, judge_choices, key_inputs
@@ -29,11 +29,15 @@ class JudgeConfig(BaseModel):
     api_key: SecretStr
     base_url: str | None = None
     timeout_s: float = Field(default=120.0, gt=0)  # one HTTP attempt
-    max_retries: int = Field(default=3, ge=0)  # the SDK's, on timeouts, 408/409/429/5xx
-    # Bounds the whole call including retries, because the SDKs sleep as long as a
-    # Retry-After header asks.
+    # Tries after a transient failure (a timeout, a dropped connection, 408/409/5xx), made by the
+    # judge itself (citecheck.judge.dispatch); rate limits and overloads are waited out until
+    # the judge deadline, without a count. The SDK's own retries serve the batch API's calls.
+    max_retries: int = Field(default=3, ge=0)
+    # Bounds one attempt of a call (the SDK's timeout covers each read, not the whole answer).
     call_deadline_s: float = Field(default=600.0, gt=0)
-    max_concurrency: int = Field(default=4, ge=1)
+    max_concurrency: int = Field(default=32, ge=1)  # the ceiling of calls in flight (judge-concurrency)
+    # Scales the batch dispatcher's poll intervals (tests shorten them).
+    batch_poll_scale: float = Field(default=1.0, gt=0)
 
     @field_validator("provider")
     @classmethod
@@ -137,8 +141,20 @@ def resolve_judge(settings: Settings, environ: Mapping[str, str]) -> JudgeConfig
     if not key:
         raise _no_key_error([provider.key_env])
 
+    if settings.judge_mode == JudgeMode.batch and not provider.supports_batch:
+        raise ConfigError(
+            f"judge-mode batch: the {provider.name} judge has no batch API citecheck can count on "
+            "(OpenAI-compatible servers differ in whether they have /v1/files and /v1/batches)",
+            "use judge-mode interactive with this server, or --judge anthropic / openai for batches",
+            code="no-batch-api",
+        )
     model = settings.model or provider.default_model
     price = _price_for(settings, model, provider)
     return JudgeConfig(
-        provider=provider.name, model=model, price=price, api_key=SecretStr(key), base_url=base_url
+        provider=provider.name,
+        model=model,
+        price=price,
+        api_key=SecretStr(key),
+        base_url=base_url,
+        max_concurrency=settings.judge_concurrency,
     )

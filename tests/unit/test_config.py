@@ -11,6 +11,7 @@ from citecheck.config import (
     DEFAULT_PATHS,
     JUDGE_AUTO,
     FilterMode,
+    JudgeMode,
     Settings,
     load_config_file,
     narrow,
@@ -169,11 +170,33 @@ def test_config_may_set_an_allowlist_when_the_ceiling_has_none() -> None:
         ("timeout_s", 3, 600),
         ("max_source_bytes", 1000, 10**9),
         ("evidence_chars", 1000, 100_000),
+        ("judge_concurrency", 4, 512),
     ],
 )
 def test_caps_take_the_minimum(key: str, lower: float, higher: float) -> None:
     assert getattr(narrow(CEILING, {key: lower}, "c.toml"), key) == lower
     assert getattr(narrow(CEILING, {key: higher}, "c.toml"), key) == getattr(CEILING, key)
+
+
+def test_judge_mode_and_the_deadline_of_each_mode() -> None:
+    assert Settings().judge_mode == JudgeMode.interactive and Settings().deadline_minutes() == 30
+    batch = Settings(judge_mode="batch")
+    assert batch.judge_mode == JudgeMode.batch and batch.deadline_minutes() == 330
+    assert Settings(judge_mode="batch", judge_deadline_minutes=45).deadline_minutes() == 45
+    assert Settings().judge_concurrency == 32
+    with pytest.raises(ValidationError):
+        Settings(judge_mode="overnight")
+    with pytest.raises(ValidationError):
+        Settings(judge_deadline_minutes=0)
+    # The file's deadline is compared with the mode's default when the ceiling gives none.
+    assert narrow(Settings(), {"judge_deadline_minutes": 5}, "c.toml").deadline_minutes() == 5
+    assert narrow(Settings(), {"judge_deadline_minutes": 600}, "c.toml").deadline_minutes() == 30
+    assert (
+        narrow(Settings(judge_mode="batch"), {"judge_deadline_minutes": 400}, "c.toml").deadline_minutes()
+        == 330
+    )
+    with pytest.raises(ConfigError, match="judge_mode"):
+        narrow(Settings(), {"judge_mode": "batch"}, "c.toml")
 
 
 def test_hyphenated_keys_work_like_the_action_inputs() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 
@@ -93,3 +94,53 @@ def test_input_upper_bound_covers_every_byte_sent_and_the_framing() -> None:
     assert input_upper_bound(system, user) == (
         len((system + user + PROMPT_JSON_NOTE + json.dumps(VERDICT_SCHEMA)).encode()) + 600
     )
+
+
+CACHED = ModelPrice("anthropic", 3.00, 15.00, cache_write_per_mtok=3.75, cache_read_per_mtok=0.30)
+
+
+def test_a_call_that_may_write_the_cache_reserves_at_the_write_price() -> None:
+    ledger = CostLedger(1.0, CACHED)
+    plain = ledger.reserve(10_000, 1_000)
+    cached = ledger.reserve(10_000, 1_000, cache=True)
+    assert plain is not None and cached is not None
+    assert plain.cost_usd == pytest.approx(0.03 + 0.015)
+    assert cached.cost_usd == pytest.approx(0.0375 + 0.015)
+
+
+def test_cache_reads_and_writes_are_charged_at_their_prices() -> None:
+    ledger = CostLedger(1.0, CACHED)
+    reservation = ledger.reserve(10_000, 1_000, cache=True)
+    assert reservation is not None
+    # 6,000 input tokens: 4,000 read from the cache, 1,500 written to it, 500 plain.
+    charge = ledger.settle(reservation, 6_000, 100, cache_read_tokens=4_000, cache_write_tokens=1_500)
+    expected = (500 * 3.00 + 4_000 * 0.30 + 1_500 * 3.75 + 100 * 15.00) / 1_000_000
+    assert charge.cost_usd == pytest.approx(expected) == ledger.spent_usd
+    assert (charge.cache_read_tokens, charge.cache_write_tokens) == (4_000, 1_500)
+    assert cost_usd(CACHED, 6_000, 100, cache_read_tokens=4_000, cache_write_tokens=1_500) == pytest.approx(
+        expected
+    )
+
+
+def test_without_cache_prices_cache_tokens_cost_as_plain_input() -> None:
+    assert cost_usd(PRICE, 6_000, 0, cache_read_tokens=4_000, cache_write_tokens=1_000) == pytest.approx(
+        cost_usd(PRICE, 6_000, 0)
+    )
+
+
+def test_a_call_that_fits_beside_the_spend_waits_for_the_calls_in_flight() -> None:
+    async def go() -> None:
+        ledger = CostLedger(0.1, PRICE)
+        first = ledger.reserve(10_000, 1_000)  # $0.045 held
+        second = ledger.reserve(10_000, 1_000)  # $0.09 held
+        assert first is not None and second is not None
+        waiting = asyncio.create_task(ledger.reserve_when_room(10_000, 1_000))
+        await asyncio.sleep(0)
+        assert not waiting.done() and not ledger.capped  # not refused: the two may cost less
+        ledger.settle(first, 1_000, 100)
+        third = await waiting
+        assert third is not None and not ledger.capped
+        # One that does not fit even beside the real spend is refused at once, as before.
+        assert await ledger.reserve_when_room(100_000, 10_000) is None and ledger.capped
+
+    asyncio.run(go())

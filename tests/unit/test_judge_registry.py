@@ -132,10 +132,43 @@ def test_action_inputs_hold_exactly_the_registrys_key_inputs_in_order() -> None:
 
 
 def test_price_table_is_the_providers_lists() -> None:
-    rows = {m: (p.price_family, *row) for p in PROVIDERS.values() for m, row in p.prices.items()}
-    assert {m: (p.provider, p.input_per_mtok, p.output_per_mtok) for m, p in PRICES.items()} == rows
+    rows = {
+        m: (p.price_family, r.input, r.output, r.cache_write, r.cache_read, r.batch_input, r.batch_output)
+        for p in PROVIDERS.values()
+        for m, r in p.prices.items()
+    }
+    table = {
+        m: (
+            p.provider,
+            p.input_per_mtok,
+            p.output_per_mtok,
+            p.cache_write_per_mtok,
+            p.cache_read_per_mtok,
+            p.batch_input_per_mtok,
+            p.batch_output_per_mtok,
+        )
+        for m, p in PRICES.items()
+    }
+    assert table == rows
     for provider in PROVIDERS.values():
         assert provider.serves_any_model or provider.default_model in provider.prices, provider.name
+
+
+def test_batch_and_cache_prices_are_the_providers_published_discounts() -> None:
+    # Both batch APIs: half the input and output price. Anthropic's cache: a write 1.25 x the
+    # input price, a read 0.1 x; OpenAI's: cached input at its own list price, no write surcharge.
+    for model, price in PRICES.items():
+        assert price.batch_input_per_mtok == pytest.approx(price.input_per_mtok / 2), model
+        assert price.batch_output_per_mtok == pytest.approx(price.output_per_mtok / 2), model
+        if price.provider == "anthropic":
+            assert price.cache_write_per_mtok == pytest.approx(1.25 * price.input_per_mtok), model
+            assert price.cache_read_per_mtok == pytest.approx(0.1 * price.input_per_mtok), model
+        else:
+            assert price.cache_write_per_mtok is None and price.cache_read_per_mtok is not None
+            assert price.cache_read_per_mtok < price.input_per_mtok, model
+    assert PRICES["gpt-4o-mini"].cache_read_per_mtok == 0.075 and PRICES["gpt-4.1"].cache_read_per_mtok == 0.5
+    batch = PRICES["claude-sonnet-4-6"].for_batch()
+    assert (batch.input_per_mtok, batch.output_per_mtok, batch.cache_read_per_mtok) == (1.5, 7.5, None)
 
 
 def test_every_provider_has_the_protocols_parts() -> None:

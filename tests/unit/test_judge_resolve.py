@@ -79,6 +79,24 @@ def test_openai_compatible_rules() -> None:
     assert cfg is not None and cfg.api_key.get_secret_value() == "citecheck-no-key"
 
 
+def test_batch_mode_needs_a_provider_with_a_batch_api() -> None:
+    for provider in ("anthropic", "openai"):
+        assert resolve_judge(Settings(judge=provider, judge_mode="batch"), ENV) is not None
+    with pytest.raises(ConfigError) as info:
+        settings = Settings(
+            judge="openai-compatible", base_url="http://localhost:11434/v1", judge_mode="batch"
+        )
+        resolve_judge(settings, ENV)
+    assert info.value.code == "no-batch-api" and "interactive" in info.value.hint
+
+
+def test_judge_concurrency_is_the_ceiling_of_calls_in_flight() -> None:
+    cfg = resolve_judge(Settings(judge="anthropic", judge_concurrency=7), ENV)
+    assert cfg is not None and cfg.max_concurrency == 7
+    cfg = resolve_judge(Settings(judge="anthropic"), ENV)
+    assert cfg is not None and cfg.max_concurrency == 32
+
+
 def test_key_never_appears_in_reprs() -> None:
     cfg = resolve_judge(Settings(), ENV)
     assert isinstance(cfg, JudgeConfig)

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import urlsplit
 
+from citecheck.judge.providers.base import ListPrice
 from citecheck.judge.providers.openai import JsonMode, OpenAIConnection, OpenAIProvider
 
 if TYPE_CHECKING:
@@ -44,13 +45,16 @@ class OpenAICompatibleProvider(OpenAIProvider):
     serves_any_model: bool = True
     auto: bool = False  # only when asked for: it needs a base URL
     needs_base_url: bool = True
-    prices: ClassVar[Mapping[str, tuple[float, float]]] = MappingProxyType({})
+    # Such servers differ in whether they have OpenAI's batch endpoints (/v1/files,
+    # /v1/batches) at all: `judge-mode: batch` is refused before anything is fetched.
+    supports_batch: bool = False
+    prices: ClassVar[Mapping[str, ListPrice]] = MappingProxyType({})
 
     def fallback_key(self, base_url: str | None) -> str | None:
         return LOCAL_DUMMY_KEY if base_url and is_local_url(base_url) else None
 
     def connect(self, config: JudgeConfig) -> OpenAICompatibleConnection:
-        return OpenAICompatibleConnection(config, reasoning=self.reasoning_model(config.model))
+        return OpenAICompatibleConnection(config, self, reasoning=self.reasoning_model(config.model))
 
 
 class OpenAICompatibleConnection(OpenAIConnection):
