@@ -77,11 +77,15 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+from mdit_py_plugins.admon import admon_plugin
+from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from citecheck.config import DEFAULT_EXTRACT_BUDGET_S
-from citecheck.extract import citations, resolve
+from citecheck.extract import bibliography, citations, resolve
+from citecheck.extract.forms import pandoc
+from citecheck.extract.markup import FILL, blank_markup, drop_fill
 from citecheck.extract.kinds import detect_kinds, is_imperative_or_opinion, is_question
 from citecheck.models import Citation, CitationKind, Claim, ClaimKind, ExtractedDocument, FileError, Reference
 from citecheck.models import ResolveStatus as RS
@@ -165,11 +169,16 @@ def _parser() -> MarkdownIt:
     # Inline parsing is done lazily, block by block (`_children`): most paragraphs can hold no
     # claim, and skipping their inline parse is what keeps extraction near the bare parse speed.
     # Footnote bodies stay where they are written (no footnote_tail), so they keep their lines.
+    # `:::type` admonitions (Docusaurus, VuePress, pandoc fenced divs) and `!!! type` blocks
+    # (MkDocs): their bodies are prose; without the plugins the fences were read as text and an
+    # indented `!!!` body as code.
     md = (
         MarkdownIt("commonmark", {"html": True})
         .enable(["table", "strikethrough"])
         .use(front_matter_plugin)
         .use(footnote_plugin)
+        .use(container_plugin, name="div", validate=_any_container)
+        .use(admon_plugin)
     )
     md.core.ruler.disable(["inline", "footnote_tail", "text_join"])
     # A citation keeps its URL as the author wrote it (markdown-it would percent-encode and
@@ -178,10 +187,39 @@ def _parser() -> MarkdownIt:
     for rule in md.inline.ruler.__rules__:
         if rule.name in _BRACKET_RULES:
             md.inline.ruler.at(rule.name, _needs_closing_bracket(rule.fn, _BRACKET_RULES[rule.name]))
+    md.inline.ruler.before("link", "pandoc_cite", _needs_closing_bracket(_pandoc_cite, "["))
     return md
 
 
+def _pandoc_cite(state: Any, silent: bool) -> bool:
+    """A pandoc citation bracket `[@key; see @other, p. 3]` (forms/pandoc.py): one token holding
+    its keys, and no visible text. Linear: the closing "]" comes from the guard's table, and a
+    bracket holding another "[" is not one (the search for it stops at the next "[")."""
+    src, pos = state.src, state.pos
+    closes = state.env[_CLOSES_KEY][id(src)][1]
+    close = closes[bisect_right(closes, pos)]
+    if close - pos > pandoc.MAX_BRACKET or src.find("[", pos + 1, close) >= 0:
+        return False
+    if close + 1 < state.posMax and src[close + 1] in "([":
+        return False  # [text](url) or [text][ref]: a link
+    keys = pandoc.bracket_keys(src[pos + 1 : close])
+    if keys is None:
+        return False
+    if not silent:
+        token = state.push("pandoc_cite", "", 0)
+        token.content = src[pos : close + 1]
+        token.meta = {"keys": keys}
+    state.pos = close + 1
+    return True
+
+
+def _any_container(params: str, markup_: str) -> bool:
+    return True
+
+
 def _keep_link(url: str) -> str:
+    if FILL in url:  # a template expression inside the URL: not a URL the page has
+        url = url.replace(FILL, "")
     return url.replace(" ", "%20")
 
 
@@ -253,6 +291,13 @@ class _Link:
     citation: Citation | None  # None: not a web source (relative link, mailto:)
 
 
+@dataclass(frozen=True)
+class _PandocKeys:
+    """The keys of one pandoc citation bracket, resolved once the file is read."""
+
+    keys: tuple[str, ...]
+
+
 @dataclass
 class _Block:
     """The visible text of one inline run (a paragraph, a cell), with its source positions."""
@@ -266,6 +311,7 @@ class _Block:
     links: list[_Link] = field(default_factory=list)
     masked: list[tuple[int, int]] = field(default_factory=list)  # code and URL spans
     footnotes: list[tuple[int, str]] = field(default_factory=list)  # (offset, label or "#id")
+    pandoc: list[tuple[int, _PandocKeys]] = field(default_factory=list)  # (offset, a bracket's keys)
     breaks: list[int] = field(default_factory=list)  # offsets of line breaks
     ignore: bool = False  # an inline citecheck-ignore marker
     toggles: list[bool] = field(default_factory=list)  # inline disable (False) / enable (True)
@@ -362,6 +408,7 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
     link_tok: Token | None = None
     html_link: tuple[str, str | None] | None = None
     code_depth = 0
+    pending_space = False  # a citation bracket dropped after a space: the space comes back before a word
     seg_v, seg_line, seg_col, seg_text = block.seg_v, block.seg_line, block.seg_col, block.seg_text_col
 
     def mark(pos: int) -> None:
@@ -381,6 +428,16 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
             s = child.content
             if not s:
                 continue
+            if FILL in s:
+                s = drop_fill(s)
+                if not s:
+                    continue
+            if pending_space:
+                pending_space = False
+                if s[0] not in " .,;:!?)]}”’'\"":
+                    parts.append(" ")
+                    vlen += 1
+                    last = " "
             if last == " " and s[0] == " ":
                 s = s.lstrip(" ")
                 if not s:
@@ -473,6 +530,24 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
             if pos >= 0:
                 close = line.find("]", pos + 2)
                 cur = _skip_link_tail(line, close + 1) if close >= 0 else pos + 2
+        elif ctype == "pandoc_cite":
+            raw = child.content
+            first_line, _, rest = raw.partition("\n")
+            pos = line.find(first_line, cur)
+            if rest:
+                li += raw.count("\n")
+                line = content_lines[li] if li < len(content_lines) else ""
+                cur = len(raw) - raw.rfind("\n") - 1
+            elif pos >= 0:
+                cur = pos + len(raw)
+            if parts and parts[-1].endswith(" "):
+                parts[-1] = parts[-1][:-1]  # "overfit [@doi:…]." reads "overfit."
+                vlen -= 1
+                pending_space = True
+                last = parts[-1][-1] if parts[-1] else " "
+            keys = (child.meta or {}).get("keys") or []
+            if keys:
+                block.pandoc.append((vlen, _PandocKeys(tuple(keys))))
         elif ctype == "footnote_ref":
             pos = line.find("[^", cur)
             if pos < 0:
@@ -609,7 +684,8 @@ class _Draft:
     """A claim whose reference-list and footnote citations resolve once the file is read."""
 
     claim: Claim
-    citations: list[tuple[int, Citation | resolve.Mention | str]]  # (offset, item); str: a footnote
+    # (offset, item); str: a footnote; _PandocKeys: a pandoc bracket
+    citations: list[tuple[int, Citation | resolve.Mention | str | _PandocKeys]]
     fact_kinds: list[ClaimKind]
 
 
@@ -733,12 +809,15 @@ def _block_drafts(
         block.footnotes, _by_sentence(starts, n, [off for off, _ in block.footnotes]), strict=True
     ):
         footnote_items.setdefault(k, []).append(fn_item)
+    pandoc_items: dict[int, list[tuple[int, _PandocKeys]]] = {}
+    for pd_item, k in zip(block.pandoc, _by_sentence(starts, n, [off for off, _ in block.pandoc]), strict=True):
+        pandoc_items.setdefault(k, []).append(pd_item)
     drafts: list[_Draft] = []
     for k, (s, e) in enumerate(spans):
         sentence = text[s:e]
         if is_question(sentence):
             continue
-        items: list[tuple[int, Citation | resolve.Mention | str]] = []
+        items: list[tuple[int, Citation | resolve.Mention | str | _PandocKeys]] = []
         sentence_links = link_items.get(k, [])
         for lk in sentence_links:
             if lk.citation is not None:
@@ -758,6 +837,7 @@ def _block_drafts(
             # offsets inside the claim text, as for the other visible citations
             items.append((mn.start, replace(mn, start=mn.start - s, end=min(mn.end, e) - s)))
         items.extend(footnote_items.get(k, ()))
+        items.extend(pandoc_items.get(k, ()))
         smask = mask[s:e]
         kinds = detect_kinds(smask)
         if quote and ClaimKind.quote not in kinds:
@@ -937,6 +1017,7 @@ def _walk(
     doc: ExtractedDocument,
     env: dict[str, Any],
     clock: _Clock,
+    source: Path | None,
 ) -> None:
     drafts: list[_Draft] = []
     references: list[Reference] = []
@@ -990,6 +1071,11 @@ def _walk(
                 continue
         while quotes and i > quotes[-1].close:
             quotes.pop()
+        if ttype == "admonition_title_open":
+            skip_inline.add(i + 1)  # an admonition's title, like a heading
+            continue
+        if ttype == "heading_open" and quotes:
+            continue  # a heading inside a block quote is quoted text ("> ### “…” - Name"), not structure
         if ttype == "heading_open":
             level = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
             if ref_section is not None and level <= ref_section:
@@ -1079,7 +1165,9 @@ def _walk(
     for item in open_references:
         item.close()
     doc.references = references
-    _finish(drafts, references, footnotes, doc, clock)
+    front = next((t.content for t in tokens[:1] if t.type == "front_matter"), "")
+    keys = _Keys(front, _aliases(env), source)
+    _finish(drafts, references, footnotes, doc, clock, keys)
 
 
 def _inline_footnotes(env: dict[str, Any], footnotes: dict[str, _Footnote], clock: _Clock) -> None:
@@ -1117,6 +1205,7 @@ def _join(cells: list[_Block]) -> _Block:
         out.links.extend(_Link(lk.start + off, lk.end + off, lk.citation) for lk in cell.links)
         out.masked.extend((s + off, e + off) for s, e in cell.masked)
         out.footnotes.extend((o + off, key) for o, key in cell.footnotes)
+        out.pandoc.extend((o + off, keys) for o, keys in cell.pandoc)
         out.ignore = out.ignore or cell.ignore
         off += len(cell.text)
     out.text = "".join(parts)
@@ -1177,12 +1266,38 @@ def _add_reference(
         references.append(resolve.make_reference(sub, sub_urls, line))
 
 
+def _aliases(env: dict[str, Any]) -> dict[str, str]:
+    """The document's `[@key]: target` definitions (markdown-it reads them as link reference
+    definitions; their labels are upper-cased, and keys are looked up case-insensitively)."""
+    refs = env.get("references") or {}
+    return {label[1:]: str(ref.get("href", "")) for label, ref in refs.items() if label.startswith("@")}
+
+
+class _Keys:
+    """Resolves a document's pandoc citation keys; its bibliography is read on first need."""
+
+    def __init__(self, front: str, aliases: dict[str, str], source: Path | None) -> None:
+        self.front, self.aliases, self.source = front, aliases, source
+        self.bib: bibliography.Bibliography | None = None
+        self.done: dict[str, Citation] = {}
+
+    def citation(self, key: str) -> Citation:
+        if key not in self.done:
+            if self.bib is None and pandoc.identifier_url(key) is None:
+                folder = self.source.parent if self.source is not None else None
+                self.bib = bibliography.load(folder, self.front, self.aliases, siblings=True, exclude=self.source)
+            bib = self.bib or bibliography.Bibliography(aliases=self.aliases)
+            self.done[key] = resolve.pandoc_citation(key, bib)
+        return self.done[key]
+
+
 def _finish(
     drafts: list[_Draft],
     references: list[Reference],
     footnotes: dict[str, _Footnote],
     doc: ExtractedDocument,
     clock: _Clock,
+    keys: _Keys,
 ) -> None:
     index = resolve.ReferenceIndex(references)
     bodies: dict[str, list[Citation]] = {}  # a footnote's own references, resolved once
@@ -1195,6 +1310,8 @@ def _finish(
             elif isinstance(item, resolve.Mention):
                 if item.strong or references:
                     cits.append(resolve.mention_citation(item, index))
+            elif isinstance(item, _PandocKeys):
+                cits.extend(keys.citation(k) for k in item.keys)
             else:
                 fn = footnotes.get(item)
                 if item not in bodies:
@@ -1241,22 +1358,27 @@ def _blank_non_markdown(text: str, *, mdx: bool) -> str:
 # --- public entry points ----------------------------------------------------------------------------
 
 
-def extract_text(text: str, file: str, *, budget_s: float | None = None) -> ExtractedDocument:
+def extract_text(
+    text: str, file: str, *, budget_s: float | None = None, source: Path | None = None
+) -> ExtractedDocument:
     """Claims and resolved citations of one Markdown text; `file` names it in every claim.
 
     `budget_s`: the time the file may take (None: no limit). A file still being read when it
-    runs out gives no claims, only a `FileError` saying where extraction stopped."""
+    runs out gives no claims, only a `FileError` saying where extraction stopped. `source`: the
+    file on disk, whose folder holds the bibliography its pandoc citations name (None: no
+    bibliography file is read; `citecheck.extract.bibliography`)."""
     clock = _Clock(budget_s)
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     doc = ExtractedDocument(file=file)
-    text = _blank_non_markdown(text, mdx=file.lower().endswith(".mdx"))
+    mdx = file.lower().endswith(".mdx")
+    text = blank_markup(_blank_non_markdown(text, mdx=mdx), mdx=mdx)
     env: dict[str, Any] = {}
     tokens = _parser().parse(text, env)
     try:
-        _walk(tokens, text.split("\n"), file, doc, env, clock)
+        _walk(tokens, text.split("\n"), file, doc, env, clock, source)
     except _Stopped as stop:
         where = "".join(
             [f" {stop.where}" if stop.where else "", f" at line {stop.line}" if stop.line is not None else ""]
@@ -1298,7 +1420,7 @@ def extract_file(
         return doc
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark, as some editors save
         try:
-            return _with_errors(extract_text(data.decode("utf-16"), name, budget_s=budget_s), doc.errors)
+            return _with_errors(extract_text(data.decode("utf-16"), name, budget_s=budget_s, source=path), doc.errors)
         except UnicodeDecodeError:
             pass
     if b"\x00" in data:
@@ -1319,7 +1441,7 @@ def extract_file(
                 fatal=False,
             )
         )
-    return _with_errors(extract_text(text, name, budget_s=budget_s), doc.errors)
+    return _with_errors(extract_text(text, name, budget_s=budget_s, source=path), doc.errors)
 
 
 def _with_errors(doc: ExtractedDocument, errors: list[FileError]) -> ExtractedDocument:
