@@ -125,15 +125,15 @@ def _similarity(a: str, b: str) -> float:
 
 def match(claims: dict[str, list[Claim]], row: dict, threshold: float = 75.0) -> Claim | None:
     """The extracted claim a labelled row stands for: same file and line, the closest text; or a
-    claim starting up to three lines before that holds the row's text (merged with the sentence
-    before it)."""
+    claim starting up to three lines before (merged with the sentence before it) or one line after
+    (a label's line one off) that holds the row's text."""
     want = _norm(row["text"])
     best: tuple[float, Claim | None] = (threshold, None)
     for c in claims.get(row["file"], ()):
         if c.line == row["line"]:
             score = _similarity(_norm(c.text), want)
-        elif row["line"] - 3 <= c.line < row["line"] and len(want) >= 15 and want in _norm(c.text):
-            score = 85.0
+        elif row["line"] - 3 <= c.line <= row["line"] + 1 and len(want) >= 15 and want in _norm(c.text):
+            score = 85.0  # merged with the sentence before it, or a label's line one off
         else:
             continue
         if score >= best[0] and (best[1] is None or score > best[0]):

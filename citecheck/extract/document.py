@@ -289,6 +289,15 @@ class _Link:
     start: int  # offsets in the block's visible text
     end: int
     citation: Citation | None  # None: not a web source (relative link, mailto:)
+    anchor: str | None = None  # "[text](#id)": an in-document anchor, followed once the file is read
+
+
+@dataclass(frozen=True)
+class _Anchor:
+    """A link to an in-document anchor, resolved to the entry there once the file is read."""
+
+    id: str
+    raw: str
 
 
 @dataclass(frozen=True)
@@ -312,6 +321,7 @@ class _Block:
     masked: list[tuple[int, int]] = field(default_factory=list)  # code and URL spans
     footnotes: list[tuple[int, str]] = field(default_factory=list)  # (offset, label or "#id")
     pandoc: list[tuple[int, _PandocKeys]] = field(default_factory=list)  # (offset, a bracket's keys)
+    anchors: list[str] = field(default_factory=list)  # ids declared here (<a name="x">, id="x")
     breaks: list[int] = field(default_factory=list)  # offsets of line breaks
     ignore: bool = False  # an inline citecheck-ignore marker
     toggles: list[bool] = field(default_factory=list)  # inline disable (False) / enable (True)
@@ -328,6 +338,10 @@ class _Block:
 _HTML_A = re.compile(
     r"<a\s[^>]*?href\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))[^>]*>", re.IGNORECASE | re.DOTALL
 )
+# An element naming an anchor: <a name="x">, <a id="x">, <span id="x"> (a reference entry's target).
+_HTML_ID = re.compile(r"<[a-z]+\s[^>]{0,300}?\b(?:name|id)\s*=\s*[\"']?([^\"'\s>]{1,200})", re.IGNORECASE)
+# What a superscript holds when it is a citation marker: "7", "[10]", "[1],[2],[3]", "2, 9".
+_SUP_MARKER = re.compile(r"[\s\[\](),\d–-]{1,60}")
 _HTML_TITLE = re.compile(r"title\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
 _MARKER = re.compile(r"citecheck-(ignore|disable|enable)\b")
 
@@ -409,6 +423,7 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
     html_link: tuple[str, str | None] | None = None
     code_depth = 0
     pending_space = False  # a citation bracket dropped after a space: the space comes back before a word
+    sup: tuple[int, int, int] | None = None  # an open <sup>: (parts index, vlen, links) where it began
     seg_v, seg_line, seg_col, seg_text = block.seg_v, block.seg_line, block.seg_col, block.seg_text_col
 
     def mark(pos: int) -> None:
@@ -513,9 +528,12 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
             link_tok = child
         elif ctype == "link_close":
             if link_tok is not None:
-                block.links.append(
-                    _Link(link_start, vlen, _link_citation(link_tok, "".join(parts[link_part:]), line, cur))
-                )
+                href = str(link_tok.attrs.get("href", ""))
+                link_text = "".join(parts[link_part:])
+                if href.startswith("#") and len(href) > 1:
+                    block.links.append(_Link(link_start, vlen, None, anchor=href[1:]))
+                else:
+                    block.links.append(_Link(link_start, vlen, _link_citation(link_tok, link_text, line, cur)))
                 if link_tok.markup == "autolink":
                     block.masked.append((link_start, vlen))
                     end = line.find(">", cur)
@@ -570,7 +588,16 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
                         block.toggles.append(m.group(1) == "enable")
             else:
                 low = raw[:6].lower()
-                if low.startswith("<a ") or low.startswith("<a\n"):
+                if " " in raw or "\n" in raw:
+                    declared = _HTML_ID.match(raw)
+                    if declared is not None and "href" not in raw[: declared.start(1)].lower():
+                        block.anchors.append(declared.group(1))
+                if low.startswith("<sup"):
+                    sup = (len(parts), vlen, len(block.links))
+                elif low.startswith("</sup") and sup is not None:
+                    vlen, last = _drop_marker(block, parts, sup, vlen, last)
+                    sup = None
+                elif low.startswith("<a ") or low.startswith("<a\n"):
                     m = _HTML_A.match(raw)
                     if m:
                         if pos >= 0:
@@ -616,6 +643,32 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
                     cur = pos + len(markup)
     block.text = "".join(parts).rstrip()
     return block
+
+
+def _drop_marker(
+    block: _Block, parts: list[str], sup: tuple[int, int, int], vlen: int, last: str
+) -> tuple[int, str]:
+    """At a `</sup>`: a superscript that is a citation marker ("eyes.<sup>7</sup>",
+    "PR<sup>[10]</sup>") leaves the visible text, so its digits are no figure and the sentences
+    around it split; its links stay, as zero-width links where it stood. A superscript that is
+    not a marker ("m<sup>2</sup>", "1<sup>st</sup>") stays. Returns the new (vlen, last)."""
+    index, start, links = sup
+    inner = "".join(parts[index:])
+    before = "".join(parts[:index])[-1:]
+    if not inner or _SUP_MARKER.fullmatch(inner) is None:
+        return vlen, last
+    if len(block.links) == links and "[" not in inner and before not in ".,;:!?)\"”’":
+        return vlen, last
+    del parts[index:]
+    for lk in block.links[links:]:
+        lk.start = lk.end = start
+    while block.seg_v and block.seg_v[-1] > start:
+        block.seg_v.pop()
+        block.seg_line.pop()
+        block.seg_col.pop()
+        block.seg_text_col.pop()
+    block.masked = [(a, min(b, start)) for a, b in block.masked if a < start]
+    return start, (parts[-1][-1] if parts and parts[-1] else " ")
 
 
 def _link_citation(link_tok: Token, text: str, line: str, cur: int) -> Citation | None:
@@ -684,8 +737,8 @@ class _Draft:
     """A claim whose reference-list and footnote citations resolve once the file is read."""
 
     claim: Claim
-    # (offset, item); str: a footnote; _PandocKeys: a pandoc bracket
-    citations: list[tuple[int, Citation | resolve.Mention | str | _PandocKeys]]
+    # (offset, item); str: a footnote; _PandocKeys: a pandoc bracket; _Anchor: an in-document link
+    citations: list[tuple[int, Citation | resolve.Mention | str | _PandocKeys | _Anchor]]
     fact_kinds: list[ClaimKind]
 
 
@@ -700,7 +753,8 @@ def _apply_mask(text: str, spans: list[tuple[int, int]]) -> str:
         if e <= s:
             continue
         out.append(text[prev:s])
-        out.append("x" * (e - s))
+        # a capital first letter: a sentence may start with a code span ("`Intl` is a huge set")
+        out.append("X" + "x" * (e - s - 1))
         prev = e
     out.append(text[prev:])
     return "".join(out)
@@ -790,6 +844,9 @@ def _block_drafts(
     starts = [s for s, _ in spans]
     link_items: dict[int, list[_Link]] = {}
     for lk in block.links:
+        if lk.end <= lk.start:  # a marker dropped from the text: it cites the sentence it follows
+            link_items.setdefault(max(bisect_right(starts, lk.start) - 1, 0), []).append(lk)
+            continue
         # the sentences it overlaps: from the one holding its start to the one holding its end
         first = max(bisect_right(starts, lk.start) - 1, 0)
         last = bisect_right(starts, lk.end - 1) - 1
@@ -817,13 +874,15 @@ def _block_drafts(
         sentence = text[s:e]
         if is_question(sentence):
             continue
-        items: list[tuple[int, Citation | resolve.Mention | str | _PandocKeys]] = []
+        items: list[tuple[int, Citation | resolve.Mention | str | _PandocKeys | _Anchor]] = []
         sentence_links = link_items.get(k, [])
         for lk in sentence_links:
             if lk.citation is not None:
                 c = lk.citation.model_copy()
                 c.start, c.end = max(lk.start, s) - s, min(lk.end, e) - s
                 items.append((lk.start, c))
+            elif lk.anchor is not None:
+                items.append((lk.start, _Anchor(lk.anchor, f"[{text[lk.start : lk.end]}](#{lk.anchor})")))
         for fs, fe, c in point_items.get(k, ()):
             c = c.model_copy()
             c.start, c.end = fs - s, min(fe, e) - s
@@ -1035,6 +1094,7 @@ def _walk(
     prev_inline: Token | None = None
     row: list[_Block] = []
     in_thead = False
+    anchors: dict[str, list[str]] = {}  # id → the URLs of the entry that declares it
 
     for i, tok in enumerate(tokens):
         ttype = tok.type
@@ -1139,6 +1199,9 @@ def _walk(
             continue
         _children(tok, env, clock)
         block = _scan_inline(tok, lines)
+        for anchor in block.anchors:
+            # the entry an in-document link points to: this reference-list item, or this block
+            anchors.setdefault(anchor, ref_item.ref.urls if ref_item is not None else _block_urls(block))
         prev_inline = tok
         was_disabled = disabled
         for t in block.toggles:
@@ -1167,7 +1230,7 @@ def _walk(
     doc.references = references
     front = next((t.content for t in tokens[:1] if t.type == "front_matter"), "")
     keys = _Keys(front, _aliases(env), source)
-    _finish(drafts, references, footnotes, doc, clock, keys)
+    _finish(drafts, references, footnotes, doc, clock, keys, anchors)
 
 
 def _inline_footnotes(env: dict[str, Any], footnotes: dict[str, _Footnote], clock: _Clock) -> None:
@@ -1298,6 +1361,7 @@ def _finish(
     doc: ExtractedDocument,
     clock: _Clock,
     keys: _Keys,
+    anchors: dict[str, list[str]],
 ) -> None:
     index = resolve.ReferenceIndex(references)
     bodies: dict[str, list[Citation]] = {}  # a footnote's own references, resolved once
@@ -1312,6 +1376,13 @@ def _finish(
                     cits.append(resolve.mention_citation(item, index))
             elif isinstance(item, _PandocKeys):
                 cits.extend(keys.citation(k) for k in item.keys)
+            elif isinstance(item, _Anchor):
+                # an in-page link to a reference entry cites what the entry cites; to anything
+                # else (a heading, a note without a URL) it is navigation and cites nothing
+                for url in anchors.get(item.id, ())[: resolve.MAX_REFERENCES_PER_BRACKET]:
+                    cits.append(
+                        Citation(raw=item.raw, kind=CitationKind.reference, identifier=f"#{item.id}", url=url)
+                    )
             else:
                 fn = footnotes.get(item)
                 if item not in bodies:

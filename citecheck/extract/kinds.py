@@ -207,7 +207,9 @@ _ATTRIBUTION = re.compile(
     r"\b(?:said|says|wrote|writes|told|tells|stated|noted|explained|explains|added|argued|argues|claimed|"
     r"according\s+to|put\s+it|puts\s+it|described|asked|recalls|recalled|observed|remarked|commented|"
     r"tweeted|announced|admitted|admits|warned|warns|insisted|declared|replied|reported|concluded|"
-    r"concludes|in\s+the\s+words\s+of|called\s+it)\b|(?:^|\s)[—―]\s*\S",
+    r"concludes|in\s+the\s+words\s+of|called\s+it)\b|(?:^|\s)[—―]\s*\S|"
+    # “…” - Winston Churchill: a hyphen or en dash after the closing quote, then a name
+    r"[”\"’']\s*[-–]\s+[A-Z(\[]",
     re.IGNORECASE,
 )
 _DIGIT = re.compile(r"\d")
