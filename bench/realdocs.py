@@ -132,8 +132,10 @@ def match(claims: dict[str, list[Claim]], row: dict, threshold: float = 75.0) ->
     for c in claims.get(row["file"], ()):
         if c.line == row["line"]:
             score = _similarity(_norm(c.text), want)
-        elif row["line"] - 3 <= c.line <= row["line"] + 1 and len(want) >= 15 and want in _norm(c.text):
-            score = 85.0  # merged with the sentence before it, or a label's line one off
+        elif row["line"] - 3 <= c.line < row["line"] and len(want) >= 15 and want in _norm(c.text):
+            score = 85.0  # merged with the sentence before it
+        elif c.line == row["line"] + 1:
+            score = _similarity(_norm(c.text), want) - 5  # a label's line one off
         else:
             continue
         if score >= best[0] and (best[1] is None or score > best[0]):

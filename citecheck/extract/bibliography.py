@@ -111,7 +111,9 @@ def load(
         meta = next((folder / m for m in ("metadata.yaml", "metadata.yml") if (folder / m).is_file()), None)
         if meta is not None and meta.stat().st_size <= MAX_BYTES:
             wanted += [(name, True) for name in named_files(_front(meta.read_text("utf-8", "replace")))]
-        wanted += [(p.name, False) for p in sorted(folder.glob("manual-references*")) if p.suffix in _BIB_SUFFIXES]
+        wanted += [
+            (p.name, False) for p in sorted(folder.glob("manual-references*")) if p.suffix in _BIB_SUFFIXES
+        ]
     for name, named in wanted[:MAX_FILES]:
         path = _find(name, folder, root)
         if path is None:
@@ -215,7 +217,10 @@ def _bibtex(text: str) -> dict[str, str | None]:
     for entry in library.entries:
         fields = {f.key.lower(): str(f.value).strip().strip("{}") for f in entry.fields}
         arxiv = ""
-        if fields.get("archiveprefix", "").lower() == "arxiv" or fields.get("eprinttype", "").lower() == "arxiv":
+        if (
+            fields.get("archiveprefix", "").lower() == "arxiv"
+            or fields.get("eprinttype", "").lower() == "arxiv"
+        ):
             arxiv = fields.get("eprint", "")
         out[entry.key] = _entry_url(
             doi=fields.get("doi"),

@@ -85,8 +85,16 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from citecheck.config import DEFAULT_EXTRACT_BUDGET_S
 from citecheck.extract import bibliography, citations, resolve
 from citecheck.extract.forms import pandoc
+from citecheck.extract.kinds import (
+    detect_kinds,
+    is_boilerplate,
+    is_definition,
+    is_imperative_or_opinion,
+    is_question,
+    is_sentiment,
+    reads_as_statement,
+)
 from citecheck.extract.markup import FILL, blank_markup, drop_fill
-from citecheck.extract.kinds import detect_kinds, is_imperative_or_opinion, is_question
 from citecheck.models import Citation, CitationKind, Claim, ClaimKind, ExtractedDocument, FileError, Reference
 from citecheck.models import ResolveStatus as RS
 from citecheck.sentences import split_sentences
@@ -533,7 +541,9 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
                 if href.startswith("#") and len(href) > 1:
                     block.links.append(_Link(link_start, vlen, None, anchor=href[1:]))
                 else:
-                    block.links.append(_Link(link_start, vlen, _link_citation(link_tok, link_text, line, cur)))
+                    block.links.append(
+                        _Link(link_start, vlen, _link_citation(link_tok, link_text, line, cur))
+                    )
                 if link_tok.markup == "autolink":
                     block.masked.append((link_start, vlen))
                     end = line.find(">", cur)
@@ -657,7 +667,7 @@ def _drop_marker(
     before = "".join(parts[:index])[-1:]
     if not inner or _SUP_MARKER.fullmatch(inner) is None:
         return vlen, last
-    if len(block.links) == links and "[" not in inner and before not in ".,;:!?)\"”’":
+    if len(block.links) == links and "[" not in inner and before not in '.,;:!?)"”’':
         return vlen, last
     del parts[index:]
     for lk in block.links[links:]:
@@ -858,6 +868,18 @@ def _block_drafts(
     points = found + undefined
     for item, k in zip(points, _by_sentence(starts, n, [p[0] for p in points]), strict=True):
         point_items.setdefault(k, []).append(item)
+    if mentions and block.links:
+        # "[Shallue et al. 2018](https://…)": the link is the citation; its text names it, and
+        # its year is no date the sentence states
+        in_links = _Spans((lk.start, lk.end) for lk in block.links)
+        covered = [mn for mn in mentions if in_links.covers(mn.start)]
+        if covered:
+            mentions = [mn for mn in mentions if not in_links.covers(mn.start)]
+            mask = _apply_mask(mask, [(mn.start, mn.end) for mn in covered])
+    # an author-year citation's year is where the claim comes from, not a date it states
+    kind_mask = _apply_mask(
+        mask, [(mn.start, mn.end) for mn in mentions if mn.kind == CitationKind.author_year]
+    )
     mention_items: dict[int, list[resolve.Mention]] = {}
     for mn, k in zip(mentions, _by_sentence(starts, n, [mn.start for mn in mentions]), strict=True):
         mention_items.setdefault(k, []).append(mn)
@@ -867,8 +889,20 @@ def _block_drafts(
     ):
         footnote_items.setdefault(k, []).append(fn_item)
     pandoc_items: dict[int, list[tuple[int, _PandocKeys]]] = {}
-    for pd_item, k in zip(block.pandoc, _by_sentence(starts, n, [off for off, _ in block.pandoc]), strict=True):
+    for pd_item, k in zip(
+        block.pandoc, _by_sentence(starts, n, [off for off, _ in block.pandoc]), strict=True
+    ):
         pandoc_items.setdefault(k, []).append(pd_item)
+    # "[Knight Capital](…). A combination of … caused a $460M loss.": a block that opens with a
+    # link standing alone as its first sentence is about the linked page; its sentences cite it.
+    lead: Citation | None = None
+    if split and len(spans) > 1 and block.links and block.links[0].start <= spans[0][0]:
+        first = block.links[0]
+        if (
+            first.citation is not None
+            and _words_outside(mask[spans[0][0] : spans[0][1]], link_items.get(0, []), *spans[0]) == 0
+        ):
+            lead = first.citation
     drafts: list[_Draft] = []
     for k, (s, e) in enumerate(spans):
         sentence = text[s:e]
@@ -897,14 +931,32 @@ def _block_drafts(
             items.append((mn.start, replace(mn, start=mn.start - s, end=min(mn.end, e) - s)))
         items.extend(footnote_items.get(k, ()))
         items.extend(pandoc_items.get(k, ()))
+        if lead is not None and k > 0:
+            items.append((s, lead.model_copy(update={"start": None, "end": None})))
         smask = mask[s:e]
-        kinds = detect_kinds(smask)
+        kinds = detect_kinds(kind_mask[s:e])
+        if is_boilerplate(sentence, figure=ClaimKind.statistic in kinds):
+            continue
         if quote and ClaimKind.quote not in kinds:
             kinds.append(ClaimKind.quote)
-        if not items and extra:
+        if extra:
+            # a quotation's attribution and lead-in cite every sentence of it
             items.extend((s, c) for c in extra)
+        if not kinds and sentence.endswith(":"):
+            continue  # a lead-in ("In the words of Section508.gov:"): its links go to what follows
+        if ClaimKind.statistic not in kinds and is_sentiment(sentence):
+            continue  # a testimonial's feelings ("I really enjoyed working with …")
+        if not (set(kinds) - {ClaimKind.quote}) and is_definition(sentence):
+            continue  # "Docker is a tool for …"
+        if split and not quote and sentence_links:
+            outside = _words_outside(smask, sentence_links, s, e)
+            if outside == 0 and not reads_as_statement(sentence):
+                continue  # a title: a link-only list item or line that states nothing
+        if split and not quote and sentence_links and mention_items.get(k):
+            if _words_outside(kind_mask[s:e], sentence_links, s, e) <= len(mention_items[k]):
+                continue  # a reading-list entry: "[Title](…) (Author, 2018)."
         if items:
-            if not kinds and not _enough_words(smask, sentence_links, s, e):
+            if not kinds and _words_outside(smask, sentence_links, s, e) < 3:
                 continue  # a link-only line, a navigation entry, a stray fragment
             if not kinds and all(
                 isinstance(c, Citation) and c.resolve_status == RS.skipped for _, c in items
@@ -921,8 +973,9 @@ def _block_drafts(
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
 
-def _enough_words(smask: str, links: list[_Link], s: int, e: int) -> bool:
-    """At least three words outside the sentence's links."""
+def _words_outside(smask: str, links: list[_Link], s: int, e: int) -> int:
+    """How many words of a sentence stand outside its links (a masked code span or citation
+    counts as one)."""
     count = 0
     prev = 0
     for lk in links:
@@ -930,7 +983,7 @@ def _enough_words(smask: str, links: list[_Link], s: int, e: int) -> bool:
             count += len(_WORD.findall(smask, prev, max(lk.start - s, prev)))
             prev = max(prev, min(lk.end, e) - s)
     count += len(_WORD.findall(smask, prev))
-    return count >= 3
+    return count
 
 
 # --- the document walk ---------------------------------------------------------------------------
@@ -1348,7 +1401,9 @@ class _Keys:
         if key not in self.done:
             if self.bib is None and pandoc.identifier_url(key) is None:
                 folder = self.source.parent if self.source is not None else None
-                self.bib = bibliography.load(folder, self.front, self.aliases, siblings=True, exclude=self.source)
+                self.bib = bibliography.load(
+                    folder, self.front, self.aliases, siblings=True, exclude=self.source
+                )
             bib = self.bib or bibliography.Bibliography(aliases=self.aliases)
             self.done[key] = resolve.pandoc_citation(key, bib)
         return self.done[key]
@@ -1491,7 +1546,9 @@ def extract_file(
         return doc
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark, as some editors save
         try:
-            return _with_errors(extract_text(data.decode("utf-16"), name, budget_s=budget_s, source=path), doc.errors)
+            return _with_errors(
+                extract_text(data.decode("utf-16"), name, budget_s=budget_s, source=path), doc.errors
+            )
         except UnicodeDecodeError:
             pass
     if b"\x00" in data:

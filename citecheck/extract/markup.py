@@ -34,8 +34,28 @@ FILL = "\ue000"  # a private-use character: stands for blanked markup inside a l
 MAX_SPAN = 2000  # characters: a longer "{{ … }}" or "<Tag …>" is not template markup
 
 _CODE_SHORTCODES = frozenset(
-    "highlight code codeblock mermaid plotly chart echarts math katex raw rawhtml html svg diagram "
-    "gist tweet x youtube vimeo asciinema".split()
+    [
+        "highlight",
+        "code",
+        "codeblock",
+        "mermaid",
+        "plotly",
+        "chart",
+        "echarts",
+        "math",
+        "katex",
+        "raw",
+        "rawhtml",
+        "html",
+        "svg",
+        "diagram",
+        "gist",
+        "tweet",
+        "x",
+        "youtube",
+        "vimeo",
+        "asciinema",
+    ]
 )
 _LIQUID_BODIES = frozenset({"highlight", "comment"})
 _XREF_MACRO = re.compile(r"(?i)(?:xref|glossary|element|attr|header|method|status|event)$")

@@ -334,14 +334,21 @@ def pandoc_citation(key: str, bib: Bibliography) -> Citation:
                 (CitationKind.pandoc, key, url) if (url := web_url(target)) else None
             )
             if found is None:
-                return _error(raw, CitationKind.pandoc, key, f"citation alias [@{key}] names {target!r}, not a URL or identifier")
+                return _error(
+                    raw,
+                    CitationKind.pandoc,
+                    key,
+                    f"citation alias [@{key}] names {target!r}, not a URL or identifier",
+                )
     if found is None:
         known, url = bib.entry(key)
         if known and url:
             found = (CitationKind.pandoc, key, url)
         elif known:
             where = ", ".join(bib.files)
-            return _error(raw, CitationKind.pandoc, key, f"bibliography entry {key} ({where}) has no URL or identifier")
+            return _error(
+                raw, CitationKind.pandoc, key, f"bibliography entry {key} ({where}) has no URL or identifier"
+            )
     if found is None:
         found = pandoc.inferred_url(key)
     if found is None:
@@ -353,7 +360,9 @@ def pandoc_citation(key: str, bib: Bibliography) -> Citation:
             reason += f"; {'; '.join(bib.problems)}"
         return _error(raw, CitationKind.pandoc, key, reason)
     kind, identifier, url = found
-    return Citation(raw=raw, kind=kind, identifier=identifier, url=url, text_fragment=parse_text_fragment(url))
+    return Citation(
+        raw=raw, kind=kind, identifier=identifier, url=url, text_fragment=parse_text_fragment(url)
+    )
 
 
 def undefined_reference(raw: str, label: str) -> Citation:
