@@ -952,9 +952,14 @@ def _block_drafts(
             outside = _words_outside(smask, sentence_links, s, e)
             if outside == 0 and not reads_as_statement(sentence):
                 continue  # a title: a link-only list item or line that states nothing
-        if split and not quote and sentence_links and mention_items.get(k):
-            if _words_outside(kind_mask[s:e], sentence_links, s, e) <= len(mention_items[k]):
-                continue  # a reading-list entry: "[Title](…) (Author, 2018)."
+        if (
+            split
+            and not quote
+            and sentence_links
+            and mention_items.get(k)
+            and _words_outside(kind_mask[s:e], sentence_links, s, e) <= len(mention_items[k])
+        ):
+            continue  # a reading-list entry: "[Title](…) (Author, 2018)."
         if items:
             if not kinds and _words_outside(smask, sentence_links, s, e) < 3:
                 continue  # a link-only line, a navigation entry, a stray fragment

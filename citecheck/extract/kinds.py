@@ -727,7 +727,8 @@ _SENTIMENT = re.compile(
 )
 # "Docker is a tool for packaging …": a definition or a product description.
 _DEFINITION = re.compile(
-    r"^(?!(?i:there|it|this|that|these|those|here|which|what|one|each|all|both)\b)[\w .'’&+-]{1,60}?\s+(?:is|are)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,5}?(?:tool|library|framework|platform|"
+    r"^(?!(?i:there|it|this|that|these|those|here|which|what|one|each|all|both)\b)"
+    r"[\w .'’&+-]{1,60}?\s+(?:is|are)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,5}?(?:tool|library|framework|platform|"
     r"language|service|system|project|package|program|application|app|website|site|format|protocol|"
     r"standard|method|technique|collection|set|suite|toolkit|engine|database|editor|extension|plugin|"
     r"module|utility|community|organi[sz]ation|initiative|group|term|concept)s?\b(?!.*\b(?:used\s+(?:by|in)|"

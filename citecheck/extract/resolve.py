@@ -355,7 +355,10 @@ def pandoc_citation(key: str, bib: Bibliography) -> Citation:
         if bib.files:
             reason = f"citation key [@{key}] not found in the bibliography ({', '.join(bib.files)})"
         else:
-            reason = f"citation key [@{key}] not found: the document names no bibliography and defines no [@{key}]: alias"
+            reason = (
+                f"citation key [@{key}] not found: the document names no bibliography"
+                f" and defines no [@{key}]: alias"
+            )
         if bib.problems:
             reason += f"; {'; '.join(bib.problems)}"
         return _error(raw, CitationKind.pandoc, key, reason)
