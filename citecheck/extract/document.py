@@ -935,13 +935,15 @@ def _block_drafts(
             items.append((s, lead.model_copy(update={"start": None, "end": None})))
         smask = mask[s:e]
         kinds = detect_kinds(kind_mask[s:e])
-        if is_boilerplate(sentence, figure=ClaimKind.statistic in kinds):
-            continue
         if quote and ClaimKind.quote not in kinds:
             kinds.append(ClaimKind.quote)
         if extra:
             # a quotation's attribution and lead-in cite every sentence of it
             items.extend((s, c) for c in extra)
+        if not items and not kinds:
+            continue  # states no fact and cites nothing (most sentences: the rules below cost more)
+        if is_boilerplate(sentence, figure=ClaimKind.statistic in kinds):
+            continue
         if not kinds and sentence.endswith(":"):
             continue  # a lead-in ("In the words of Section508.gov:"): its links go to what follows
         if ClaimKind.statistic not in kinds and is_sentiment(sentence):

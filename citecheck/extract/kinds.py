@@ -640,8 +640,8 @@ _POINTER_VERBS = frozenset(
         "please",
     ]
 )
-_BOILERPLATE = re.compile(
-    r"^(?:for\s+(?:more|further|additional|full|complete)\s+(?:information|info|details|context|examples|"
+_BOILERPLATE_START = re.compile(
+    r"(?:for\s+(?:more|further|additional|full|complete)\s+(?:information|info|details|context|examples|"
     r"background|reading)\b|more\s+(?:information|info|details)\s+(?:is|are|can|about|on)\b|"
     r"(?:you\s+can|you\s+may|feel\s+free\s+to)\s+(?:also\s+)?(?:read|learn|find|see|check|watch|download|try|"
     r"get|view|follow|join|listen|explore|browse)\b|(?:to\s+)?(?:learn|read|find\s+out)\s+more\b|"
@@ -650,7 +650,25 @@ _BOILERPLATE = re.compile(
     r"by\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}\s*$|"
     r"(?:edit(?:ed)?|updated?|update\s+\d|disclaimer|please\s+note|note|nb|n\.b\.|p\.?s\.?)\b[^:.!?]{0,40}:|"
     r"(?:image|photo|figure|illustration|graphic|screenshot|video|banner|cover\s+image|header\s+image|logo)s?\s+"
-    r"(?:courtesy|credit|by|from|via|source)\b|(?:photo|image)\s+credits?\b|credits?\s*:|source\s*:)|"
+    r"(?:courtesy|credit|by|from|via|source)\b|(?:photo|image)\s+credits?\b|credits?\s*:|source\s*:)",
+    re.IGNORECASE,
+)
+# … and anywhere in it (tried only when one of `_BOILERPLATE_WORDS` is there)
+_BOILERPLATE_WORDS = (
+    "thank",
+    "grateful",
+    "acknowledge",
+    "worth",
+    "available",
+    "website",
+    "homepage",
+    "blog",
+    "site",
+    "information",
+    "details",
+    "reading",
+)
+_BOILERPLATE_ANY = re.compile(
     r"\b(?:we|I)\s+(?:would\s+like\s+to|want\s+to|wanted\s+to|'d\s+like\s+to|’d\s+like\s+to)\s+(?:say\s+)?"
     r"(?:thank|acknowledge)|\b(?:we|I)\s+(?:thank|are\s+grateful|am\s+grateful)\b|\bspecial\s+thanks\b|"
     r"\bworth\s+(?:mentioning|reading|a\s+read|a\s+look|checking\s+out|noting\s+here)\b|"
@@ -706,7 +724,10 @@ def is_boilerplate(text: str, *, figure: bool = False) -> bool:
     `figure`: the sentence states a statistic, so a pointer to where it comes from ("See X, which
     says 40% of builds fail") is a claim about that source."""
     stripped = text.lstrip('*_ (["“')
-    if _BOILERPLATE.search(stripped) or _DATED_BYLINE.match(stripped) or _METADATA.match(stripped):
+    if _BOILERPLATE_START.match(stripped) or _DATED_BYLINE.match(stripped) or _METADATA.match(stripped):
+        return True
+    low = stripped.lower()
+    if any(w in low for w in _BOILERPLATE_WORDS) and _BOILERPLATE_ANY.search(stripped):
         return True
     if _STAMP.match(stripped) and len(stripped.split()) <= 10:
         return True

@@ -246,9 +246,11 @@ def _jsx_spans(text: str, spans: list[tuple[int, int]], *, everything: bool) -> 
     pos = 0
     while (m := pattern.search(text, pos)) is not None:
         start = m.start()
-        end = _tag_end(text, m.end() if everything else start + 1)
+        end, stop = _tag_end(text, m.end() if everything else start + 1)
         if end < 0:
-            pos = m.end()
+            # no tag here; nor at an opening inside what was scanned that only a "<" at depth 0
+            # could have ended: resume after it, so each character is scanned once
+            pos = max(m.end(), stop)
             continue
         if end - start <= MAX_SPAN:
             spans.append((start, end))
@@ -258,22 +260,23 @@ def _jsx_spans(text: str, spans: list[tuple[int, int]], *, everything: bool) -> 
         _jsx_spans(text, spans, everything=False)
 
 
-def _tag_end(text: str, pos: int) -> int:
-    """The end of a tag whose name ends before `pos`: after its `>` outside quotes and braces;
-    -1 if there is none within `MAX_SPAN` characters or a new tag opens first."""
+def _tag_end(text: str, pos: int) -> tuple[int, int]:
+    """(end, stop): the end of a tag whose name ends before `pos`, after its `>` outside quotes
+    and braces, or -1 if there is none within `MAX_SPAN` characters or a new tag opens first;
+    `stop` is where the scan ended."""
     depth = 0
-    limit = pos + MAX_SPAN
-    for t in _JSX_TOKEN.finditer(text, pos, min(len(text), limit)):
+    limit = min(len(text), pos + MAX_SPAN)
+    for t in _JSX_TOKEN.finditer(text, pos, limit):
         tok = t.group(0)
         if tok == "{":
             depth += 1
         elif tok == "}":
             depth = max(0, depth - 1)
         elif tok == ">" and depth == 0:
-            return t.end()
+            return t.end(), t.end()
         elif tok == "<" and depth == 0:
-            return -1
-    return -1
+            return -1, t.start()
+    return -1, limit
 
 
 def _expression_spans(text: str, spans: list[tuple[int, int]]) -> None:
