@@ -227,7 +227,7 @@ _ATTRIBUTION = re.compile(
 )
 # A dash attributes a quotation only after it: “…” — Name, “…” - Winston Churchill (a dash before
 # the quotation is punctuation: "— when the engine has to “stop the world”").
-_ATTRIBUTION_DASH = re.compile(r"(?:^|\s)[—―]\s*\S|[”\"’']\s*[-–]\s+[A-Z(\[]")
+_ATTRIBUTION_DASH = re.compile(r"(?:^|\s)[—―]\s*\S|[”\"’']\s*[-–]\s+[(\[]?[A-Z].{0,60}$")
 _DIGIT = re.compile(r"\d")
 # Lower-case words for the gates: punctuation becomes space, then a plain split (C speed).
 _NOT_WORD = str.maketrans({c: " " for c in "0123456789.,;:!?()[]{}\"“”‘’'*_~`/\\|<>@#$%^&+=-–—…"})
@@ -718,6 +718,9 @@ def reads_as_statement(text: str) -> bool:
     return _TITLE_START.match(text) is None and _STATEMENT.search(text) is not None
 
 
+_NAMED_AFTER_VERB = re.compile(r"[A-Za-z]+\s+the\s+[A-Z]")
+
+
 def is_boilerplate(text: str, *, figure: bool = False) -> bool:
     """A pointer, a call to action, thanks, a byline or date stamp, a disclaimer or meta note,
     an image credit or a metadata line: no claim, even with a link (see the module docstring).
@@ -735,7 +738,8 @@ def is_boilerplate(text: str, *, figure: bool = False) -> bool:
     if m:
         first, second = m.group(1).lower(), m.group(2).lower()
         if first in _POINTER_VERBS and second not in _NOT_IMPERATIVE_NEXT and not m.group(1).isupper():
-            return not figure
+            # "Read the Docs received a grant": a name that opens with a verb
+            return not figure and _NAMED_AFTER_VERB.match(stripped) is None
     return False
 
 
@@ -749,11 +753,13 @@ _SENTIMENT = re.compile(
 # "Docker is a tool for packaging …": a definition or a product description.
 _DEFINITION = re.compile(
     r"^(?!(?i:there|it|this|that|these|those|here|which|what|one|each|all|both)\b)"
-    r"[\w .'’&+-]{1,60}?\s+(?:is|are)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,5}?(?:tool|library|framework|platform|"
-    r"language|service|system|project|package|program|application|app|website|site|format|protocol|"
-    r"standard|method|technique|collection|set|suite|toolkit|engine|database|editor|extension|plugin|"
-    r"module|utility|community|organi[sz]ation|initiative|group|term|concept)s?\b(?!.*\b(?:used\s+(?:by|in)|"
-    r"and\s+(?:is|has|was)|since|largest|most|first)\b)"
+    r"[\w .'’&+-]{1,60}?\s+(?:is|are)\s+(?:an?|the)\s+"
+    r"(?:(?!(?:with|of|in|on|at|by|from|and|or|whose)\b)[\w-]+\s+){0,3}?"
+    r"(?:tool|library|framework|platform|language|service|system|project|package|program|application|app|"
+    r"website|site|format|protocol|standard|method|technique|collection|set|suite|toolkit|engine|database|"
+    r"editor|extension|plugin|module|utility|community|organi[sz]ation|initiative|group|term|concept)s?"
+    r"(?:\s+(?:for|that|which|to|used|designed|built|written|made|meant|where)\b|\s*[.;:]?\s*$)"
+    r"(?!.*\b(?:used\s+(?:by|in)|and\s+(?:is|has|was)|since|largest|most|first)\b)"
 )
 
 
