@@ -995,6 +995,9 @@ def _words_outside(smask: str, links: list[_Link], s: int, e: int) -> int:
 
 # --- the document walk ---------------------------------------------------------------------------
 
+# A short "Name, role" line without a sentence's end: a quotation's attribution.
+_LINK_TARGET = re.compile(r"\]\([^()\s]*\)")  # a link's "(url)", to read the line as it shows
+_NAME_LINE = re.compile(r"[\[*_]*[A-Z][^\n.!?:;]{0,60},[^\n.!?]{1,80}")
 _ATTRIB_LINE = re.compile(r"^\s*(?:—|―|–|--|~)\s*\S")
 
 
@@ -1014,11 +1017,20 @@ class _Footnote:
                 self.urls.append(u)
 
 
+_URL_ONLY = re.compile(r"(?:https?://|www\.)\S{1,2000}")
+
+
 def _block_urls(block: _Block) -> list[str]:
     urls = [lk.citation.url for lk in block.links if lk.citation is not None and lk.citation.url]
     seen = set(urls)
     link_spans = {(lk.start, lk.end) for lk in block.links}
-    for u in citations.urls_in(_apply_mask(block.text, [s for s in block.masked if s not in link_spans])):
+    # a code span that is nothing but a URL names it (`[^1]: `http://…``); other code is code
+    hidden = [
+        (a, b)
+        for a, b in block.masked
+        if (a, b) not in link_spans and not _URL_ONLY.fullmatch(block.text[a:b].strip())
+    ]
+    for u in citations.urls_in(_apply_mask(block.text, hidden)):
         if u not in seen:
             seen.add(u)
             urls.append(u)
@@ -1113,6 +1125,17 @@ def _blockquote_context(
     if last_inline is not None:
         content = tokens[last_inline].content
         last_line_start = content.rfind("\n") + 1
+        first_inline = next((j for j in range(i + 1, close) if tokens[j].type == "inline"), None)
+        if (
+            first_inline is not None
+            and first_inline != last_inline
+            and len(content) < 400
+            and _NAME_LINE.fullmatch(_LINK_TARGET.sub("]", content).strip())
+        ):
+            # "[Marc Rousavy](…), creator of `react-native-mmkv`": the quote's last paragraph names
+            # who said it
+            cits = resolve.attribution_citations(_inline_links(tokens[last_inline], env, clock))
+            return _QuoteContext(close, cits, True), last_inline
         if _ATTRIB_LINE.match(content[last_line_start:]):
             attribution = last_inline if last_line_start == 0 else None
             cits = resolve.attribution_citations(_inline_links(tokens[last_inline], env, clock))

@@ -146,7 +146,9 @@ _SUPERLATIVE_WORDS = (
     "largest biggest fastest slowest smallest highest lowest greatest oldest newest longest shortest "
     "strongest weakest cheapest richest busiest heaviest lightest youngest widest deepest"
 )
-_SUPERLATIVE_GATE = frozenset([*_SUPERLATIVE_WORDS.split(), "most", "least", "top", "growing", "selling"])
+_SUPERLATIVE_GATE = frozenset(
+    [*_SUPERLATIVE_WORDS.split(), "most", "least", "top", "growing", "selling", "best"]
+)
 # "the lowest cost possible", "its weakest link": idioms, not comparisons
 _SUPERLATIVE_IDIOM = re.compile(r"\s+(?:\w+\s+)?possible\b|\s+link\b")
 _SUPERLATIVE = re.compile(
@@ -156,7 +158,8 @@ _SUPERLATIVE = re.compile(
     r"controversial\b|innovative\b|amazing\b|engaged\b|experienced\b|talented\b|impressive\b|inspiring\b|"
     r"powerful\b|meaningful\b|beautiful\b|enjoyable\b|critical\b|essential\b|part\b|out\b|of\b|likely\b|"
     r"cases\b|people\b)[a-z]\w+|fastest-growing|best-selling|top\s+\d+)\b|"
-    r"\b(?:fastest-growing|most\s+popular|most\s+used|most\s+widely|world's\s+largest)\b"
+    r"\b(?:fastest-growing|most\s+popular|most\s+used|most\s+widely|world's\s+largest|best[- ]known|"
+    r"best[- ]selling|most[- ]downloaded|most[- ]starred)\b"
 )
 _CHANGE_ALWAYS = wordset(
     "doubled tripled quadrupled halved trebled outperform outperforms outperformed outnumber "
