@@ -94,7 +94,7 @@ from citecheck.extract.kinds import (
     is_sentiment,
     reads_as_statement,
 )
-from citecheck.extract.markup import FILL, blank_markup, drop_fill
+from citecheck.extract.markup import FILL, blank_markup, drop_fill, strip_fill
 from citecheck.models import Citation, CitationKind, Claim, ClaimKind, ExtractedDocument, FileError, Reference
 from citecheck.models import ResolveStatus as RS
 from citecheck.sentences import split_sentences
@@ -1111,6 +1111,13 @@ class _QuoteContext:
     attributed: bool
 
 
+def _lead_in(prev_inline: Token | None, env: dict[str, Any], clock: _Clock) -> list[Citation]:
+    """The links of a paragraph that introduces a quotation ("… have seen benefits:")."""
+    if prev_inline is not None and strip_fill(prev_inline.content).endswith(":"):
+        return _inline_links(prev_inline, env, clock)
+    return []
+
+
 def _blockquote_context(
     tokens: list[Token], i: int, prev_inline: Token | None, env: dict[str, Any], clock: _Clock
 ) -> tuple[_QuoteContext, int | None]:
@@ -1134,8 +1141,8 @@ def _blockquote_context(
         ):
             # "[Marc Rousavy](…), creator of `react-native-mmkv`": the quote's last paragraph names
             # who said it
-            cits = resolve.attribution_citations(_inline_links(tokens[last_inline], env, clock))
-            return _QuoteContext(close, cits, True), last_inline
+            cits = _lead_in(prev_inline, env, clock) + _inline_links(tokens[last_inline], env, clock)
+            return _QuoteContext(close, resolve.attribution_citations(cits), True), last_inline
         if _ATTRIB_LINE.match(content[last_line_start:]):
             attribution = last_inline if last_line_start == 0 else None
             cits = resolve.attribution_citations(_inline_links(tokens[last_inline], env, clock))
@@ -1145,7 +1152,7 @@ def _blockquote_context(
         if _ATTRIB_LINE.match(nxt.content):
             cits = resolve.attribution_citations(_inline_links(nxt, env, clock))
             return _QuoteContext(close, cits, True), close + 2
-    if prev_inline is not None and prev_inline.content.rstrip().endswith(":"):
+    if prev_inline is not None and strip_fill(prev_inline.content).endswith(":"):
         cits = resolve.attribution_citations(_inline_links(prev_inline, env, clock))
         if cits:
             return _QuoteContext(close, cits, True), None
