@@ -1184,6 +1184,7 @@ def _walk(
     prev_inline: Token | None = None
     row: list[_Block] = []
     in_thead = False
+    headers: list[str] = []  # the current table's header cells
     anchors: dict[str, list[str]] = {}  # id → the URLs of the entry that declares it
 
     for i, tok in enumerate(tokens):
@@ -1268,13 +1269,14 @@ def _walk(
             continue
         if ttype == "thead_open":
             in_thead = True
+            headers = []
             continue
         if ttype == "thead_close":
             in_thead = False
             continue
         if ttype == "tr_close" and row:
             if not disabled and ref_section is None:
-                drafts.extend(_block_drafts(_join(row), file, split=False))
+                drafts.extend(_block_drafts(_join(row, headers), file, split=False))
             row = []
             continue
         if ttype != "inline" or i in skip_inline:
@@ -1282,6 +1284,7 @@ def _walk(
         clock.check(tok.map[0] + 1 if tok.map else None)
         in_cell = i > 0 and tokens[i - 1].type in ("th_open", "td_open")
         if in_cell and in_thead:
+            headers.append(tok.content)
             continue
         attributed = bool(quotes) and quotes[-1].attributed
         if not (in_cell or attributed or ref_section is not None or _may_hold_claim(tok.content)):
@@ -1339,12 +1342,21 @@ def _inline_footnotes(env: dict[str, Any], footnotes: dict[str, _Footnote], cloc
         )
 
 
-def _join(cells: list[_Block]) -> _Block:
-    """One block for a table row: the cells' text joined with " | "."""
+# A cell that is a bare figure ("1800", "671B", "128K") in a column whose header names no date:
+# a specification, not a year.
+_BARE_FIGURE = re.compile(r"\s*[~≈<>]?\d[\d,.]{0,15}\s?[A-Za-z%]{0,3}\s*")
+_DATE_HEADER = re.compile(
+    r"date|year|release|when|time|period|since|until|founded|launch|day|month", re.IGNORECASE
+)
+
+
+def _join(cells: list[_Block], headers: list[str] | None = None) -> _Block:
+    """One block for a table row: the cells' text joined with " | " (a bare figure in a column
+    that is not a date column masked, so it is never read as a year)."""
     out = _Block()
     parts: list[str] = []
     off = 0
-    for cell in cells:
+    for column, cell in enumerate(cells):
         if not cell.text:
             continue
         if parts:
@@ -1360,6 +1372,9 @@ def _join(cells: list[_Block]) -> _Block:
         out.footnotes.extend((o + off, key) for o, key in cell.footnotes)
         out.pandoc.extend((o + off, keys) for o, keys in cell.pandoc)
         out.ignore = out.ignore or cell.ignore
+        header = headers[column] if headers and column < len(headers) else ""
+        if _BARE_FIGURE.fullmatch(cell.text) and not _DATE_HEADER.search(header):
+            out.masked.append((off, off + len(cell.text)))
         off += len(cell.text)
     out.text = "".join(parts)
     return out
