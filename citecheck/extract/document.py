@@ -1342,9 +1342,9 @@ def _inline_footnotes(env: dict[str, Any], footnotes: dict[str, _Footnote], cloc
         )
 
 
-# A cell that is a bare figure ("1800", "671B", "128K") in a column whose header names no date:
-# a specification, not a year.
-_BARE_FIGURE = re.compile(r"\s*[~≈<>]?\d[\d,.]{0,15}\s?[A-Za-z%]{0,3}\s*")
+# A cell that is a bare number that could pass for a year ("1800", "2048") in a column whose
+# header names no date: a specification, not a year.
+_BARE_FIGURE = re.compile(r"\s*(?:1[6-9]|20)\d\d\s*")
 _DATE_HEADER = re.compile(
     r"date|year|release|when|time|period|since|until|founded|launch|day|month", re.IGNORECASE
 )
