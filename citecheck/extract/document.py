@@ -963,8 +963,12 @@ def _block_drafts(
         ):
             continue  # a reading-list entry: "[Title](…) (Author, 2018)."
         if items:
-            if not kinds and _words_outside(smask, sentence_links, s, e) < 3:
-                continue  # a link-only line, a navigation entry, a stray fragment
+            if (
+                not kinds
+                and _words_outside(smask, sentence_links, s, e) < 3
+                and not reads_as_statement(sentence)
+            ):
+                continue  # a link-only line, a navigation entry, a stray fragment (unless a statement)
             if not kinds and all(
                 isinstance(c, Citation) and c.resolve_status == RS.skipped for _, c in items
             ):

@@ -786,6 +786,12 @@ def is_imperative_or_opinion(text: str) -> bool:
     m = _FIRST_WORDS.match(text)
     if m:
         first, second = m.group(1).lower(), m.group(2).lower()
-        if first in _IMPERATIVE_VERBS and second not in _NOT_IMPERATIVE_NEXT and not m.group(1).isupper():
+        named = first in ("let's", "let’s") and m.group(2)[:1].isupper()  # "Let's Encrypt is …"
+        if (
+            first in _IMPERATIVE_VERBS
+            and second not in _NOT_IMPERATIVE_NEXT
+            and not m.group(1).isupper()
+            and not named
+        ):
             return True
     return bool(_ADVICE.search(text))
