@@ -1305,7 +1305,7 @@ def _walk(
             disabled = not t
         if was_disabled or block.ignore:
             continue
-        if ref_section is not None:
+        if ref_section is not None and footnote_key is None:
             _add_reference(block, tok, ref_item, references)
             continue
         if in_cell:

@@ -586,6 +586,7 @@ _ADVICE = re.compile(
     r"similarly),?\s+)?(?:if|suppose|imagine|assume|assuming|let's\s+say|say)\b|"
     r"^(?:(?:a|an|the|this|that|one|such\s+a)\s+)?(?:[\w-]+\s+){0,2}(?:could|would|might)\s+(?!not\b)|"
     r"^(?:that|this)\s+means\s+(?:that\s+)?(?:we|you)\s+(?:need|have|must|should)\b|"
+    r"\b(?:we|I)\s+(?:are|am|['’]re|['’]m)\s+(?:aiming|planning|hoping|going)\s+to\b|"
     r"\bin\s+(?:my|our)\s+(?:opinion|view|experience)\b|"
     r"^(?:personally|honestly|frankly|ideally|hopefully|probably|perhaps|maybe)\b|"
     r"\b(?:IMO|IMHO)\b|^(?:if\s+you\b[^,]*,\s*)?(?:you\s+should|make\s+sure|be\s+sure|don't|do\s+not)\b|"
@@ -651,7 +652,7 @@ _BOILERPLATE_START = re.compile(
     r"(?:a\s+)?(?:big|huge|special|many|sincere|heartfelt)?\s*thanks?\s+(?:you|to\s+(?:everyone|all|our|each|every|the\s+"
     r"(?:many|amazing|wonderful|whole))|for)\b|thank\s+you\b|"
     r"by\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}\s*$|"
-    r"(?:edit(?:ed)?|updated?|update\s+\d|disclaimer|please\s+note|note|nb|n\.b\.|p\.?s\.?)\b[^:.!?]{0,40}:|"
+    r"(?:edit(?:ed)?|updated?|update\s+\d|disclaimer|please\s+note|note|nb|n\.b\.|p\.?s\.?)\b[^:.!?]{0,40}:|note,|"
     r"(?:image|photo|figure|illustration|graphic|screenshot|video|banner|cover\s+image|header\s+image|logo)s?\s+"
     r"(?:courtesy|credit|by|from|via|source)\b|(?:photo|image)\s+credits?\b|credits?\s*:|source\s*:)",
     re.IGNORECASE,
@@ -672,7 +673,7 @@ _BOILERPLATE_WORDS = (
     "reading",
 )
 _BOILERPLATE_ANY = re.compile(
-    r"\b(?:we|I)\s+(?:would\s+like\s+to|want\s+to|wanted\s+to|'d\s+like\s+to|’d\s+like\s+to)\s+(?:say\s+)?"
+    r"\b(?:we|I)(?:\s+would\s+like\s+to|\s+want\s+to|\s+wanted\s+to|['’]d\s+like\s+to)\s+(?:say\s+)?"
     r"(?:thank|acknowledge)|\b(?:we|I)\s+(?:thank|are\s+grateful|am\s+grateful)\b|\bspecial\s+thanks\b|"
     r"\bworth\s+(?:mentioning|reading|a\s+read|a\s+look|checking\s+out|noting\s+here)\b|"
     r"\b(?:is|are)\s+available\s+(?:here|at\s+the\s+link|online\s+here)\b|"
@@ -721,7 +722,7 @@ def reads_as_statement(text: str) -> bool:
     return _TITLE_START.match(text) is None and _STATEMENT.search(text) is not None
 
 
-_NAMED_AFTER_VERB = re.compile(r"[A-Za-z]+\s+the\s+[A-Z]")
+_NAMED_AFTER_VERB = re.compile(r"[A-Za-z]+\s+the\s+[A-Z]\w*(?:\s+[A-Z]\w*){0,3}\s+\w+ed\b")
 
 
 def is_boilerplate(text: str, *, figure: bool = False) -> bool:

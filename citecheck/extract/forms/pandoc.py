@@ -42,6 +42,8 @@ def bracket_keys(inner: str) -> list[str] | None:
         return None
     keys: list[str] = []
     for item in inner.split(";"):
+        if not item.strip():
+            continue  # "[@a;; @b]": a stray separator
         m = _ITEM_KEY.search(item)
         if m is None:
             return None
