@@ -717,9 +717,16 @@ _TITLE_START = re.compile(
 )
 
 
+_TITLE_WORD = re.compile(r"[A-Za-z][\w'’-]{3,}")
+
+
 def reads_as_statement(text: str) -> bool:
-    """Whether a line reads as a statement (it has a finite verb and is not a how/why title)."""
-    return _TITLE_START.match(text) is None and _STATEMENT.search(text) is not None
+    """Whether a line reads as a statement: it has a finite verb, and is neither a how/why title
+    nor written in Title Case ("Incident Analysis: How Learning is Different Than Fixing")."""
+    if _TITLE_START.match(text) is not None or _STATEMENT.search(text) is None:
+        return False
+    words = _TITLE_WORD.findall(text)
+    return len(words) < 3 or sum(w[0].isupper() for w in words) * 10 <= len(words) * 6
 
 
 _NAMED_AFTER_VERB = re.compile(r"[A-Za-z]+\s+the\s+[A-Z]\w*(?:\s+[A-Z]\w*){0,3}\s+\w+ed\b")
