@@ -90,6 +90,7 @@ from citecheck.extract.kinds import (
     is_boilerplate,
     is_definition,
     is_imperative_or_opinion,
+    is_lead_in,
     is_question,
     is_sentiment,
     reads_as_statement,
@@ -944,7 +945,7 @@ def _block_drafts(
             continue  # states no fact and cites nothing (most sentences: the rules below cost more)
         if is_boilerplate(sentence, figure=ClaimKind.statistic in kinds):
             continue
-        if not kinds and sentence.endswith(":"):
+        if not kinds and is_lead_in(sentence):
             continue  # a lead-in ("In the words of Section508.gov:"): its links go to what follows
         if ClaimKind.statistic not in kinds and is_sentiment(sentence):
             continue  # a testimonial's feelings ("I really enjoyed working with …")

@@ -709,7 +709,7 @@ _METADATA = re.compile(
 _STATEMENT = re.compile(
     r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|had|hasn't|haven't|will|won't|would|can|"
     r"can't|cannot|could|does|did|doesn't|didn't|may|might|must|shall|should|becomes|became|remains|"
-    r"reached|reaches|surpassed|grew|fell|rose|doubled|now)\b|['’](?:s|re|ve|ll)\s",
+    r"reached|reaches|surpassed|grew|fell|rose|doubled|now)\b|['’](?:re|ve|ll)\s",
     re.IGNORECASE,
 )
 _TITLE_START = re.compile(
@@ -783,6 +783,27 @@ def is_sentiment(text: str) -> bool:
 def is_definition(text: str) -> bool:
     """A definition or product description ("Docker is a tool for …"): no fact to check."""
     return _DEFINITION.match(text.lstrip("*_ ")) is not None
+
+
+# A sentence that only introduces what follows it ("In the words of Section508.gov:", "Here's how
+# @tdreyno responded to a pull request:", "For example, Active Admin starts its guide with:");
+# one that states a finding ("@progrium found that documenting the vision helped …:") is a claim.
+_INTRODUCTION = re.compile(
+    r"^(?:here['’]?s|here\s+is|here\s+are|in\s+the\s+words\s+of|for\s+example|for\s+instance|e\.g\.|"
+    r"as\s+an\s+example|such\s+as)\b|\b(?:says?|said|writes?|wrote|explains?|explained|puts?\s+it|"
+    r"responds?|responded|replied|calls?|called|describes?|described|starts?|begins?|notes?|noted|"
+    r"following|below|this|these|like\s+this)\b[^:]{0,80}:\s*$",
+    re.IGNORECASE,
+)
+
+
+def is_lead_in(text: str) -> bool:
+    """A sentence ending with a colon that introduces a quotation, list or example and states
+    nothing itself (short, or a verb of saying or a "here's how" opener)."""
+    text = text.rstrip()
+    if not text.endswith(":"):
+        return False
+    return len(text.split()) <= 6 or _INTRODUCTION.search(text) is not None
 
 
 def is_question(text: str) -> bool:
