@@ -370,8 +370,10 @@ def test_attribution_paragraph_of_a_quote_is_not_a_claim_react_native() -> None:
         "> “Thanks to the New Architecture, `react-native-mmkv` is now a pure C++ Native Module.”\n>\n"
         "> [Marc Rousavy](https://twitter.com/mrousavy), creator of `react-native-mmkv`\n"
     )
-    c = one(md)
-    assert urls(c) == ["https://github.com/mrousavy/react-native-mmkv", "https://twitter.com/mrousavy"]
+    found = claims(md)
+    # the lead-in states something ("have already seen benefits"); the attribution line does not
+    assert [c.text[:8] for c in found] == ["Popular ", "“Thanks "]
+    assert urls(found[1]) == ["https://github.com/mrousavy/react-native-mmkv", "https://twitter.com/mrousavy"]
 
 
 def test_kinds_versions_superlatives_and_spec_tables() -> None:
