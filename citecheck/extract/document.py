@@ -18,9 +18,19 @@ What a claim is
 Citations
   Links, reference links, footnotes, `[N]` and author-year references are found here and in
   `citecheck.extract.resolve`; the forms with a syntax of their own (bare URLs, DOIs, arXiv
-  ids, PMIDs) come from the registry in `citecheck.extract.citations`, which also decides which
-  blocks are parsed at all (the parse gate). Code spans and what a running-text citation covers
-  are masked before sentences are split and kinds detected.
+  ids, PMIDs, ISBNs) come from the registry in `citecheck.extract.citations`, which also decides
+  which blocks are parsed at all (the parse gate). Code spans and what a running-text citation
+  covers are masked before sentences are split and kinds detected. Pandoc citation brackets
+  `[@key; …]` are a parser rule (`_pandoc_cite`): they leave the text and their keys resolve once
+  the file is read (`_Keys`, `citecheck.extract.bibliography`). A link to an in-document anchor
+  (`[text](#id)`, `<sup>[N]</sup>` with `[N]: #id`) cites the entry that declares the anchor
+  (`<a name="id">`); a superscript citation marker leaves the text. A block that opens with a
+  link standing alone as its first sentence cites it for its other sentences.
+
+Template markup
+  Liquid, Hugo shortcodes, `{{macros}}`, MDX comments, JSX and attribute lists are blanked before
+  parsing (`citecheck.extract.markup`, positions kept); `:::`/`!!!` admonitions are parsed by
+  mdit-py-plugins' container and admon plugins (the title is skipped, the body is prose).
 
 What is skipped
   headings; code blocks and code spans (their text stays in the claim, but a URL or number in
@@ -38,6 +48,11 @@ What is skipped
   `ExtractedDocument.references`); footnote bodies that cite a source (they are the citation
   of the sentence that points at them; a footnote without a URL is prose and is checked like
   any paragraph). Definitions state no fact kind and so are not claims unless they cite.
+  Not claims even with a link (`citecheck.extract.kinds`): pointers and calls to action, thanks,
+  bylines and date stamps, disclaimers and meta notes, image credits, metadata lines, lead-ins
+  that only introduce a quotation or list, link-only titles (no verb, or Title Case), reading-list
+  entries ("[Title](…) (Author, 2018)."), definitions and product descriptions, first-person
+  feelings without a figure; an attributed block quote's "Name, role" last paragraph.
 
 Table rows
   Each body row is one claim candidate; its text is the cells joined with " | ", its position

@@ -7,7 +7,9 @@ walk in `citecheck.extract.document`) or a checkable fact, found here (`detect_k
   "three times as"), a ratio ("one in four", "9 out of 10"), a fraction ("two-thirds"), or a
   count of things ("40 members", "48 hours", "1,200 projects"). Vague amounts ("thousands
   of", "half of") are not statistics: there is no figure to look up, and every `statistic`
-  claim holds a figure that `citecheck.numbers` (the number check) recognises;
+  claim holds a figure that `citecheck.numbers` (the number check) recognises, except a figure
+  with a glued unit ("512MiB", "200ms"), which it does not read yet. A number after a name is a
+  name or version, not a count ("React 18 introduces", "Section 508 standards");
 - `quote`: a quotation of three or more words in straight or curly quotes with an
   attribution cue in the sentence ("said", "wrote", "according to", "— Name", ...); the walk
   adds `quote` to the sentences of an attributed block quote or kramdown pull quote;
@@ -797,12 +799,20 @@ _INTRODUCTION = re.compile(
 )
 
 
+_FINDING = re.compile(
+    r"\b(?:found|finds|showed|shows|reported|reports|discovered|learned|observed|concluded)\s+that\b",
+    re.IGNORECASE,
+)
+
+
 def is_lead_in(text: str) -> bool:
     """A sentence ending with a colon that introduces a quotation, list or example and states
     nothing itself (short, or a verb of saying or a "here's how" opener)."""
     text = text.rstrip()
     if not text.endswith(":"):
         return False
+    if _FINDING.search(text):
+        return False  # "For example, Homebrew finds that Google Analytics helps them …:"
     return len(text.split()) <= 6 or _INTRODUCTION.search(text) is not None
 
 
