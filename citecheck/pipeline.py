@@ -1,24 +1,15 @@
-"""The pipeline of DESIGN §1, end to end: extract → resolve → fetch → evidence → judge → report.
+"""The stages end to end (docs/ARCHITECTURE.md): select → extract → fetch → checks → judge → report.
 
 Right after extraction, links that are not sources (localhost and loopback addresses, reserved
 example/test domains, `exclude` patterns: `citecheck.exclusions`) are dropped from the claims
 and counted, so they are never fetched and never fail a claim. A private address stays a
 source: the SSRF guard refuses it and its claim fails.
 
-`check()` is the one entry point for the CLI and the Action. It owns the verdict policy that
-combines what the stages found into one `ClaimResult` per claim:
-
-- a claim with a fact kind and no citation is `unsourced`;
-- a cited claim is checked against each of its resolved sources; it passes when one source
-  supports it, otherwise the most telling failure is reported (a source that contradicts the
-  claim first, then a fetch failure, then "not verified");
-- per source: a failed fetch decides (`disallowed` / `unreachable` / `not_extractable`); a
-  number / quote / date check the page contradicts fails on its own at no cost; otherwise
-  the judge decides, told which figures, dates, quotes or `#:~:text=` fragment the checks did
-  not find on the page, and its "supported" needs a verbatim quote found on the page
-  (checked in the judge);
-- with `judge: none`, a number or quote found on the page passes with that page text as
-  evidence; one absent from the page, and anything that needs a judge, is `not_verified`.
+`check()` is the one entry point for the CLI and the Action. It only orders the stages and
+hands their results to `citecheck.policy`, which owns every verdict rule: which claims are
+checked (`triage`), what a failed fetch decides (`fetch_verdict`), when a check decides alone
+(`checks_verdict`), what the judge's answer means (`judge_verdict`), and which of a claim's
+per-source verdicts is reported (`pick`).
 
 The judge starts on a page as soon as the fetch stage hands it over (`fetch_all`'s `on_page`)
 and its checks have run, while the other pages still download; in batch mode the run's
@@ -91,7 +82,7 @@ class _Run:
         self.settings = settings
         self.judge_off_reason = judge_off_reason  # why the judge is off, when the caller knows
         self.launcher = launcher  # extraction workers started early, for the fetch stage
-        # Before any fetch: no key / unknown model stops the run here (DESIGN §3).
+        # Before any fetch: no key / unknown model stops the run here, before anything is fetched.
         self.judge_config: JudgeConfig | None = None
         if settings.judge != JUDGE_NONE:
             # Imported only by runs that judge: its models and price table cost a run

@@ -110,7 +110,7 @@ from citecheck.select import PRFile, PRFileList, Selection, select_audit, select
 PR_EVENTS = ("pull_request", "pull_request_target")
 DEFAULT_CONFIG = ".citecheck.toml"
 REPORT_DIR = "citecheck-report"  # inside the workspace: the only folder later steps share
-# Every input of action.yml, in the order of DESIGN §7 (action.yml and the README follow it);
+# Every input of action.yml, in its order (the README's inputs table follows it too);
 # the judges' key inputs come from the provider registry.
 ALL_INPUTS = (
     "paths",
