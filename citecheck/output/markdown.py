@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from citecheck.models import Cause, ClaimResult, FileError, Report, Verdict
+from citecheck.models import Cause, ClaimResult, DecidedBy, FileError, Report, Verdict
 from citecheck.output.common import (
     CLAIM_CHARS,
     FAIL_TAGS,
@@ -75,9 +75,35 @@ def _fail_reason(claim: ClaimResult) -> str:
     return f"{FAIL_TAGS[claim.verdict][0]}: {escape_markdown(fail_reason(claim))}"
 
 
-def claim_line(claim: ClaimResult, *, link_base: str | None = None, link: LinkFor | None = None) -> str:
+# Who decided a claim, as the PR comment tags its outcome: a deterministic check (no judge
+# call, and only on a contradiction when it fails) or the judge. A fetch failure or a policy
+# verdict needs no tag: its FAIL tag ("URL not reachable", "not verified") already says it.
+_DECIDER_TAGS: dict[DecidedBy, str] = {
+    DecidedBy.number: "number check",
+    DecidedBy.quote: "quote check",
+    DecidedBy.date: "date check",
+    DecidedBy.judge: "judge",
+}
+_CHECKS = tuple(tag for by, tag in _DECIDER_TAGS.items() if by != DecidedBy.judge)
+
+
+def _decider(claim: ClaimResult) -> str | None:
+    if claim.decided_by is None or claim.verdict not in (Verdict.pass_, Verdict.fail, Verdict.not_verified):
+        return None  # a fetch failure is decided before any check or judge
+    return _DECIDER_TAGS.get(claim.decided_by)
+
+
+def claim_line(
+    claim: ClaimResult,
+    *,
+    link_base: str | None = None,
+    link: LinkFor | None = None,
+    tag_decider: bool = False,
+) -> str:
     """One claim as a Markdown list line: `- text | Source: <url> | PASS: … | file:line`;
-    `file:line` links to `link(claim)`, or to the line under `link_base`."""
+    `file:line` links to `link(claim)`, or to the line under `link_base`. With `tag_decider`
+    (the PR comment), the outcome ends in who decided it (` — *number check*`, ` — *judge*`),
+    inside the same `PASS: …` / `FAIL: …` field."""
     text = escape_markdown(shorten(claim.text, CLAIM_CHARS))
     if link is None and link_base:
         link = blob_link(link_base)
@@ -85,6 +111,9 @@ def claim_line(claim: ClaimResult, *, link_base: str | None = None, link: LinkFo
     if claim.verdict == Verdict.unsourced:
         return f"- {text} | No citation provided | {where}"
     outcome = f"PASS: {_pass_evidence(claim)}" if claim.verdict == Verdict.pass_ else _fail_reason(claim)
+    decider = _decider(claim) if tag_decider else None
+    if decider:
+        outcome += f" — *{decider}*"
     return f"- {text} | Source: {_source(claim)} | {outcome} | {where}"
 
 
@@ -122,12 +151,15 @@ def _failure_type(claim: ClaimResult) -> str | None:
     return _FAILED_LABELS.get((claim.verdict, claim.cause)) or _FAILED_LABELS.get((claim.verdict, None))
 
 
-def _details(report: Report) -> list[str]:
+def _details(report: Report, *, decided: bool = False) -> list[str]:
     lines = [f"- Result: {run_status(report)}"]
     counts = Counter(_failure_type(c) for c in report.claims)
     by_type = [f"{label} {counts[label]}" for label in _FAILED_LABELS.values() if counts[label]]
     if by_type:
         lines.append("- Failed by type: " + ", ".join(by_type))
+    decided_line = _decided_line(report) if decided else None
+    if decided_line:
+        lines.append(decided_line)
     limited = sum(1 for c in report.claims if "limit" in claim_categories(c))
     if limited:
         lines.append(f"- Not verified because of the cost cap or claim limit: {limited}")
@@ -147,10 +179,23 @@ def _details(report: Report) -> list[str]:
     return lines
 
 
-def _section_lines(report: Report, link: LinkFor | None) -> dict[str, list[str]]:
+def _decided_line(report: Report) -> str | None:
+    """How many claims a check decided and how many the judge (the comment's Details)."""
+    counts = Counter(_decider(c) for c in report.claims)
+    by_check = [f"{tag} {counts[tag]}" for tag in _CHECKS if counts[tag]]
+    if not by_check and not counts["judge"]:
+        return None
+    checks = sum(counts[tag] for tag in _CHECKS)
+    parts = f" ({', '.join(by_check)})" if by_check else ""
+    return f"- Decided by a check, no judge call: {checks}{parts}; by the judge: {counts['judge']}"
+
+
+def _section_lines(
+    report: Report, link: LinkFor | None, *, tag_decider: bool = False
+) -> dict[str, list[str]]:
     sections: dict[str, list[str]] = {"verified": [], "failed": [], "unsourced": []}
     for claim in report.claims:
-        sections[section(claim)].append(claim_line(claim, link=link))
+        sections[section(claim)].append(claim_line(claim, link=link, tag_decider=tag_decider))
     return sections
 
 
@@ -251,6 +296,7 @@ class _Layout:
     head: tuple[str, ...] = ()  # lines before the report (the caller's own Markdown), kept whole
     tail: tuple[str, ...] = ()  # paragraphs after it (the caller's own Markdown), kept whole
     fold_verified: bool = False  # Verified Claims folded in <details>
+    tag_deciders: bool = False  # outcomes tagged with who decided them, counted in the Details
     order: tuple[str, ...] = _REPORT_ORDER  # which parts keep their lines first when cut
     hint: str = ""  # where the full report is, when this one is cut
     max_chars: int | None = None
@@ -304,12 +350,13 @@ def render_comment(
     file errors, the unsourced claims and the verified ones; a note says where the full report
     is (`full_report_hint`, the caller's own Markdown).
     """
-    sections = _section_lines(report, link)
+    sections = _section_lines(report, link, tag_decider=True)
     fold = bool(sections["failed"] or sections["unsourced"]) or len(sections["verified"]) > FOLD_VERIFIED_OVER
     layout = _Layout(
         head=(*head, outcome_line(report, name=name), ""),
         tail=tuple(tail),
         fold_verified=fold,
+        tag_deciders=True,
         order=_COMMENT_ORDER,
         hint=full_report_hint,
         max_chars=max_chars,
@@ -328,7 +375,7 @@ def _render(report: Report, sections: dict[str, list[str]], layout: _Layout) -> 
         f"- Unsourced: {counts.unsourced}",
     ]
     extras: dict[str, list[str]] = {
-        "details": _details(report),
+        "details": _details(report, decided=layout.tag_deciders),
         "notes": [f"- {escape_markdown(shorten(n, REASON_CHARS))}" for n in report.notes],
         "errors": [_error_line(e) for e in report.errors],
     }

@@ -12,7 +12,7 @@ import cmarkgfm
 import pytest
 from cmarkgfm.cmark import Options
 
-from citecheck.models import Cause, ClaimResult, FileError, Verdict
+from citecheck.models import Cause, ClaimResult, DecidedBy, FileError, Verdict
 from citecheck.output.markdown import (
     FOLD_VERIFIED_OVER,
     OUTCOME_WORDS,
@@ -156,7 +156,11 @@ def test_comment_is_the_report_under_an_outcome_line_with_verified_claims_folded
     plain = render_markdown(report)
     assert [x for x in lines if x.startswith("#")] == [x for x in plain.splitlines() if x.startswith("#")]
     claim_lines = [x for x in lines if x.startswith("- ") and " | " in x]
-    assert [re.sub(r"\[([^]]+)\]\([^)]+\)$", r"\1", x) for x in claim_lines] == [
+    # The same lines, but for the link on file:line and who decided, inside the outcome field.
+    untagged = [
+        re.sub(r" — \*(?:number check|quote check|date check|judge)\*(?= \| )", "", x) for x in claim_lines
+    ]
+    assert [re.sub(r"\[([^]]+)\]\([^)]+\)$", r"\1", x) for x in untagged] == [
         x for x in plain.splitlines() if x.startswith("- ") and " | " in x
     ]
 
@@ -175,6 +179,34 @@ def test_comment_is_the_report_under_an_outcome_line_with_verified_claims_folded
     # Every claim's file:line is a link into the PR's diff.
     hrefs = [a.attrs["href"] for a in root.find("a") if a.text().startswith("docs/")]
     assert len(hrefs) == 11 and all(urlsplit(h or "").fragment.startswith("diff-") for h in hrefs)
+
+
+def test_the_comment_says_which_claims_a_check_decided_and_which_the_judge() -> None:
+    by_number = claim(Verdict.fail, line=1, reason="the page gives '48%' where the claim says '70%'")
+    by_quote = claim(Verdict.pass_, line=2, evidence="the front door of a project").model_copy(
+        update={"decided_by": DecidedBy.quote}
+    )
+    by_judge = claim(Verdict.fail, line=3, judge=judged(0.01, supported=False), reason="the page says 12")
+    unsure = claim(
+        Verdict.not_verified, line=4, judge=judged(0.01), cause=Cause.unsure, reason="judge unsure"
+    )
+    dead = claim(Verdict.unreachable, line=5, reason="HTTP 404")  # decided by the fetch: no tag
+    report = report_of([by_number, by_quote, by_judge, unsure, dead])
+    body = render_comment(report, full_report_hint=HINT)
+    line_of = {n: next(x for x in body.splitlines() if x.endswith(f"docs/guide.md:{n}")) for n in range(1, 6)}
+    assert "| FAIL: the page gives '48%' where the claim says '70%' — *number check* |" in line_of[1]
+    assert "— *quote check* | docs/guide.md:2" in line_of[2]
+    assert "| FAIL: the page says 12 — *judge* |" in line_of[3]
+    assert "— *judge* | docs/guide.md:4" in line_of[4]
+    assert "— *" not in line_of[5]
+    assert "- Decided by a check, no judge call: 2 (number check 1, quote check 1); by the judge: 2" in body
+    # GitHub shows the tag in the same list item, emphasised.
+    root, _ = rendered(body)
+    items = [li for li in root.find("li") if li.text().endswith("docs/guide.md:1")]
+    assert [em.text() for em in items[0].find("em")] == ["number check"]
+    # The report itself (`--format markdown`, the job summary) is untagged.
+    plain = render_markdown(report)
+    assert "— *" not in plain and "Decided by" not in plain
 
 
 def test_a_clean_run_folds_only_a_long_list() -> None:
@@ -239,8 +271,9 @@ def test_a_cut_comment_keeps_the_outcome_the_explanations_and_failures_first(uni
     assert lines[-1] == "*a note of ours*"
     # Real failures before the limited ones, in order, whole lines only.
     shown = [x for x in lines if x.startswith("- Claim number")]
+    untagged = [x.replace(" — *number check* |", " |") for x in shown]
     assert (
-        shown
+        untagged
         == [x for x in render_markdown(report).splitlines() if x.startswith("- Claim number")][: len(shown)]
     )
     assert "the page says 3 million" in shown[0]
