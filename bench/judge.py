@@ -15,7 +15,7 @@
    beside the peer "always supported". These are floors for a real model's figures, not a
    model's figures.
 3. `citecheck eval --bundled` (the set shipped with citecheck, decided as `check` decides)
-   through the same word-overlap judge: the smoke figures the README quotes. A real model's
+   through the same word-overlap judge: the smoke figures docs/benchmarks.md quotes. A real model's
    figures must be measured with a real key.
 
 Run from the repository root: `python bench/judge.py [--quick]` (data: `../shared/eval/wice/
@@ -107,7 +107,7 @@ def eval_runs(data: Path, limit: int | None) -> None:
 
 
 def bundled_run(limit: int | None) -> None:
-    """The README's smoke example: two Anthropic model names, one deterministic stand-in."""
+    """The smoke example of docs/benchmarks.md: two Anthropic model names, one deterministic stand-in."""
     with LLMServer("anthropic") as server:
         settings = Settings(judge="anthropic", base_url=server.base_url, max_cost_usd=100)
         result = run_eval(
