@@ -11,8 +11,9 @@ carries where the judgment says its extracted ones were partly right or wrong; f
 set, `bench/<SET NAME>.truth.jsonl`). By default the
 bench scores the development set (`realdocs-dev` in ../shared/eval or CITECHECK_EVAL_DIR) and the
 held-out sets `tests/data/realdocs-heldout` and `tests/data/realdocs-heldout2` (labelled from
-repositories nobody tuned for; see their READMEs). `--quick` (CI's smoke run): one timing round; where the development set is absent, the
-small committed sample `tests/data/realdocs` instead (a few files of it, with their labels).
+repositories nobody tuned for; see their READMEs). `--quick` (CI's smoke run): one timing
+round; where the development set is absent, the small committed sample `tests/data/realdocs`
+instead (a few files of it, with their labels).
 
 What each figure means (the extraction of every corpus file is matched to the labels by file,
 line and text: same line, and the same text or one containing the other or a close fuzzy match,
