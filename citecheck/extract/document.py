@@ -109,6 +109,8 @@ from citecheck.extract.kinds import (
     is_question,
     is_sentiment,
     reads_as_statement,
+    reports_cited_finding,
+    states_nothing_checkable,
 )
 from citecheck.extract.markup import FILL, blank_markup, drop_fill, strip_fill
 from citecheck.models import Citation, CitationKind, Claim, ClaimKind, ExtractedDocument, FileError, Reference
@@ -920,9 +922,11 @@ def _block_drafts(
         ):
             lead = first.citation
     drafts: list[_Draft] = []
+    prev_items: list[tuple[int, Citation | resolve.Mention | str | _PandocKeys | _Anchor]] = []
     for k, (s, e) in enumerate(spans):
         sentence = text[s:e]
         if is_question(sentence):
+            prev_items = []
             continue
         items: list[tuple[int, Citation | resolve.Mention | str | _PandocKeys | _Anchor]] = []
         sentence_links = link_items.get(k, [])
@@ -949,6 +953,11 @@ def _block_drafts(
         items.extend(pandoc_items.get(k, ()))
         if lead is not None and k > 0:
             items.append((s, lead.model_copy(update={"start": None, "end": None})))
+        if not items and prev_items and reports_cited_finding(sentence):
+            # "… Koutsoukas et al. benchmarked … [@doi:…]. The researchers found that …": the
+            # finding is the cited study's, so it cites what the sentence before it cites
+            items = [(s, _inherited(item)) for _, item in prev_items if not isinstance(item, resolve.Mention)]
+        prev_items = items
         smask = mask[s:e]
         kinds = detect_kinds(kind_mask[s:e])
         if quote and ClaimKind.quote not in kinds:
@@ -989,12 +998,19 @@ def _block_drafts(
                 isinstance(c, Citation) and c.resolve_status == RS.skipped for _, c in items
             ):
                 continue  # the author told us to ignore the only citations
-        elif not kinds or is_imperative_or_opinion(sentence):
-            continue
+        elif not kinds or is_imperative_or_opinion(sentence) or states_nothing_checkable(sentence, kinds):
+            continue  # nothing to check, or no fact worth an unsourced flag
         line, col = block.position(s)
         claim = Claim(text=sentence, kinds=[], file=file, line=line, column=col)
         drafts.append(_Draft(claim, items, kinds))
     return drafts
+
+
+def _inherited(
+    item: Citation | resolve.Mention | str | _PandocKeys | _Anchor,
+) -> Citation | resolve.Mention | str | _PandocKeys | _Anchor:
+    """A citation carried over to the next sentence: it has no place in that sentence's text."""
+    return item.model_copy(update={"start": None, "end": None}) if isinstance(item, Citation) else item
 
 
 _WORD = re.compile(r"[A-Za-z]{2,}")

@@ -25,7 +25,9 @@ masked, so a URL, DOI, arXiv id or PMID is never read as a year or a figure.
 Sentences that assert nothing are skipped unless they cite: questions (`is_question`: ending
 in "?", even with a link), imperatives ("Use …", "Don't …", "Tip: Try [X](…)"), advice,
 requirements and opinions ("you should …", "the key must be …", "I think …", "it's a good
-idea …", "in my experience …") and copyright lines (`is_imperative_or_opinion`).
+idea …", "in my experience …") and copyright lines (`is_imperative_or_opinion`); a sentence that
+cites nothing is no unsourced claim when it has nothing to check (`states_nothing_checkable`:
+hedges, general comparisons, plans and procedures, method notes, testimonial feelings).
 """
 
 from __future__ import annotations
@@ -171,8 +173,9 @@ _CHANGE_GATE = wordset(
     "increased decreased grew rose fell dropped declined jumped climbed surged plunged shrank "
     "increases decreases grows rises falls drops declines twice thrice times"
 )
+# after an article a change word is a noun: "A rose by any other name", "the fall of 2020"
 _CHANGE = re.compile(
-    r"\b(?:increased|decreased|grew|rose|fell|dropped|declined|jumped|climbed|surged|plunged|shrank|"
+    r"(?<!\ba\s)(?<!\bA\s)(?<!\bthe\s)(?<!\bThe\s)\b(?:increased|decreased|grew|rose|fell|dropped|declined|jumped|climbed|surged|plunged|shrank|"
     r"increases|decreases|grows|rises|falls|drops|declines)\s+(?:by|from|to|more\s+than)\b|"
     r"\b(?:twice|thrice|\w+\s+times)\s+(?:as\s+[\w-]+|more|less|fewer|faster|slower)\b"
 )
@@ -711,7 +714,7 @@ _METADATA = re.compile(
 _STATEMENT = re.compile(
     r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|had|hasn't|haven't|will|won't|would|can|"
     r"can't|cannot|could|does|did|doesn't|didn't|may|might|must|shall|should|becomes|became|remains|"
-    r"reached|reaches|surpassed|grew|fell|rose|doubled|now)\b|['’](?:re|ve|ll)\s",
+    r"reached|reaches|surpassed|grew|doubled|now)\b|(?<!\ba\s)(?<!\bthe\s)\b(?:fell|rose)\b|['’](?:re|ve|ll)\s",
     re.IGNORECASE,
 )
 _TITLE_START = re.compile(
@@ -722,10 +725,19 @@ _TITLE_START = re.compile(
 _TITLE_WORD = re.compile(r"[A-Za-z][\w'’-]{3,}")
 
 
+_HEDGED_VERB = frozenset(["would", "could", "might", "may"])
+_HEDGE_ADVERB = re.compile(r"\b(?:probably|perhaps|possibly|arguably|presumably)\b", re.IGNORECASE)
+
+
 def reads_as_statement(text: str) -> bool:
-    """Whether a line reads as a statement: it has a finite verb, and is neither a how/why title
-    nor written in Title Case ("Incident Analysis: How Learning is Different Than Fixing")."""
-    if _TITLE_START.match(text) is not None or _STATEMENT.search(text) is None:
+    """Whether a line reads as a statement: it has a finite verb ("May" is the month: "May 30 SSL
+    incident"), not only a hedged modal ("A rose by any other name...would probably be given an
+    acronym" is a paper's title), and is neither a how/why title nor written in Title Case
+    ("Incident Analysis: How Learning is Different Than Fixing")."""
+    if _TITLE_START.match(text) is not None:
+        return False
+    verbs = [m.group(0).lower() for m in _STATEMENT.finditer(text) if m.group(0) != "May"]
+    if not verbs or (all(v in _HEDGED_VERB for v in verbs) and _HEDGE_ADVERB.search(text)):
         return False
     words = _TITLE_WORD.findall(text)
     return len(words) < 3 or sum(w[0].isupper() for w in words) * 10 <= len(words) * 6
@@ -800,7 +812,8 @@ _INTRODUCTION = re.compile(
 
 
 _FINDING = re.compile(
-    r"\b(?:found|finds|showed|shows|reported|reports|discovered|learned|observed|concluded)\s+that\b",
+    r"\b(?:found|finds|showed|shows|reported|reports|discovered|learned|observed|concluded|reveal|reveals|"
+    r"revealed|demonstrated|demonstrates)\s+that\b",
     re.IGNORECASE,
 )
 
@@ -820,8 +833,25 @@ def is_question(text: str) -> bool:
     return text.rstrip(" \"'”’)]*_").endswith("?")
 
 
+# "Finally, apart from cleaning your desk, keep your hands clean …": an imperative after a
+# sequencing word and an optional adverbial phrase. The verb after them must take an object or a
+# particle ("keep your", "use the", "set up"), so "Next, support for X was added" stays a statement.
+_OPENER = re.compile(
+    r"^(?:finally|first(?:ly)?|second(?:ly)?|third(?:ly)?|also|then|next|lastly|additionally|in\s+addition|"
+    r"instead|otherwise|alternatively|again|similarly|of\s+course|above\s+all|when\s+in\s+doubt|"
+    r"where(?:ver)?\s+possible|if\s+possible),\s+"
+    r"(?:(?:apart\s+from|besides|in\s+addition\s+to|as\s+well\s+as|along\s+with|after|before|when|while|once)"
+    r"\b[^,]{0,80},\s+)?([a-z]+)\s+(the|a|an|your|their|our|its|this|that|these|those|it|them|all|each|every|"
+    r"some|any|up|out|in|on|off|sure|track|an?\s+eye)\b",
+    re.IGNORECASE,
+)
+
+
 def is_imperative_or_opinion(text: str) -> bool:
     text = _LEAD_LABEL.sub("", text, count=1)
+    opener = _OPENER.match(text)
+    if opener is not None and opener.group(1).lower() in _IMPERATIVE_VERBS:
+        return True
     m = _FIRST_WORDS.match(text)
     if m:
         first, second = m.group(1).lower(), m.group(2).lower()
@@ -834,3 +864,87 @@ def is_imperative_or_opinion(text: str) -> bool:
         ):
             return True
     return bool(_ADVICE.search(text))
+
+
+# --- sourceless sentences with nothing to check ------------------------------------------------
+
+# Hedges: "the AUPR may be competitive", "the community does seem to be gaining expertise".
+# Lower case only: "May 2021" is a month.
+_HEDGE = re.compile(
+    r"\b(?:may|might|seems?|seemed|appears?\s+to|appeared\s+to|probably|perhaps|possibly|arguably|"
+    r"presumably|supposedly)\b"
+)
+# A comparison stated as a general truth: "… models often require more expertise than …", "the
+# new team can do so cheaper than starting over", "a stale load will result in seeing the queue
+# as more full than it is".
+# ("the most often", "the most commonly cited" are superlatives, not frequencies)
+_GENERIC = re.compile(
+    r"\b(?:can|cannot|can't|will|need\s+to|needs\s+to|usually|typically|generally|sometimes|tends?\s+to)\b|"
+    r"(?<!\bmost\s)\b(?:often|commonly|frequently)\b",
+    re.IGNORECASE,
+)
+# Plans, promises and procedures: "The Tokio team plans to release Tokio 1.0 by December 2020",
+# "At 5 months, you will hold a second review". A sentence that also says what was or did
+# happen ("We released 2.0 in March and will …") keeps its past.
+_FUTURE = re.compile(
+    r"\b(?:will|won't|shall)\s|['’]ll\s|"
+    r"\b(?:plans?|planning|intends?|intending|aims?|aiming|going)\s+to\s+[a-z]|\bis\s+scheduled\s+to\b",
+    re.IGNORECASE,
+)
+_PAST = re.compile(r"\b(?:was|were|had|did|has\s+been|have\s+been|ago|last|since)\b", re.IGNORECASE)
+# How something is done, not what was found: "All models are evaluated in a configuration that
+# limits the output length to 8K", "Benchmarks … are tested multiple times using …".
+_METHOD = re.compile(
+    r"\b(?:is|are)\s+(?:\w+ly\s+)?(?:evaluated|tested|trained|measured|computed|calculated|performed|"
+    r"conducted|sampled|averaged|benchmarked|scored|assessed|repeated|run)\s+(?:in|on|using|with|by|at|"
+    r"over|across|for|against|multiple|several|once|twice|three|\d)\b|"
+    # how the data are shown: "This year (2014) is left out because the year is not over yet."
+    r"\b(?:is|are)\s+(?:left\s+out|excluded|omitted)\s+(?:because|since|as|from|here)\b",
+    re.IGNORECASE,
+)
+# A person's feelings anywhere in a testimonial: "It's been a momentous year, and I'm proud of …".
+_FEELING = re.compile(
+    r"\bI(?:['’]m|\s+am|\s+was|\s+feel|\s+felt)\s+(?:really\s+|truly\s+|so\s+|very\s+|incredibly\s+)*"
+    r"(?:proud|excited|happy|glad|thrilled|grateful|honou?red|lucky)\b|"
+    r"\bI\s+(?:really\s+|truly\s+)?(?:enjoyed|loved|love)\b"
+)
+
+
+def states_nothing_checkable(text: str, kinds: list[ClaimKind]) -> bool:
+    """Whether a sentence that cites nothing carries no fact worth an *Unsourced* flag: a hedge
+    ("may", "seems", "probably") on a comparison or a date, a comparison stated as a general
+    truth ("… often requires more expertise than …"), a plan or procedure in the future tense
+    ("we plan to release 1.0 by December"), a method description ("all models are evaluated
+    in …"), or a testimonial's feelings ("… and I'm proud of …"). A figure keeps a hedged or
+    general sentence, a finding ("the researchers found that …") keeps any of them, and a
+    quotation is kept unless it only voices feelings."""
+    if _FINDING.search(text):
+        return False
+    has_figure = ClaimKind.statistic in kinds
+    quoted = ClaimKind.quote in kinds
+    if quoted:
+        return not has_figure and _FEELING.search(text) is not None
+    if not has_figure and _HEDGE.search(text):
+        return True
+    past = _PAST.search(text) is not None  # "the largest category of feedback was …": a finding
+    if kinds == [ClaimKind.comparative] and not past and _GENERIC.search(text):
+        return True
+    if _FUTURE.search(text) and not past:
+        return True
+    return _METHOD.search(text) is not None or (not has_figure and _FEELING.search(text) is not None)
+
+
+# "The researchers found that …", "The authors report that …", "They showed that …": a finding
+# of the study the sentence before names.
+_CITED_FINDING = re.compile(
+    r"^\W*(?:(?:the|these|those|this|that)\s+(?:researchers|authors|scientists|investigators|study|studies|"
+    r"paper|papers|survey|report|analysis|team|work|experiments?)|they)\s+(?:also\s+|further\s+)?"
+    r"(?:found|find|showed|show|reported|report|observed|concluded|demonstrated|noted)\b",
+    re.IGNORECASE,
+)
+
+
+def reports_cited_finding(text: str) -> bool:
+    """Whether a sentence reports the finding of a study named just before it ("The researchers
+    found that …"), so that it cites what the sentence before it cites."""
+    return _CITED_FINDING.match(text) is not None

@@ -75,7 +75,9 @@ _MONTHS = frozenset(
         "winter",
     ]
 )
-_NAME = r"[A-Z][\w'’-]+(?:\s+(?:van|von|de|der|da|di|le|la)\s+[A-Z][\w'’-]+)?"
+# A surname may open with particles: "van der See", "de Souza", "Ludwig von Mises"
+_PARTICLE = r"(?:van|von|de|der|den|da|di|du|le|la|del|dos)"
+_NAME = rf"(?:{_PARTICLE}\s+){{0,2}}[A-Z][\w'’-]+(?:\s+{_PARTICLE}(?:\s+{_PARTICLE})?\s+[A-Z][\w'’-]+)?"
 _AUTHORS = rf"{_NAME}(?:\s+et\s+al\.?|\s*(?:,\s*{_NAME})*\s*(?:,?\s*(?:&|and)\s+{_NAME}))?"
 _YEAR = r"(?:1[5-9]\d\d|20\d\d)[a-z]?"
 # Hostile input is bounded (docs/ARCHITECTURE.md): the patterns below run on any text a file

@@ -408,3 +408,159 @@ def test_figures_with_units_and_percentage_ranges() -> None:
     assert K.statistic in one("So we increased it from 512MiB to 3GiB by default.\n").kinds
     assert texts("In the 1990s people wrote code.\n") == ["In the 1990s people wrote code."]
     assert K.statistic not in one("In the 1990s people wrote code.\n").kinds
+
+
+# --- h21: sourceless sentences with nothing to check (real snippets; each test names its source) ---
+
+
+def test_hedged_sourceless_sentences_are_no_claims_rust_blog_and_deep_review() -> None:
+    # rust-lang/blog.rust-lang.org rust-survey-2020; greenelab/deep-review 06.discussion.md
+    assert (
+        texts("However, when compared with last year, the Rust community does seem to be gaining expertise.")
+        == []
+    )
+    assert (
+        texts("In this case, the AUPR may be competitive, but the predictions are ill-suited for validation.")
+        == []
+    )
+    # a hedge with a figure stays (Open Science MOOC; greenelab/deep-review)
+    kept = "Less than 1% of the genome can be confidently labeled as bound for most transcription factors."
+    assert texts(kept) == [kept]
+    kept = "This resistance perhaps is one of the key factors: we have only made about 25% of research open."
+    assert texts(kept) == [kept]
+    # the month "May" is no hedge (a dated claim stays)
+    assert texts("In May 2021, we released the new architecture.") == [
+        "In May 2021, we released the new architecture."
+    ]
+
+
+def test_general_comparisons_are_no_unsourced_claims_deep_rules_bssw_tokio() -> None:
+    # Benjamin-Lee/deep-rules 03.when-to-use-dl.md; betterscientificsoftware/bssw.io; tokio-rs/website
+    assert (
+        texts(
+            "Beyond requiring more data and computational capacity, building and training deep learning "
+            "models "
+            "often requires more expertise than training traditional machine learning models."
+        )
+        == []
+    )
+    assert (
+        texts(
+            "Strong definition: A different set of developers can take over new feature development, "
+            "and the new "
+            "team can do so cheaper than starting over from scratch."
+        )
+        == []
+    )
+    assert (
+        texts(
+            "Processors will need to check this global queue, but at a much less frequent rate "
+            "than the local queue."
+        )
+        == []
+    )
+    # a finding in the past tense, a superlative and a named comparison stay (rust-lang survey 2020; Go
+    # survey 2024; rOpenSci author survey)
+    for kept in (
+        "Additionally when directly asked how people think we can improve adoption of Rust, the largest "
+        "category of feedback was documentation and training.",
+        "Lack of time or opportunities was the most commonly cited challenge for respondents.",
+        "While both were highly rated, enthusiasm was greater for the packaging guide than the "
+        "reviewing guide.",
+    ):
+        assert texts(kept) == [kept]
+
+
+def test_plans_and_procedures_in_the_future_tense_tokio_and_reg_handbook() -> None:
+    # tokio-rs/website 2020-10-tokio-0-3.md; alan-turing-institute/REG-handbook probation.md (held-out 2)
+    assert texts("The Tokio team plans to release Tokio 1.0 by the end of December 2020.") == []
+    assert texts("At 5 months, you will hold a second review.") == []
+    # a sentence that says what happened keeps it (letsencrypt/website 2018-12-31)
+    kept = (
+        "We had planned to add ECDSA root and intermediate certificates in 2018 but other priorities "
+        "took precedence."
+    )
+    assert texts(kept) == [kept]
+    # with a citation a plan stays a claim about its source
+    assert len(claims("We will migrate to [InfluxDB](https://www.influxdata.com/) in 2025.")) == 1
+
+
+def test_method_notes_are_no_claims_deepseek_and_ropensci() -> None:
+    # deepseek-ai/DeepSeek-V3 README.md; ropensci/roweb3 2014-11-10-open-data-growth.md
+    assert texts("All models are evaluated in a configuration that limits the output length to 8K.") == []
+    assert (
+        texts(
+            "Benchmarks containing fewer than 1000 samples are tested multiple times using varying "
+            "temperature settings."
+        )
+        == []
+    )
+    assert texts("This year (2014) is left out because the year is not over yet.") == []
+
+
+def test_testimonial_feelings_are_no_claims_18f() -> None:
+    # 18F/18f.gsa.gov 2015-12-23-looking-back-2015-our-own-words.md
+    assert (
+        texts(
+            "“This is a tough call, for sure: It's been a momentous year, and I'm proud of all the work "
+            "I've done "
+            "here at 18F.” - Kate Garklavs"
+        )
+        == []
+    )
+    # a testimonial with a figure stays
+    kept = "“I'm proud that we onboarded an additional 85 innovators this year,” said Jen Tress."
+    assert texts(kept) == [kept]
+
+
+def test_imperative_after_a_sequencing_word_bssw() -> None:
+    # betterscientificsoftware/bssw.io Covid19WorkstationCleanliness.md
+    assert (
+        texts(
+            "Finally, apart from cleaning your office area surfaces regularly, keep your hands clean by "
+            "frequent "
+            "washing with soap and water for 20 seconds."
+        )
+        == []
+    )
+    # a noun after the sequencing word is no imperative
+    kept = "Next, support for ARM builds grew by 40% in 2020."
+    assert texts(kept) == [kept]
+
+
+def test_the_researchers_found_cites_the_study_before_it_deep_rules() -> None:
+    # Benjamin-Lee/deep-rules 03.when-to-use-dl.md
+    c = claims(
+        "Another example is provided by Koutsoukas et al., who benchmarked several approaches "
+        "[@doi:10.1186/s13321-017-0226-y].\nThe researchers found that simple methods such as Naive Bayes "
+        "classification tend to outperform deep learning as the dataset's noise increases.\n"
+    )
+    assert [urls(x) for x in c] == [["https://doi.org/10.1186/s13321-017-0226-y"]] * 2
+    assert c[1].citations[0].start is None  # carried over: not in this sentence's text
+
+
+def test_hedged_or_verbless_link_only_lines_are_titles_resilience_engineering_howtheysre() -> None:
+    # lorin/resilience-engineering README.md; upgundecha/howtheysre README.md
+    md = (
+        "* [A rose by any other name...would probably be given an acronym]\n"
+        "* [May 30 SSL incident](https://example.org/may-30)\n\n"
+        "[A rose by any other name...would probably be given an acronym]: https://www.researchgate.net/x\n"
+    )
+    assert texts(md) == []
+    # a link-only line with a finite verb stays (Homebrew/brew.sh 2026-06-11-homebrew-6.0.0.md)
+    md = (
+        "- [The macOS installer package trusted a user-controlled plist and could assign Homebrew "
+        "ownership to a "
+        "local attacker](https://github.com/Homebrew/brew/security/advisories/x), fixed by [tweaking the "
+        "plist handling](https://github.com/Homebrew/brew/pull/22581).\n"
+    )
+    assert len(texts(md)) == 1
+
+
+def test_reading_list_entry_with_a_particle_surname_open_science_mooc() -> None:
+    # OpenScienceMOOC/Module-1-Open-Principles content_development/02-design.md
+    md = (
+        "* [Open Educational Science](https://osf.io/preprints/socarxiv/d9bme) "
+        "(van der See and Reich, 2018).\n"
+    )
+    assert texts(md) == []

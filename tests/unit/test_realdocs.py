@@ -40,7 +40,7 @@ def test_sample_figures_hold() -> None:
 
 
 # Per-kind precision floors on realdocs-dev (judged claims still extracted that carry the kind).
-DEV_FLOORS = {"hyperlinked": 0.85, "statistic": 0.85, "quote": 0.85, "temporal": 0.90, "comparative": 0.70}
+DEV_FLOORS = {"hyperlinked": 0.94, "statistic": 0.94, "quote": 1.0, "temporal": 1.0, "comparative": 0.94}
 
 
 @pytest.mark.skipif(
@@ -49,12 +49,12 @@ DEV_FLOORS = {"hyperlinked": 0.85, "statistic": 0.85, "quote": 0.85, "temporal":
 def test_dev_corpus_figures_hold() -> None:
     fig = score(DEV, rounds=0)
     assert fig.dropped_real == 0, fig.details["lost (labelled real, no longer extracted)"]
-    assert _precision(fig) >= 0.82
+    assert _precision(fig) >= 0.93
     for kind, floor in DEV_FLOORS.items():
         assert _rate(fig.per_kind[kind]) >= floor, (kind, fig.per_kind[kind])
     assert _rate(fig.recall) >= 0.97, fig.details["missed (recall)"]
     assert _rate(fig.citations) >= 0.97, fig.details["citations not exact"]
-    assert _rate(fig.unsourced) >= 0.74, fig.details["unsourced, wrongly"]
+    assert _rate(fig.unsourced) >= 0.91, fig.details["unsourced, wrongly"]
     assert fig.leaks == 0, fig.details["template-markup leaks"]
     assert fig.raw_keys == 0
 
@@ -66,7 +66,20 @@ def test_held_out_figures_hold() -> None:
     fig = score(ROOT / "tests" / "data" / "realdocs-heldout", rounds=0)
     assert fig.judged == 42
     assert fig.dropped_real == 0, fig.details["lost (labelled real, no longer extracted)"]
-    assert _precision(fig) >= 0.62
+    assert _precision(fig) >= 0.67
     assert _rate(fig.citations) >= 0.98, fig.details["citations not exact"]
-    assert _rate(fig.unsourced) >= 0.65
+    assert _rate(fig.unsourced) >= 0.79
+    assert fig.leaks == 0 and fig.raw_keys == 0
+
+
+def test_second_held_out_figures_hold() -> None:
+    # tests/data/realdocs-heldout2: 50 claims of main's extraction (tokio blog, Turing REG handbook,
+    # GOV.UK design system) labelled before the precision rules of h21 were written (its README);
+    # 13 of the 50 are real; of the 14 reported unsourced then, 1 was a real claim citing nothing.
+    fig = score(ROOT / "tests" / "data" / "realdocs-heldout2", rounds=0)
+    assert fig.judged == 50
+    assert fig.dropped_real == 0, fig.details["lost (labelled real, no longer extracted)"]
+    assert _precision(fig) >= 0.30
+    assert _rate(fig.citations) >= 0.98, fig.details["citations not exact"]
+    assert _rate(fig.unsourced) >= 0.14
     assert fig.leaks == 0 and fig.raw_keys == 0
