@@ -30,6 +30,10 @@ class CitationKind(StrEnum):
     doi = "doi"  # doi:10.…, https://doi.org/10.…, bare 10.xxxx/…
     arxiv = "arxiv"  # arXiv:2301.01234, arXiv:hep-th/9901001, https://arxiv.org/abs/… → /abs/<id>
     pmid = "pmid"  # PMID: 12345678, pubmed.ncbi.nlm.nih.gov/12345678 → https://pubmed.ncbi.nlm.nih.gov/<id>/
+    isbn = "isbn"  # ISBN 978-0-13-468599-1, @isbn:… → https://openlibrary.org/isbn/<ISBN>
+    pandoc = (
+        "pandoc"  # [@key] resolved through the document's bibliography or aliases; @url:, @pmc:, @wikidata:
+    )
 
 
 class ResolveStatus(StrEnum):

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from citecheck.extract.forms import arxiv, bare_url, doi, pubmed
+from citecheck.extract.forms import arxiv, bare_url, doi, isbn, pandoc, pubmed
 from citecheck.extract.forms.base import CitationForm, Hit
 from citecheck.extract.urls import parse_text_fragment, web_target
 from citecheck.models import Citation, CitationKind
@@ -42,6 +42,8 @@ FORMS: tuple[CitationForm, ...] = (
     CitationForm("reference", CitationKind.reference, gate=(r"\[",), content=True),
     CitationForm("footnote", CitationKind.footnote, gate=(r"\[\^", r"\^\[")),
     CitationForm("numbered", CitationKind.numbered, gate=(r"\[",)),
+    # [@key], [see @doi:10.…, p. 3; @tag:name]: the parser's pandoc_cite rule (forms/pandoc.py).
+    pandoc.FORM,
     # "(…2020…)": a year inside parentheses; "Smith (2020)" too.
     CitationForm(
         "author_year",
@@ -55,6 +57,7 @@ FORMS: tuple[CitationForm, ...] = (
     doi.FORM,
     arxiv.FORM,
     pubmed.FORM,
+    isbn.FORM,
 )
 
 _RUNNING = tuple(f for f in FORMS if f.find is not None)

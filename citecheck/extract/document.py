@@ -18,9 +18,19 @@ What a claim is
 Citations
   Links, reference links, footnotes, `[N]` and author-year references are found here and in
   `citecheck.extract.resolve`; the forms with a syntax of their own (bare URLs, DOIs, arXiv
-  ids, PMIDs) come from the registry in `citecheck.extract.citations`, which also decides which
-  blocks are parsed at all (the parse gate). Code spans and what a running-text citation covers
-  are masked before sentences are split and kinds detected.
+  ids, PMIDs, ISBNs) come from the registry in `citecheck.extract.citations`, which also decides
+  which blocks are parsed at all (the parse gate). Code spans and what a running-text citation
+  covers are masked before sentences are split and kinds detected. Pandoc citation brackets
+  `[@key; …]` are a parser rule (`_pandoc_cite`): they leave the text and their keys resolve once
+  the file is read (`_Keys`, `citecheck.extract.bibliography`). A link to an in-document anchor
+  (`[text](#id)`, `<sup>[N]</sup>` with `[N]: #id`) cites the entry that declares the anchor
+  (`<a name="id">`); a superscript citation marker leaves the text. A block that opens with a
+  link standing alone as its first sentence cites it for its other sentences.
+
+Template markup
+  Liquid, Hugo shortcodes, `{{macros}}`, MDX comments, JSX and attribute lists are blanked before
+  parsing (`citecheck.extract.markup`, positions kept); `:::`/`!!!` admonitions are parsed by
+  mdit-py-plugins' container and admon plugins (the title is skipped, the body is prose).
 
 What is skipped
   headings; code blocks and code spans (their text stays in the claim, but a URL or number in
@@ -38,6 +48,11 @@ What is skipped
   `ExtractedDocument.references`); footnote bodies that cite a source (they are the citation
   of the sentence that points at them; a footnote without a URL is prose and is checked like
   any paragraph). Definitions state no fact kind and so are not claims unless they cite.
+  Not claims even with a link (`citecheck.extract.kinds`): pointers and calls to action, thanks,
+  bylines and date stamps, disclaimers and meta notes, image credits, metadata lines, lead-ins
+  that only introduce a quotation or list, link-only titles (no verb, or Title Case), reading-list
+  entries ("[Title](…) (Author, 2018)."), definitions and product descriptions, first-person
+  feelings without a figure; an attributed block quote's "Name, role" last paragraph.
 
 Table rows
   Each body row is one claim candidate; its text is the cells joined with " | ", its position
@@ -77,12 +92,25 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+from mdit_py_plugins.admon import admon_plugin
+from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from citecheck.config import DEFAULT_EXTRACT_BUDGET_S
-from citecheck.extract import citations, resolve
-from citecheck.extract.kinds import detect_kinds, is_imperative_or_opinion, is_question
+from citecheck.extract import bibliography, citations, resolve
+from citecheck.extract.forms import pandoc
+from citecheck.extract.kinds import (
+    detect_kinds,
+    is_boilerplate,
+    is_definition,
+    is_imperative_or_opinion,
+    is_lead_in,
+    is_question,
+    is_sentiment,
+    reads_as_statement,
+)
+from citecheck.extract.markup import FILL, blank_markup, drop_fill, strip_fill
 from citecheck.models import Citation, CitationKind, Claim, ClaimKind, ExtractedDocument, FileError, Reference
 from citecheck.models import ResolveStatus as RS
 from citecheck.sentences import split_sentences
@@ -165,11 +193,16 @@ def _parser() -> MarkdownIt:
     # Inline parsing is done lazily, block by block (`_children`): most paragraphs can hold no
     # claim, and skipping their inline parse is what keeps extraction near the bare parse speed.
     # Footnote bodies stay where they are written (no footnote_tail), so they keep their lines.
+    # `:::type` admonitions (Docusaurus, VuePress, pandoc fenced divs) and `!!! type` blocks
+    # (MkDocs): their bodies are prose; without the plugins the fences were read as text and an
+    # indented `!!!` body as code.
     md = (
         MarkdownIt("commonmark", {"html": True})
         .enable(["table", "strikethrough"])
         .use(front_matter_plugin)
         .use(footnote_plugin)
+        .use(container_plugin, name="div", validate=_any_container)
+        .use(admon_plugin)
     )
     md.core.ruler.disable(["inline", "footnote_tail", "text_join"])
     # A citation keeps its URL as the author wrote it (markdown-it would percent-encode and
@@ -178,10 +211,39 @@ def _parser() -> MarkdownIt:
     for rule in md.inline.ruler.__rules__:
         if rule.name in _BRACKET_RULES:
             md.inline.ruler.at(rule.name, _needs_closing_bracket(rule.fn, _BRACKET_RULES[rule.name]))
+    md.inline.ruler.before("link", "pandoc_cite", _needs_closing_bracket(_pandoc_cite, "["))
     return md
 
 
+def _pandoc_cite(state: Any, silent: bool) -> bool:
+    """A pandoc citation bracket `[@key; see @other, p. 3]` (forms/pandoc.py): one token holding
+    its keys, and no visible text. Linear: the closing "]" comes from the guard's table, and a
+    bracket holding another "[" is not one (the search for it stops at the next "[")."""
+    src, pos = state.src, state.pos
+    closes = state.env[_CLOSES_KEY][id(src)][1]
+    close = closes[bisect_right(closes, pos)]
+    if close - pos > pandoc.MAX_BRACKET or src.find("[", pos + 1, close) >= 0:
+        return False
+    if close + 1 < state.posMax and src[close + 1] in "([":
+        return False  # [text](url) or [text][ref]: a link
+    keys = pandoc.bracket_keys(src[pos + 1 : close])
+    if keys is None:
+        return False
+    if not silent:
+        token = state.push("pandoc_cite", "", 0)
+        token.content = src[pos : close + 1]
+        token.meta = {"keys": keys}
+    state.pos = close + 1
+    return True
+
+
+def _any_container(params: str, markup_: str) -> bool:
+    return True
+
+
 def _keep_link(url: str) -> str:
+    if FILL in url:  # a template expression inside the URL: not a URL the page has
+        url = url.replace(FILL, "")
     return url.replace(" ", "%20")
 
 
@@ -251,6 +313,22 @@ class _Link:
     start: int  # offsets in the block's visible text
     end: int
     citation: Citation | None  # None: not a web source (relative link, mailto:)
+    anchor: str | None = None  # "[text](#id)": an in-document anchor, followed once the file is read
+
+
+@dataclass(frozen=True)
+class _Anchor:
+    """A link to an in-document anchor, resolved to the entry there once the file is read."""
+
+    id: str
+    raw: str
+
+
+@dataclass(frozen=True)
+class _PandocKeys:
+    """The keys of one pandoc citation bracket, resolved once the file is read."""
+
+    keys: tuple[str, ...]
 
 
 @dataclass
@@ -266,6 +344,8 @@ class _Block:
     links: list[_Link] = field(default_factory=list)
     masked: list[tuple[int, int]] = field(default_factory=list)  # code and URL spans
     footnotes: list[tuple[int, str]] = field(default_factory=list)  # (offset, label or "#id")
+    pandoc: list[tuple[int, _PandocKeys]] = field(default_factory=list)  # (offset, a bracket's keys)
+    anchors: list[str] = field(default_factory=list)  # ids declared here (<a name="x">, id="x")
     breaks: list[int] = field(default_factory=list)  # offsets of line breaks
     ignore: bool = False  # an inline citecheck-ignore marker
     toggles: list[bool] = field(default_factory=list)  # inline disable (False) / enable (True)
@@ -282,6 +362,10 @@ class _Block:
 _HTML_A = re.compile(
     r"<a\s[^>]*?href\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))[^>]*>", re.IGNORECASE | re.DOTALL
 )
+# An element naming an anchor: <a name="x">, <a id="x">, <span id="x"> (a reference entry's target).
+_HTML_ID = re.compile(r"<[a-z]+\s[^>]{0,300}?\b(?:name|id)\s*=\s*[\"']?([^\"'\s>]{1,200})", re.IGNORECASE)
+# What a superscript holds when it is a citation marker: "7", "[10]", "[1],[2],[3]", "2, 9".
+_SUP_MARKER = re.compile(r"[\s\[\](),\d–-]{1,60}")
 _HTML_TITLE = re.compile(r"title\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
 _MARKER = re.compile(r"citecheck-(ignore|disable|enable)\b")
 
@@ -362,6 +446,8 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
     link_tok: Token | None = None
     html_link: tuple[str, str | None] | None = None
     code_depth = 0
+    pending_space = False  # a citation bracket dropped after a space: the space comes back before a word
+    sup: tuple[int, int, int] | None = None  # an open <sup>: (parts index, vlen, links) where it began
     seg_v, seg_line, seg_col, seg_text = block.seg_v, block.seg_line, block.seg_col, block.seg_text_col
 
     def mark(pos: int) -> None:
@@ -381,6 +467,16 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
             s = child.content
             if not s:
                 continue
+            if FILL in s:
+                s = drop_fill(s)
+                if not s:
+                    continue
+            if pending_space:
+                pending_space = False
+                if s[0] not in " .,;:!?)]}”’'\"":
+                    parts.append(" ")
+                    vlen += 1
+                    last = " "
             if last == " " and s[0] == " ":
                 s = s.lstrip(" ")
                 if not s:
@@ -456,9 +552,14 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
             link_tok = child
         elif ctype == "link_close":
             if link_tok is not None:
-                block.links.append(
-                    _Link(link_start, vlen, _link_citation(link_tok, "".join(parts[link_part:]), line, cur))
-                )
+                href = str(link_tok.attrs.get("href", ""))
+                link_text = "".join(parts[link_part:])
+                if href.startswith("#") and len(href) > 1:
+                    block.links.append(_Link(link_start, vlen, None, anchor=href[1:]))
+                else:
+                    block.links.append(
+                        _Link(link_start, vlen, _link_citation(link_tok, link_text, line, cur))
+                    )
                 if link_tok.markup == "autolink":
                     block.masked.append((link_start, vlen))
                     end = line.find(">", cur)
@@ -473,6 +574,24 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
             if pos >= 0:
                 close = line.find("]", pos + 2)
                 cur = _skip_link_tail(line, close + 1) if close >= 0 else pos + 2
+        elif ctype == "pandoc_cite":
+            raw = child.content
+            first_line, _, rest = raw.partition("\n")
+            pos = line.find(first_line, cur)
+            if rest:
+                li += raw.count("\n")
+                line = content_lines[li] if li < len(content_lines) else ""
+                cur = len(raw) - raw.rfind("\n") - 1
+            elif pos >= 0:
+                cur = pos + len(raw)
+            if parts and parts[-1].endswith(" "):
+                parts[-1] = parts[-1][:-1]  # "overfit [@doi:…]." reads "overfit."
+                vlen -= 1
+                pending_space = True
+                last = parts[-1][-1] if parts[-1] else " "
+            keys = (child.meta or {}).get("keys") or []
+            if keys:
+                block.pandoc.append((vlen, _PandocKeys(tuple(keys))))
         elif ctype == "footnote_ref":
             pos = line.find("[^", cur)
             if pos < 0:
@@ -495,7 +614,16 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
                         block.toggles.append(m.group(1) == "enable")
             else:
                 low = raw[:6].lower()
-                if low.startswith("<a ") or low.startswith("<a\n"):
+                if " " in raw or "\n" in raw:
+                    declared = _HTML_ID.match(raw)
+                    if declared is not None and "href" not in raw[: declared.start(1)].lower():
+                        block.anchors.append(declared.group(1))
+                if low.startswith("<sup"):
+                    sup = (len(parts), vlen, len(block.links))
+                elif low.startswith("</sup") and sup is not None:
+                    vlen, last = _drop_marker(block, parts, sup, vlen, last)
+                    sup = None
+                elif low.startswith("<a ") or low.startswith("<a\n"):
                     m = _HTML_A.match(raw)
                     if m:
                         if pos >= 0:
@@ -541,6 +669,32 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
                     cur = pos + len(markup)
     block.text = "".join(parts).rstrip()
     return block
+
+
+def _drop_marker(
+    block: _Block, parts: list[str], sup: tuple[int, int, int], vlen: int, last: str
+) -> tuple[int, str]:
+    """At a `</sup>`: a superscript that is a citation marker ("eyes.<sup>7</sup>",
+    "PR<sup>[10]</sup>") leaves the visible text, so its digits are no figure and the sentences
+    around it split; its links stay, as zero-width links where it stood. A superscript that is
+    not a marker ("m<sup>2</sup>", "1<sup>st</sup>") stays. Returns the new (vlen, last)."""
+    index, start, links = sup
+    inner = "".join(parts[index:])
+    before = "".join(parts[:index])[-1:]
+    if not inner or _SUP_MARKER.fullmatch(inner) is None:
+        return vlen, last
+    if len(block.links) == links and "[" not in inner and before not in '.,;:!?)"”’':
+        return vlen, last
+    del parts[index:]
+    for lk in block.links[links:]:
+        lk.start = lk.end = start
+    while block.seg_v and block.seg_v[-1] > start:
+        block.seg_v.pop()
+        block.seg_line.pop()
+        block.seg_col.pop()
+        block.seg_text_col.pop()
+    block.masked = [(a, min(b, start)) for a, b in block.masked if a < start]
+    return start, (parts[-1][-1] if parts and parts[-1] else " ")
 
 
 def _link_citation(link_tok: Token, text: str, line: str, cur: int) -> Citation | None:
@@ -609,7 +763,8 @@ class _Draft:
     """A claim whose reference-list and footnote citations resolve once the file is read."""
 
     claim: Claim
-    citations: list[tuple[int, Citation | resolve.Mention | str]]  # (offset, item); str: a footnote
+    # (offset, item); str: a footnote; _PandocKeys: a pandoc bracket; _Anchor: an in-document link
+    citations: list[tuple[int, Citation | resolve.Mention | str | _PandocKeys | _Anchor]]
     fact_kinds: list[ClaimKind]
 
 
@@ -624,7 +779,8 @@ def _apply_mask(text: str, spans: list[tuple[int, int]]) -> str:
         if e <= s:
             continue
         out.append(text[prev:s])
-        out.append("x" * (e - s))
+        # a capital first letter: a sentence may start with a code span ("`Intl` is a huge set")
+        out.append("X" + "x" * (e - s - 1))
         prev = e
     out.append(text[prev:])
     return "".join(out)
@@ -714,6 +870,9 @@ def _block_drafts(
     starts = [s for s, _ in spans]
     link_items: dict[int, list[_Link]] = {}
     for lk in block.links:
+        if lk.end <= lk.start:  # a marker dropped from the text: it cites the sentence it follows
+            link_items.setdefault(max(bisect_right(starts, lk.start) - 1, 0), []).append(lk)
+            continue
         # the sentences it overlaps: from the one holding its start to the one holding its end
         first = max(bisect_right(starts, lk.start) - 1, 0)
         last = bisect_right(starts, lk.end - 1) - 1
@@ -725,6 +884,18 @@ def _block_drafts(
     points = found + undefined
     for item, k in zip(points, _by_sentence(starts, n, [p[0] for p in points]), strict=True):
         point_items.setdefault(k, []).append(item)
+    if mentions and block.links:
+        # "[Shallue et al. 2018](https://…)": the link is the citation; its text names it, and
+        # its year is no date the sentence states
+        in_links = _Spans((lk.start, lk.end) for lk in block.links)
+        covered = [mn for mn in mentions if in_links.covers(mn.start)]
+        if covered:
+            mentions = [mn for mn in mentions if not in_links.covers(mn.start)]
+            mask = _apply_mask(mask, [(mn.start, mn.end) for mn in covered])
+    # an author-year citation's year is where the claim comes from, not a date it states
+    kind_mask = _apply_mask(
+        mask, [(mn.start, mn.end) for mn in mentions if mn.kind == CitationKind.author_year]
+    )
     mention_items: dict[int, list[resolve.Mention]] = {}
     for mn, k in zip(mentions, _by_sentence(starts, n, [mn.start for mn in mentions]), strict=True):
         mention_items.setdefault(k, []).append(mn)
@@ -733,18 +904,35 @@ def _block_drafts(
         block.footnotes, _by_sentence(starts, n, [off for off, _ in block.footnotes]), strict=True
     ):
         footnote_items.setdefault(k, []).append(fn_item)
+    pandoc_items: dict[int, list[tuple[int, _PandocKeys]]] = {}
+    for pd_item, k in zip(
+        block.pandoc, _by_sentence(starts, n, [off for off, _ in block.pandoc]), strict=True
+    ):
+        pandoc_items.setdefault(k, []).append(pd_item)
+    # "[Knight Capital](…). A combination of … caused a $460M loss.": a block that opens with a
+    # link standing alone as its first sentence is about the linked page; its sentences cite it.
+    lead: Citation | None = None
+    if split and len(spans) > 1 and block.links and block.links[0].start <= spans[0][0]:
+        first = block.links[0]
+        if (
+            first.citation is not None
+            and _words_outside(mask[spans[0][0] : spans[0][1]], link_items.get(0, []), *spans[0]) == 0
+        ):
+            lead = first.citation
     drafts: list[_Draft] = []
     for k, (s, e) in enumerate(spans):
         sentence = text[s:e]
         if is_question(sentence):
             continue
-        items: list[tuple[int, Citation | resolve.Mention | str]] = []
+        items: list[tuple[int, Citation | resolve.Mention | str | _PandocKeys | _Anchor]] = []
         sentence_links = link_items.get(k, [])
         for lk in sentence_links:
             if lk.citation is not None:
                 c = lk.citation.model_copy()
                 c.start, c.end = max(lk.start, s) - s, min(lk.end, e) - s
                 items.append((lk.start, c))
+            elif lk.anchor is not None:
+                items.append((lk.start, _Anchor(lk.anchor, f"[{text[lk.start : lk.end]}](#{lk.anchor})")))
         for fs, fe, c in point_items.get(k, ()):
             c = c.model_copy()
             c.start, c.end = fs - s, min(fe, e) - s
@@ -758,15 +946,45 @@ def _block_drafts(
             # offsets inside the claim text, as for the other visible citations
             items.append((mn.start, replace(mn, start=mn.start - s, end=min(mn.end, e) - s)))
         items.extend(footnote_items.get(k, ()))
+        items.extend(pandoc_items.get(k, ()))
+        if lead is not None and k > 0:
+            items.append((s, lead.model_copy(update={"start": None, "end": None})))
         smask = mask[s:e]
-        kinds = detect_kinds(smask)
+        kinds = detect_kinds(kind_mask[s:e])
         if quote and ClaimKind.quote not in kinds:
             kinds.append(ClaimKind.quote)
-        if not items and extra:
+        if extra:
+            # a quotation's attribution and lead-in cite every sentence of it
             items.extend((s, c) for c in extra)
+        if not items and not kinds:
+            continue  # states no fact and cites nothing (most sentences: the rules below cost more)
+        if is_boilerplate(sentence, figure=ClaimKind.statistic in kinds):
+            continue
+        if not kinds and is_lead_in(sentence):
+            continue  # a lead-in ("In the words of Section508.gov:"): its links go to what follows
+        if ClaimKind.statistic not in kinds and is_sentiment(sentence):
+            continue  # a testimonial's feelings ("I really enjoyed working with …")
+        if not (set(kinds) - {ClaimKind.quote}) and is_definition(sentence):
+            continue  # "Docker is a tool for …"
+        if split and not quote and sentence_links:
+            outside = _words_outside(smask, sentence_links, s, e)
+            if outside == 0 and not reads_as_statement(sentence):
+                continue  # a title: a link-only list item or line that states nothing
+        if (
+            split
+            and not quote
+            and sentence_links
+            and mention_items.get(k)
+            and _words_outside(kind_mask[s:e], sentence_links, s, e) <= len(mention_items[k])
+        ):
+            continue  # a reading-list entry: "[Title](…) (Author, 2018)."
         if items:
-            if not kinds and not _enough_words(smask, sentence_links, s, e):
-                continue  # a link-only line, a navigation entry, a stray fragment
+            if (
+                not kinds
+                and _words_outside(smask, sentence_links, s, e) < 3
+                and not reads_as_statement(sentence)
+            ):
+                continue  # a link-only line, a navigation entry, a stray fragment (unless a statement)
             if not kinds and all(
                 isinstance(c, Citation) and c.resolve_status == RS.skipped for _, c in items
             ):
@@ -782,8 +1000,9 @@ def _block_drafts(
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
 
-def _enough_words(smask: str, links: list[_Link], s: int, e: int) -> bool:
-    """At least three words outside the sentence's links."""
+def _words_outside(smask: str, links: list[_Link], s: int, e: int) -> int:
+    """How many words of a sentence stand outside its links (a masked code span or citation
+    counts as one)."""
     count = 0
     prev = 0
     for lk in links:
@@ -791,11 +1010,14 @@ def _enough_words(smask: str, links: list[_Link], s: int, e: int) -> bool:
             count += len(_WORD.findall(smask, prev, max(lk.start - s, prev)))
             prev = max(prev, min(lk.end, e) - s)
     count += len(_WORD.findall(smask, prev))
-    return count >= 3
+    return count
 
 
 # --- the document walk ---------------------------------------------------------------------------
 
+# A short "Name, role" line without a sentence's end: a quotation's attribution.
+_LINK_TARGET = re.compile(r"\]\([^()\s]*\)")  # a link's "(url)", to read the line as it shows
+_NAME_LINE = re.compile(r"[\[*_]*[A-Z][^\n.!?:;]{0,60},[^\n.!?]{1,80}")
 _ATTRIB_LINE = re.compile(r"^\s*(?:—|―|–|--|~)\s*\S")
 
 
@@ -815,11 +1037,20 @@ class _Footnote:
                 self.urls.append(u)
 
 
+_URL_ONLY = re.compile(r"(?:https?://|www\.)\S{1,2000}")
+
+
 def _block_urls(block: _Block) -> list[str]:
     urls = [lk.citation.url for lk in block.links if lk.citation is not None and lk.citation.url]
     seen = set(urls)
     link_spans = {(lk.start, lk.end) for lk in block.links}
-    for u in citations.urls_in(_apply_mask(block.text, [s for s in block.masked if s not in link_spans])):
+    # a code span that is nothing but a URL names it (`[^1]: `http://…``); other code is code
+    hidden = [
+        (a, b)
+        for a, b in block.masked
+        if (a, b) not in link_spans and not _URL_ONLY.fullmatch(block.text[a:b].strip())
+    ]
+    for u in citations.urls_in(_apply_mask(block.text, hidden)):
         if u not in seen:
             seen.add(u)
             urls.append(u)
@@ -900,6 +1131,13 @@ class _QuoteContext:
     attributed: bool
 
 
+def _lead_in(prev_inline: Token | None, env: dict[str, Any], clock: _Clock) -> list[Citation]:
+    """The links of a paragraph that introduces a quotation ("… have seen benefits:")."""
+    if prev_inline is not None and strip_fill(prev_inline.content).endswith(":"):
+        return _inline_links(prev_inline, env, clock)
+    return []
+
+
 def _blockquote_context(
     tokens: list[Token], i: int, prev_inline: Token | None, env: dict[str, Any], clock: _Clock
 ) -> tuple[_QuoteContext, int | None]:
@@ -914,6 +1152,17 @@ def _blockquote_context(
     if last_inline is not None:
         content = tokens[last_inline].content
         last_line_start = content.rfind("\n") + 1
+        first_inline = next((j for j in range(i + 1, close) if tokens[j].type == "inline"), None)
+        if (
+            first_inline is not None
+            and first_inline != last_inline
+            and len(content) < 400
+            and _NAME_LINE.fullmatch(_LINK_TARGET.sub("]", content).strip())
+        ):
+            # "[Marc Rousavy](…), creator of `react-native-mmkv`": the quote's last paragraph names
+            # who said it
+            cits = _lead_in(prev_inline, env, clock) + _inline_links(tokens[last_inline], env, clock)
+            return _QuoteContext(close, resolve.attribution_citations(cits), True), last_inline
         if _ATTRIB_LINE.match(content[last_line_start:]):
             attribution = last_inline if last_line_start == 0 else None
             cits = resolve.attribution_citations(_inline_links(tokens[last_inline], env, clock))
@@ -923,7 +1172,7 @@ def _blockquote_context(
         if _ATTRIB_LINE.match(nxt.content):
             cits = resolve.attribution_citations(_inline_links(nxt, env, clock))
             return _QuoteContext(close, cits, True), close + 2
-    if prev_inline is not None and prev_inline.content.rstrip().endswith(":"):
+    if prev_inline is not None and strip_fill(prev_inline.content).endswith(":"):
         cits = resolve.attribution_citations(_inline_links(prev_inline, env, clock))
         if cits:
             return _QuoteContext(close, cits, True), None
@@ -937,6 +1186,7 @@ def _walk(
     doc: ExtractedDocument,
     env: dict[str, Any],
     clock: _Clock,
+    source: Path | None,
 ) -> None:
     drafts: list[_Draft] = []
     references: list[Reference] = []
@@ -954,6 +1204,8 @@ def _walk(
     prev_inline: Token | None = None
     row: list[_Block] = []
     in_thead = False
+    headers: list[str] = []  # the current table's header cells
+    anchors: dict[str, list[str]] = {}  # id → the URLs of the entry that declares it
 
     for i, tok in enumerate(tokens):
         ttype = tok.type
@@ -990,6 +1242,11 @@ def _walk(
                 continue
         while quotes and i > quotes[-1].close:
             quotes.pop()
+        if ttype == "admonition_title_open":
+            skip_inline.add(i + 1)  # an admonition's title, like a heading
+            continue
+        if ttype == "heading_open" and quotes:
+            continue  # a heading inside a block quote is quoted text ("> ### “…” - Name"), not structure
         if ttype == "heading_open":
             level = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
             if ref_section is not None and level <= ref_section:
@@ -1032,13 +1289,14 @@ def _walk(
             continue
         if ttype == "thead_open":
             in_thead = True
+            headers = []
             continue
         if ttype == "thead_close":
             in_thead = False
             continue
         if ttype == "tr_close" and row:
             if not disabled and ref_section is None:
-                drafts.extend(_block_drafts(_join(row), file, split=False))
+                drafts.extend(_block_drafts(_join(row, headers), file, split=False))
             row = []
             continue
         if ttype != "inline" or i in skip_inline:
@@ -1046,6 +1304,7 @@ def _walk(
         clock.check(tok.map[0] + 1 if tok.map else None)
         in_cell = i > 0 and tokens[i - 1].type in ("th_open", "td_open")
         if in_cell and in_thead:
+            headers.append(tok.content)
             continue
         attributed = bool(quotes) and quotes[-1].attributed
         if not (in_cell or attributed or ref_section is not None or _may_hold_claim(tok.content)):
@@ -1053,13 +1312,16 @@ def _walk(
             continue
         _children(tok, env, clock)
         block = _scan_inline(tok, lines)
+        for anchor in block.anchors:
+            # the entry an in-document link points to: this reference-list item, or this block
+            anchors.setdefault(anchor, ref_item.ref.urls if ref_item is not None else _block_urls(block))
         prev_inline = tok
         was_disabled = disabled
         for t in block.toggles:
             disabled = not t
         if was_disabled or block.ignore:
             continue
-        if ref_section is not None:
+        if ref_section is not None and footnote_key is None:
             _add_reference(block, tok, ref_item, references)
             continue
         if in_cell:
@@ -1079,7 +1341,9 @@ def _walk(
     for item in open_references:
         item.close()
     doc.references = references
-    _finish(drafts, references, footnotes, doc, clock)
+    front = next((t.content for t in tokens[:1] if t.type == "front_matter"), "")
+    keys = _Keys(front, _aliases(env), source)
+    _finish(drafts, references, footnotes, doc, clock, keys, anchors)
 
 
 def _inline_footnotes(env: dict[str, Any], footnotes: dict[str, _Footnote], clock: _Clock) -> None:
@@ -1098,12 +1362,21 @@ def _inline_footnotes(env: dict[str, Any], footnotes: dict[str, _Footnote], cloc
         )
 
 
-def _join(cells: list[_Block]) -> _Block:
-    """One block for a table row: the cells' text joined with " | "."""
+# A cell that is a bare number that could pass for a year ("1800", "2048") in a column whose
+# header names no date: a specification, not a year.
+_BARE_FIGURE = re.compile(r"\s*(?:1[6-9]|20)\d\d\s*")
+_DATE_HEADER = re.compile(
+    r"date|year|release|when|time|period|since|until|founded|launch|day|month", re.IGNORECASE
+)
+
+
+def _join(cells: list[_Block], headers: list[str] | None = None) -> _Block:
+    """One block for a table row: the cells' text joined with " | " (a bare figure in a column
+    that is not a date column masked, so it is never read as a year)."""
     out = _Block()
     parts: list[str] = []
     off = 0
-    for cell in cells:
+    for column, cell in enumerate(cells):
         if not cell.text:
             continue
         if parts:
@@ -1117,7 +1390,11 @@ def _join(cells: list[_Block]) -> _Block:
         out.links.extend(_Link(lk.start + off, lk.end + off, lk.citation) for lk in cell.links)
         out.masked.extend((s + off, e + off) for s, e in cell.masked)
         out.footnotes.extend((o + off, key) for o, key in cell.footnotes)
+        out.pandoc.extend((o + off, keys) for o, keys in cell.pandoc)
         out.ignore = out.ignore or cell.ignore
+        header = headers[column] if headers and column < len(headers) else ""
+        if _BARE_FIGURE.fullmatch(cell.text) and not _DATE_HEADER.search(header):
+            out.masked.append((off, off + len(cell.text)))
         off += len(cell.text)
     out.text = "".join(parts)
     return out
@@ -1177,12 +1454,41 @@ def _add_reference(
         references.append(resolve.make_reference(sub, sub_urls, line))
 
 
+def _aliases(env: dict[str, Any]) -> dict[str, str]:
+    """The document's `[@key]: target` definitions (markdown-it reads them as link reference
+    definitions; their labels are upper-cased, and keys are looked up case-insensitively)."""
+    refs = env.get("references") or {}
+    return {label[1:]: str(ref.get("href", "")) for label, ref in refs.items() if label.startswith("@")}
+
+
+class _Keys:
+    """Resolves a document's pandoc citation keys; its bibliography is read on first need."""
+
+    def __init__(self, front: str, aliases: dict[str, str], source: Path | None) -> None:
+        self.front, self.aliases, self.source = front, aliases, source
+        self.bib: bibliography.Bibliography | None = None
+        self.done: dict[str, Citation] = {}
+
+    def citation(self, key: str) -> Citation:
+        if key not in self.done:
+            if self.bib is None and pandoc.identifier_url(key) is None:
+                folder = self.source.parent if self.source is not None else None
+                self.bib = bibliography.load(
+                    folder, self.front, self.aliases, siblings=True, exclude=self.source
+                )
+            bib = self.bib or bibliography.Bibliography(aliases=self.aliases)
+            self.done[key] = resolve.pandoc_citation(key, bib)
+        return self.done[key]
+
+
 def _finish(
     drafts: list[_Draft],
     references: list[Reference],
     footnotes: dict[str, _Footnote],
     doc: ExtractedDocument,
     clock: _Clock,
+    keys: _Keys,
+    anchors: dict[str, list[str]],
 ) -> None:
     index = resolve.ReferenceIndex(references)
     bodies: dict[str, list[Citation]] = {}  # a footnote's own references, resolved once
@@ -1195,6 +1501,15 @@ def _finish(
             elif isinstance(item, resolve.Mention):
                 if item.strong or references:
                     cits.append(resolve.mention_citation(item, index))
+            elif isinstance(item, _PandocKeys):
+                cits.extend(keys.citation(k) for k in item.keys)
+            elif isinstance(item, _Anchor):
+                # an in-page link to a reference entry cites what the entry cites; to anything
+                # else (a heading, a note without a URL) it is navigation and cites nothing
+                for url in anchors.get(item.id, ())[: resolve.MAX_REFERENCES_PER_BRACKET]:
+                    cits.append(
+                        Citation(raw=item.raw, kind=CitationKind.reference, identifier=f"#{item.id}", url=url)
+                    )
             else:
                 fn = footnotes.get(item)
                 if item not in bodies:
@@ -1241,22 +1556,27 @@ def _blank_non_markdown(text: str, *, mdx: bool) -> str:
 # --- public entry points ----------------------------------------------------------------------------
 
 
-def extract_text(text: str, file: str, *, budget_s: float | None = None) -> ExtractedDocument:
+def extract_text(
+    text: str, file: str, *, budget_s: float | None = None, source: Path | None = None
+) -> ExtractedDocument:
     """Claims and resolved citations of one Markdown text; `file` names it in every claim.
 
     `budget_s`: the time the file may take (None: no limit). A file still being read when it
-    runs out gives no claims, only a `FileError` saying where extraction stopped."""
+    runs out gives no claims, only a `FileError` saying where extraction stopped. `source`: the
+    file on disk, whose folder holds the bibliography its pandoc citations name (None: no
+    bibliography file is read; `citecheck.extract.bibliography`)."""
     clock = _Clock(budget_s)
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     doc = ExtractedDocument(file=file)
-    text = _blank_non_markdown(text, mdx=file.lower().endswith(".mdx"))
+    mdx = file.lower().endswith(".mdx")
+    text = blank_markup(_blank_non_markdown(text, mdx=mdx), mdx=mdx)
     env: dict[str, Any] = {}
     tokens = _parser().parse(text, env)
     try:
-        _walk(tokens, text.split("\n"), file, doc, env, clock)
+        _walk(tokens, text.split("\n"), file, doc, env, clock, source)
     except _Stopped as stop:
         where = "".join(
             [f" {stop.where}" if stop.where else "", f" at line {stop.line}" if stop.line is not None else ""]
@@ -1298,7 +1618,9 @@ def extract_file(
         return doc
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark, as some editors save
         try:
-            return _with_errors(extract_text(data.decode("utf-16"), name, budget_s=budget_s), doc.errors)
+            return _with_errors(
+                extract_text(data.decode("utf-16"), name, budget_s=budget_s, source=path), doc.errors
+            )
         except UnicodeDecodeError:
             pass
     if b"\x00" in data:
@@ -1319,7 +1641,7 @@ def extract_file(
                 fatal=False,
             )
         )
-    return _with_errors(extract_text(text, name, budget_s=budget_s), doc.errors)
+    return _with_errors(extract_text(text, name, budget_s=budget_s, source=path), doc.errors)
 
 
 def _with_errors(doc: ExtractedDocument, errors: list[FileError]) -> ExtractedDocument:

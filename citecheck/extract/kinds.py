@@ -7,7 +7,9 @@ walk in `citecheck.extract.document`) or a checkable fact, found here (`detect_k
   "three times as"), a ratio ("one in four", "9 out of 10"), a fraction ("two-thirds"), or a
   count of things ("40 members", "48 hours", "1,200 projects"). Vague amounts ("thousands
   of", "half of") are not statistics: there is no figure to look up, and every `statistic`
-  claim holds a figure that `citecheck.numbers` (the number check) recognises;
+  claim holds a figure that `citecheck.numbers` (the number check) recognises, except a figure
+  with a glued unit ("512MiB", "200ms"), which it does not read yet. A number after a name is a
+  name or version, not a count ("React 18 introduces", "Section 508 standards");
 - `quote`: a quotation of three or more words in straight or curly quotes with an
   attribution cue in the sentence ("said", "wrote", "according to", "— Name", ...); the walk
   adds `quote` to the sentences of an attributed block quote or kramdown pull quote;
@@ -54,6 +56,12 @@ _STAT_DIGITS = re.compile(
     "|".join(
         [
             rf"{_NUM}\s?(?:%|‰|percent\b|per\s?cent\b|percentage points?\b)",
+            # a range of percentages: "18-25%"
+            rf"{_NUM}\s?[-–]\s?\d{{1,3}}(?:\.\d+)?\s?%",
+            # a measurement with its unit: "200ms", "512 MiB", "3GiB", "6MB", "40 Gbps" ("1.4s", "90s"
+            # only with a decimal or up to three digits: "the 1990s" is a decade)
+            rf"{_NUM}\s?(?:[KMGTP]i?B|[kKMG]b(?:ps)?|ms|µs|ns|[KMG]Hz|fps|rps|qps)\b",
+            r"(?<![\w.,$/#-])(?:\d+\.\d+|\d{1,3})\s?s\b(?!['’])",
             r"[$€£¥₹]\s?\d",
             rf"{_NUM}\s?(?:USD|EUR|GBP|dollars|euros|pounds|thousand|million|billion|trillion|bn|mn|k)\b",
             rf"{_NUM}\s?[x×](?!\w)",
@@ -105,6 +113,9 @@ _TEMPORAL_DIGITS = re.compile(
             r"\bQ[1-4]\s+(?:of\s+)?(?:19|20)\d\d\b|\b(?:FY|fiscal\s+year\s+)(?:19|20)?\d\d\b",
             r"\b\d{1,2}(?:st|nd|rd|th)[ -]century\b",
             r"\b\d+\s+(?:years?|months?|weeks?|days?|decades?)\s+ago\b",
+            # a release as a point in time: "since version 3.6.0", "as of v2.1"
+            r"\b(?:[Ss]ince|[Aa]s\s+of|[Ss]tarting\s+(?:with|in|from)|[Uu]ntil|[Pp]rior\s+to)\s+"
+            r"(?:version|release|v)\s?\d+(?:\.\d+)+\b",
         ]
     )
 )
@@ -116,7 +127,7 @@ _TEMPORAL_MONTH = re.compile(
 _RELATIVE_GATE = wordset("year years month months week weeks decade decades quarter century ago")
 _TEMPORAL_WORDS = re.compile(
     r"\b(?:last|past|previous|this|next|coming)\s+(?:year|month|week|decade|quarter|century|summer|winter|"
-    r"spring|fall|autumn)s?\b|"
+    r"spring|fall|autumn)\b|"
     r"\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|a\s+few|many)\s+"
     r"(?:years?|months?|weeks?|days?|decades?|centuries)\s+ago\b|"
     r"\b(?:nineteenth|twentieth|twenty-first)[ -]century\b",
@@ -128,20 +139,29 @@ _THAN = re.compile(
     r"\b(?!rather\b|other\b|whether\b|either\b|neither\b|together\b|ever\b|never\b|however\b|"
     r"better\b|longer\b|bigger\b|further\b)[a-z]{2,}er\s+than\b|"
     r"\b(?:more|less|fewer)\s+(?!just\b|simply\b|merely\b|only\b)(?:[\w-]+\s+){1,3}?than\b|"
-    r"\b(?:more|less|fewer)\s+than\s+(?:\d|doubled|tripled|halved|half|a\s+third|twice)"
+    r"\b(?:more|less|fewer)\s+than\s+(?:\d|doubled|tripled|halved|half|a\s+third|twice)|"
+    # "greater for the packaging guide than the reviewing guide"
+    r"\b(?:greater|higher|lower|larger|smaller|faster|slower|cheaper|stronger|weaker|longer|shorter|"
+    r"bigger)\s+(?:[\w-]+\s+){1,4}?than\b"
 )
 _SUPERLATIVE_WORDS = (
     "largest biggest fastest slowest smallest highest lowest greatest oldest newest longest shortest "
     "strongest weakest cheapest richest busiest heaviest lightest youngest widest deepest"
 )
-_SUPERLATIVE_GATE = frozenset([*_SUPERLATIVE_WORDS.split(), "most", "least", "top", "growing", "selling"])
+_SUPERLATIVE_GATE = frozenset(
+    [*_SUPERLATIVE_WORDS.split(), "most", "least", "top", "growing", "selling", "best"]
+)
+# "the lowest cost possible", "its weakest link": idioms, not comparisons
+_SUPERLATIVE_IDIOM = re.compile(r"\s+(?:\w+\s+)?possible\b|\s+link\b")
 _SUPERLATIVE = re.compile(
     r"\b(?:the|its|their|our|his|her|world'?s|[A-Z]\w+'s)\s+(?:(?:single|very|second|third|\w+'s)\s+)?"
     r"(?:" + _SUPERLATIVE_WORDS.replace(" ", "|") + r"|(?:most|least)\s+(?!important\b|interesting\b|"
     r"useful\b|valuable\b|effective\b|helpful\b|exciting\b|rewarding\b|difficult\b|challenging\b|fun\b|"
+    r"controversial\b|innovative\b|amazing\b|engaged\b|experienced\b|talented\b|impressive\b|inspiring\b|"
     r"powerful\b|meaningful\b|beautiful\b|enjoyable\b|critical\b|essential\b|part\b|out\b|of\b|likely\b|"
     r"cases\b|people\b)[a-z]\w+|fastest-growing|best-selling|top\s+\d+)\b|"
-    r"\b(?:fastest-growing|most\s+popular|most\s+used|most\s+widely|world's\s+largest)\b"
+    r"\b(?:fastest-growing|most\s+popular|most\s+used|most\s+widely|world's\s+largest|best[- ]known|"
+    r"best[- ]selling|most[- ]downloaded|most[- ]starred)\b"
 )
 _CHANGE_ALWAYS = wordset(
     "doubled tripled quadrupled halved trebled outperform outperforms outperformed outnumber "
@@ -207,12 +227,41 @@ _ATTRIBUTION = re.compile(
     r"\b(?:said|says|wrote|writes|told|tells|stated|noted|explained|explains|added|argued|argues|claimed|"
     r"according\s+to|put\s+it|puts\s+it|described|asked|recalls|recalled|observed|remarked|commented|"
     r"tweeted|announced|admitted|admits|warned|warns|insisted|declared|replied|reported|concluded|"
-    r"concludes|in\s+the\s+words\s+of|called\s+it)\b|(?:^|\s)[—―]\s*\S",
+    r"concludes|in\s+the\s+words\s+of|called\s+it)\b",
     re.IGNORECASE,
 )
+# A dash attributes a quotation only after it: “…” — Name, “…” - Winston Churchill (a dash before
+# the quotation is punctuation: "— when the engine has to “stop the world”").
+_ATTRIBUTION_DASH = re.compile(r"(?:^|\s)[—―]\s*\S|[”\"’']\s*[-–]\s+[(\[]?[A-Z].{0,60}$")
 _DIGIT = re.compile(r"\d")
 # Lower-case words for the gates: punctuation becomes space, then a plain split (C speed).
 _NOT_WORD = str.maketrans({c: " " for c in "0123456789.,;:!?()[]{}\"“”‘’'*_~`/\\|<>@#$%^&+=-–—…"})
+
+
+# A number right after a name is part of the name or a version ("React 18 introduces", "Section
+# 508 standards", "Windows 10 users"), not a count; the capitalised words that open a sentence
+# before a count ("Over 8,800 people", "The 45 responses") are not names.
+_NAME_BEFORE = re.compile(r"(?:^|[\s(])([A-Z][\w.+#-]*)\s$")
+_NOT_NAMES = wordset(
+    "a an the all some any each every no over about around nearly almost only just more less fewer "
+    "than approximately roughly exactly at least most top first last another these those this that "
+    "our their its his her my your we they it there here since after before during within under up "
+    "in of on by with for from to and or but per among between across of over some "
+    "january february march april may june july august september october november december"
+)
+_COUNT_FORM = re.compile(r"\d\s+(?:[a-z]+\s+)?[a-z]{3,}")  # a count: a number before a noun
+
+
+def _named(text: str, m: re.Match[str]) -> bool:
+    """Whether a count-like match ("18 introduces") is a number after a name."""
+    if not _COUNT_FORM.match(m.group(0), len(m.group(0).split()[0]) - 1):
+        return False
+    name = _NAME_BEFORE.search(text, max(0, m.start() - 40), m.start())
+    if name is None:
+        return False
+    word = name.group(1).lower()
+    # a sentence's first word may be a verb ("Join 24 pull requests"), not a name
+    return word not in _NOT_NAMES and not (text[: name.start(1)].strip() == "" and word in _IMPERATIVE_VERBS)
 
 
 def _is_statistic(text: str, has_digit: bool, lower_words: set[str]) -> bool:
@@ -220,6 +269,8 @@ def _is_statistic(text: str, has_digit: bool, lower_words: set[str]) -> bool:
         for m in _STAT_DIGITS.finditer(text):
             # A bare year before a noun ("the 2017 survey") is a date, not a count.
             lead = m.group(0).split()[0]
+            if _named(text, m):
+                continue
             if not _YEARLIKE.fullmatch(lead) or _COUNT_NOUN.search(m.group(0)):
                 return True
     return not lower_words.isdisjoint(_STAT_WORD_GATE) and _STAT_WORDS.search(text) is not None
@@ -239,6 +290,10 @@ def _has_date(text: str) -> bool:
     return False
 
 
+def _superlative(text: str) -> bool:
+    return any(_SUPERLATIVE_IDIOM.match(text, m.end()) is None for m in _SUPERLATIVE.finditer(text))
+
+
 def detect_kinds(text: str) -> list[ClaimKind]:
     """The fact kinds of a sentence (without `hyperlinked`), in `ClaimKind` order."""
     kinds: list[ClaimKind] = []
@@ -249,7 +304,7 @@ def detect_kinds(text: str) -> list[ClaimKind]:
     if '"' in text or "“" in text or "‘" in text:
         for qs, qe in _quotations(text):
             if text.count(" ", qs, qe) >= 2:
-                if _ATTRIBUTION.search(text):
+                if _ATTRIBUTION.search(text) or _ATTRIBUTION_DASH.search(text, qe - 1):
                     kinds.append(ClaimKind.quote)
                 break
     if (
@@ -261,7 +316,7 @@ def detect_kinds(text: str) -> list[ClaimKind]:
         kinds.append(ClaimKind.temporal)
     if (
         ("than" in lower and _THAN.search(text))
-        or (not lower.isdisjoint(_SUPERLATIVE_GATE) and _SUPERLATIVE.search(text))
+        or (not lower.isdisjoint(_SUPERLATIVE_GATE) and _superlative(text))
         or not lower.isdisjoint(_CHANGE_ALWAYS)
         or (not lower.isdisjoint(_CHANGE_GATE) and _CHANGE.search(text))
     ):
@@ -525,7 +580,15 @@ _ADVICE = re.compile(
     r"have\s+to|might\s+want|may\s+want|will\s+want|could\s+consider|might\s+consider)\b|"
     r"^(?:it'?s|it\s+is|it’s)\s+(?:a\s+good\s+idea|important|essential|worth|helpful|useful|wise|crucial|"
     r"okay|ok|fine|best|better|recommended|advisable|vital|critical|key)\b|"
-    r"\b(?:I|we)\s+(?:think|believe|feel|guess|suspect|hope|recommend|suggest)\b|"
+    r"\b(?:I|we)\s+(?:think|believe|feel|guess|suspect|hope|recommend|suggest|hypothesi[sz]e|speculate)\b|"
+    # plans and hypotheticals state no fact yet ("We expect to migrate …", "If we protect 20% more
+    # sites …", "A model could achieve 99% accuracy …")
+    r"^(?:we|I)\s+(?:expect|plan|intend|aim|hope|want|are\s+planning|are\s+going|will\s+(?:be\s+)?(?:continue|work|keep|add|"
+    r"release|publish|share|start|begin|remove|migrate))\b|^(?:(?:in\s+other\s+words|for\s+example|for\s+instance|"
+    r"similarly),?\s+)?(?:if|suppose|imagine|assume|assuming|let's\s+say|say)\b|"
+    r"^(?:(?:a|an|the|this|that|one|such\s+a)\s+)?(?:[\w-]+\s+){0,2}(?:could|would|might)\s+(?!not\b)|"
+    r"^(?:that|this)\s+means\s+(?:that\s+)?(?:we|you)\s+(?:need|have|must|should)\b|"
+    r"\b(?:we|I)\s+(?:are|am|['’]re|['’]m)\s+(?:aiming|planning|hoping|going)\s+to\b|"
     r"\bin\s+(?:my|our)\s+(?:opinion|view|experience)\b|"
     r"^(?:personally|honestly|frankly|ideally|hopefully|probably|perhaps|maybe)\b|"
     r"\b(?:IMO|IMHO)\b|^(?:if\s+you\b[^,]*,\s*)?(?:you\s+should|make\s+sure|be\s+sure|don't|do\s+not)\b|"
@@ -539,6 +602,220 @@ _FIRST_WORDS = re.compile(r"[\"'“‘(\[*_]*([A-Za-z’']+)\s*([A-Za-z’']*)")
 _LEAD_LABEL = re.compile(r"^[\w/ ]{1,30}:\s+")  # "Tip: Do this" is still an imperative
 
 
+# What is no claim even when it links a page: pointers and calls to action ("see …", "read more",
+# "for more information", "… is worth mentioning", "she has a website at …"), thanks, bylines and
+# date stamps ("By Jane Doe", "Updated 2024-05-03: …", "Posted on March 3"), disclaimers and meta
+# notes ("Disclaimer: …", "Please note: …"), image credits ("Image courtesy of …").
+_POINTER_VERBS = frozenset(
+    [
+        "see",
+        "read",
+        "learn",
+        "check",
+        "visit",
+        "watch",
+        "listen",
+        "subscribe",
+        "follow",
+        "join",
+        "sign",
+        "register",
+        "contact",
+        "click",
+        "download",
+        "try",
+        "explore",
+        "browse",
+        "find",
+        "get",
+        "go",
+        "head",
+        "refer",
+        "view",
+        "discover",
+        "star",
+        "share",
+        "tweet",
+        "email",
+        "reach",
+        "tune",
+        "stay",
+        "feel",
+        "bookmark",
+        "install",
+        "please",
+    ]
+)
+_BOILERPLATE_START = re.compile(
+    r"(?:for\s+(?:more|further|additional|full|complete)\s+(?:information|info|details|context|examples|"
+    r"background|reading)\b|more\s+(?:information|info|details)\s+(?:is|are|can|about|on)\b|"
+    r"(?:you\s+can|you\s+may|feel\s+free\s+to)\s+(?:also\s+)?(?:read|learn|find|see|check|watch|download|try|"
+    r"get|view|follow|join|listen|explore|browse)\b|(?:to\s+)?(?:learn|read|find\s+out)\s+more\b|"
+    r"(?:a\s+)?(?:big|huge|special|many|sincere|heartfelt)?\s*thanks?\s+(?:you|to\s+(?:everyone|all|our|each|every|the\s+"
+    r"(?:many|amazing|wonderful|whole))|for)\b|thank\s+you\b|"
+    r"by\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}\s*$|"
+    r"(?:edit(?:ed)?|updated?|update\s+\d|disclaimer|please\s+note|note|nb|n\.b\.|p\.?s\.?)\b[^:.!?]{0,40}:|note,|"
+    r"(?:image|photo|figure|illustration|graphic|screenshot|video|banner|cover\s+image|header\s+image|logo)s?\s+"
+    r"(?:courtesy|credit|by|from|via|source)\b|(?:photo|image)\s+credits?\b|credits?\s*:|source\s*:)",
+    re.IGNORECASE,
+)
+# … and anywhere in it (tried only when one of `_BOILERPLATE_WORDS` is there)
+_BOILERPLATE_WORDS = (
+    "thank",
+    "grateful",
+    "acknowledge",
+    "worth",
+    "available",
+    "website",
+    "homepage",
+    "blog",
+    "site",
+    "information",
+    "details",
+    "reading",
+)
+_BOILERPLATE_ANY = re.compile(
+    r"\b(?:we|I)(?:\s+would\s+like\s+to|\s+want\s+to|\s+wanted\s+to|['’]d\s+like\s+to)\s+(?:say\s+)?"
+    r"(?:thank|acknowledge)|\b(?:we|I)\s+(?:thank|are\s+grateful|am\s+grateful)\b|\bspecial\s+thanks\b|"
+    r"\bworth\s+(?:mentioning|reading|a\s+read|a\s+look|checking\s+out|noting\s+here)\b|"
+    r"\b(?:is|are)\s+available\s+(?:here|at\s+the\s+link|online\s+here)\b|"
+    r"\bhas\s+a\s+(?:website|homepage|home\s+page|blog|personal\s+site)\b|"
+    r"\b(?:more|further)\s+(?:information|details|reading)\s+(?:is\s+|are\s+|can\s+be\s+found\s+)?(?:here|at|in|on)\b",
+    re.IGNORECASE,
+)
+# A date a line opens with, then a byline: "Oct 16, 2025 by Jane Doe", "2024-05-03 — by …".
+_SHORT_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+_DATED_BYLINE = re.compile(
+    rf"^(?:{_SHORT_MONTH}\s+\d{{1,2}},?\s+\d{{4}}|\d{{1,2}}\s+{_SHORT_MONTH}\s+\d{{4}}|\d{{4}}-\d{{2}}-\d{{2}})"
+    r"\s*[-–—|·,]?\s*by\s",
+    re.IGNORECASE,
+)
+# "Posted on March 3 by …", "Last updated: 2024-05-03": a byline or stamp is short.
+_STAMP = re.compile(
+    r"^(?:posted|published|written|authored|last\s+updated|last\s+modified|last\s+reviewed|originally\s+published|"
+    r"updated|reviewed)\b",
+    re.IGNORECASE,
+)
+# "Estimated time to complete: 60 minutes": a page's metadata line, a label and a short value.
+_METADATA = re.compile(
+    r"^(?:estimated\s+)?(?:time(?:\s+to\s+(?:complete|read))?|duration|reading\s+time|level|difficulty|date|"
+    r"authors?|version|status|tags?|categor(?:y|ies)|audience|prerequisites|length|license|format|"
+    r"last\s+(?:updated|modified|reviewed))\s*:\s*\S+(?:\s+\S+){0,4}\s*$",
+    re.IGNORECASE,
+)
+
+
+# A finite verb that makes a line a statement rather than a title: "React Native 0.82 will be
+# New Architecture only" states something; "Reducing flaky builds by 18x", "GitHub Availability
+# Report: January 2024" and "How we cut build times by 50%" are titles.
+_STATEMENT = re.compile(
+    r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't|has|have|had|hasn't|haven't|will|won't|would|can|"
+    r"can't|cannot|could|does|did|doesn't|didn't|may|might|must|shall|should|becomes|became|remains|"
+    r"reached|reaches|surpassed|grew|fell|rose|doubled|now)\b|['’](?:re|ve|ll)\s",
+    re.IGNORECASE,
+)
+_TITLE_START = re.compile(
+    r"^\W*(?:how|why|what|when|where|who|which|introducing|announcing)\b", re.IGNORECASE
+)
+
+
+_TITLE_WORD = re.compile(r"[A-Za-z][\w'’-]{3,}")
+
+
+def reads_as_statement(text: str) -> bool:
+    """Whether a line reads as a statement: it has a finite verb, and is neither a how/why title
+    nor written in Title Case ("Incident Analysis: How Learning is Different Than Fixing")."""
+    if _TITLE_START.match(text) is not None or _STATEMENT.search(text) is None:
+        return False
+    words = _TITLE_WORD.findall(text)
+    return len(words) < 3 or sum(w[0].isupper() for w in words) * 10 <= len(words) * 6
+
+
+_NAMED_AFTER_VERB = re.compile(r"[A-Za-z]+\s+the\s+[A-Z]\w*(?:\s+[A-Z]\w*){0,3}\s+\w+ed\b")
+
+
+def is_boilerplate(text: str, *, figure: bool = False) -> bool:
+    """A pointer, a call to action, thanks, a byline or date stamp, a disclaimer or meta note,
+    an image credit or a metadata line: no claim, even with a link (see the module docstring).
+    `figure`: the sentence states a statistic, so a pointer to where it comes from ("See X, which
+    says 40% of builds fail") is a claim about that source."""
+    stripped = text.lstrip('*_ (["“')
+    if _BOILERPLATE_START.match(stripped) or _DATED_BYLINE.match(stripped) or _METADATA.match(stripped):
+        return True
+    low = stripped.lower()
+    if any(w in low for w in _BOILERPLATE_WORDS) and _BOILERPLATE_ANY.search(stripped):
+        return True
+    if _STAMP.match(stripped) and len(stripped.split()) <= 10:
+        return True
+    m = _FIRST_WORDS.match(_LEAD_LABEL.sub("", stripped, count=1))
+    if m:
+        first, second = m.group(1).lower(), m.group(2).lower()
+        if first in _POINTER_VERBS and second not in _NOT_IMPERATIVE_NEXT and not m.group(1).isupper():
+            # "Read the Docs received a grant": a name that opens with a verb
+            return not figure and _NAMED_AFTER_VERB.match(stripped) is None
+    return False
+
+
+# A person's feelings, as a sentence opens: "I really enjoyed working with …", "I'm proud of …",
+# "My favourite …" (a quotation that goes on to a fact after "What I love about Go …" stays).
+_SENTIMENT = re.compile(
+    r"^\W*I(?:['’]m|\s+am|\s+was|\s+have|\s+had)?\s+(?:really\s+|truly\s+|so\s+|very\s+|always\s+|just\s+)*"
+    r"(?:enjoy(?:ed)?|lov(?:e|ed)|lik(?:e|ed)|proud|excited|happy|glad|thrilled|grateful|honou?red)\b|"
+    r"^\W*my\s+favou?rite\b"
+)
+# "Docker is a tool for packaging …": a definition or a product description.
+_DEFINITION = re.compile(
+    r"^(?!(?i:there|it|this|that|these|those|here|which|what|one|each|all|both)\b)"
+    r"[\w .'’&+-]{1,60}?\s+(?:is|are)\s+(?:an?|the)\s+"
+    r"(?:(?!(?:with|of|in|on|at|by|from|and|or|whose)\b)[\w-]+\s+){0,3}?"
+    r"(?:tool|library|framework|platform|language|service|system|project|package|program|application|app|"
+    r"website|site|format|protocol|standard|method|technique|collection|set|suite|toolkit|engine|database|"
+    r"editor|extension|plugin|module|utility|community|organi[sz]ation|initiative|group|term|concept)s?"
+    r"(?:\s+(?:for|that|which|to|used|designed|built|written|made|meant|where)\b|\s*[.;:]?\s*$)"
+    r"(?!.*\b(?:used\s+(?:by|in)|and\s+(?:is|has|was)|since|largest|most|first)\b)"
+)
+
+
+def is_sentiment(text: str) -> bool:
+    """A person's feelings ("I really enjoyed …", "I'm proud of …"): an opinion, whatever else the
+    sentence says, unless it states a figure (the caller checks)."""
+    return _SENTIMENT.search(text) is not None
+
+
+def is_definition(text: str) -> bool:
+    """A definition or product description ("Docker is a tool for …"): no fact to check."""
+    return _DEFINITION.match(text.lstrip("*_ ")) is not None
+
+
+# A sentence that only introduces what follows it ("In the words of Section508.gov:", "Here's how
+# @tdreyno responded to a pull request:", "For example, Active Admin starts its guide with:");
+# one that states a finding ("@progrium found that documenting the vision helped …:") is a claim.
+_INTRODUCTION = re.compile(
+    r"^(?:here['’]?s|here\s+is|here\s+are|in\s+the\s+words\s+of|for\s+example|for\s+instance|e\.g\.|"
+    r"as\s+an\s+example|such\s+as)\b|\b(?:says?|said|writes?|wrote|explains?|explained|puts?\s+it|"
+    r"responds?|responded|replied|calls?|called|describes?|described|starts?|begins?|notes?|noted|"
+    r"following|below|this|these|like\s+this)\b[^:]{0,80}:\s*$",
+    re.IGNORECASE,
+)
+
+
+_FINDING = re.compile(
+    r"\b(?:found|finds|showed|shows|reported|reports|discovered|learned|observed|concluded)\s+that\b",
+    re.IGNORECASE,
+)
+
+
+def is_lead_in(text: str) -> bool:
+    """A sentence ending with a colon that introduces a quotation, list or example and states
+    nothing itself (short, or a verb of saying or a "here's how" opener)."""
+    text = text.rstrip()
+    if not text.endswith(":"):
+        return False
+    if _FINDING.search(text):
+        return False  # "For example, Homebrew finds that Google Analytics helps them …:"
+    return len(text.split()) <= 6 or _INTRODUCTION.search(text) is not None
+
+
 def is_question(text: str) -> bool:
     return text.rstrip(" \"'”’)]*_").endswith("?")
 
@@ -548,6 +825,12 @@ def is_imperative_or_opinion(text: str) -> bool:
     m = _FIRST_WORDS.match(text)
     if m:
         first, second = m.group(1).lower(), m.group(2).lower()
-        if first in _IMPERATIVE_VERBS and second not in _NOT_IMPERATIVE_NEXT and not m.group(1).isupper():
+        named = first in ("let's", "let’s") and m.group(2)[:1].isupper()  # "Let's Encrypt is …"
+        if (
+            first in _IMPERATIVE_VERBS
+            and second not in _NOT_IMPERATIVE_NEXT
+            and not m.group(1).isupper()
+            and not named
+        ):
             return True
     return bool(_ADVICE.search(text))

@@ -28,7 +28,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from citecheck.extract.bibliography import Bibliography
 from citecheck.extract.citations import urls_in, web_url
+from citecheck.extract.forms import pandoc
 from citecheck.extract.urls import parse_text_fragment
 from citecheck.models import Citation, CitationKind, Reference, ResolveStatus
 
@@ -318,6 +320,52 @@ def attribution_citations(found: Iterable[Citation]) -> list[Citation]:
             named.add(c.url)
             out.append(c)
     return out
+
+
+def pandoc_citation(key: str, bib: Bibliography) -> Citation:
+    """What a pandoc citation key names (see `citecheck.extract.forms.pandoc` for the order),
+    or an error citation saying why it names nothing."""
+    raw = f"@{key}"
+    found = pandoc.identifier_url(key)
+    if found is None:
+        target = bib.alias(key)
+        if target is not None:
+            found = pandoc.identifier_url(target) or (
+                (CitationKind.pandoc, key, url) if (url := web_url(target)) else None
+            )
+            if found is None:
+                return _error(
+                    raw,
+                    CitationKind.pandoc,
+                    key,
+                    f"citation alias [@{key}] names {target!r}, not a URL or identifier",
+                )
+    if found is None:
+        known, url = bib.entry(key)
+        if known and url:
+            found = (CitationKind.pandoc, key, url)
+        elif known:
+            where = ", ".join(bib.files)
+            return _error(
+                raw, CitationKind.pandoc, key, f"bibliography entry {key} ({where}) has no URL or identifier"
+            )
+    if found is None:
+        found = pandoc.inferred_url(key)
+    if found is None:
+        if bib.files:
+            reason = f"citation key [@{key}] not found in the bibliography ({', '.join(bib.files)})"
+        else:
+            reason = (
+                f"citation key [@{key}] not found: the document names no bibliography"
+                f" and defines no [@{key}]: alias"
+            )
+        if bib.problems:
+            reason += f"; {'; '.join(bib.problems)}"
+        return _error(raw, CitationKind.pandoc, key, reason)
+    kind, identifier, url = found
+    return Citation(
+        raw=raw, kind=kind, identifier=identifier, url=url, text_fragment=parse_text_fragment(url)
+    )
 
 
 def undefined_reference(raw: str, label: str) -> Citation:

@@ -51,6 +51,38 @@ HOSTILE = {
 }
 
 
+# Template markup, pandoc citations, anchors and superscripts (issue 15): each was linear when
+# written; these keep it so. "<A {" in MDX was quadratic (a JSX tag scan from every "<A") until a
+# failed scan resumed where it stopped. (file suffix, Markdown, start of the claim)
+HOSTILE_MARKUP = {
+    "jsx-open-braces": (".mdx", f"{CLAIM}. " + "<A {" * 50_000, CLAIM),
+    "liquid-open-tags": (".md", f"{CLAIM}. " + "{% " * 70_000, CLAIM),
+    "shortcode-opens": (".md", f"{CLAIM}. " + "{{< x " * 40_000, CLAIM),
+    "mdx-comment-opens": (".mdx", f"{CLAIM}. " + "{/* " * 50_000, CLAIM),
+    "pandoc-brackets": (".md", f"{CLAIM} " + "[@a; " * 20_000 + "]", CLAIM),
+    "anchor-links": (".md", f"{CLAIM} " + "[x](#a) " * 25_000, CLAIM),
+    "superscripts": (".md", f"{CLAIM}. " + "<sup>[1]</sup>" * 14_000, CLAIM),
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE_MARKUP))
+def test_hostile_markup_extracts_in_bounded_time_and_memory(name: str, tmp_path: Path) -> None:
+    suffix, markdown, claim_start = HOSTILE_MARKUP[name]
+    doc = tmp_path / f"{name}{suffix}"
+    doc.write_text(markdown, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "citecheck", "extract", str(doc), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        preexec_fn=_limit_memory,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = json.loads(proc.stdout)
+    assert out["errors"] == [] or "too costly to parse" in out["errors"][0]["message"]
+    assert all(c["text"].startswith(claim_start) for c in out["claims"][:1])
+
+
 def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 

@@ -41,6 +41,8 @@ SAMPLES = {
     "doi": "As shown by doi:10.1000/xyz123 it works",
     "arxiv": "As shown by arXiv:2301.01234 it works",
     "pubmed": "As shown by PMID: 12345678 it works",
+    "pandoc": "As shown [@smith2020] it works",
+    "isbn": "As shown in ISBN 978-0-13-468599-1 it works",
 }
 
 
@@ -129,8 +131,10 @@ def test_arxiv_pandoc_keys_deep_rules() -> None:
     # A sentence with no fact kind is a claim because it cites the paper.
     assert second.kinds == [K.hyperlinked]
     cit = second.citations[0]
-    assert (cit.raw, cit.url) == ("arXiv:1709.06560", "https://arxiv.org/abs/1709.06560")
-    assert second.text[cit.start : cit.end] == "arXiv:1709.06560"
+    assert (cit.raw, cit.url) == ("@arXiv:1709.06560", "https://arxiv.org/abs/1709.06560")
+    # The bracket is a marker: it leaves the claim's text, as a footnote mark does.
+    assert second.text.endswith("interact with an environment.")
+    assert "[@" not in first.text and cit.start is None
 
 
 def test_arxiv_pdf_link_failed_ml() -> None:

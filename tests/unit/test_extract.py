@@ -232,8 +232,15 @@ def test_skipped(md: str) -> None:
 
 
 def test_imperative_with_a_citation_is_kept() -> None:
-    c = one("Try using [Libraries.io](https://libraries.io/) to track usage across package managers.")
+    c = one("Keep pull requests small: reviewers find [more defects in small ones](https://example.org/s).")
     assert c.kinds == [K.hyperlinked]
+
+
+def test_a_call_to_action_with_a_link_is_no_claim() -> None:
+    # opensource.guide: a pointer to a tool is an invitation, not a fact about it (issue 15)
+    assert (
+        texts("Try using [Libraries.io](https://libraries.io/) to track usage across package managers.") == []
+    )
 
 
 def test_link_only_navigation_list_is_skipped() -> None:

@@ -344,3 +344,15 @@ CITING = (
 def test_mentions_match_the_old_patterns(text: str) -> None:
     new = [(m.raw, m.kind.value, m.identifier, m.start, m.end, m.strong) for m in resolve.find_mentions(text)]
     assert new == _old_find_mentions(text)
+
+
+@QUICK
+@given(st.text(alphabet="{}%<>/*#:.@[]() \nAaxe1\"'=`-", max_size=300), st.booleans())
+def test_template_blanking_keeps_every_character_in_place(text: str, mdx: bool) -> None:
+    # citecheck.extract.markup: positions stay exact because blanking never moves a character
+    from citecheck.extract.markup import FILL, blank_markup
+
+    out = blank_markup(text, mdx=mdx)
+    assert len(out) == len(text)
+    assert [i for i, ch in enumerate(out) if ch == "\n"] == [i for i, ch in enumerate(text) if ch == "\n"]
+    assert all(o == t or o in (FILL, " ") for o, t in zip(out, text, strict=True))

@@ -1,0 +1,311 @@
+"""Template and MDX markup is not prose: it is blanked before the Markdown is parsed (see
+docs/ARCHITECTURE.md).
+
+Static-site generators render their templates before the Markdown, so a docs repository's
+Markdown holds markup no reader sees:
+- Liquid (Jekyll): `{% tag … %}` and `{{ output | filter }}`; the bodies of `{% highlight %}` and
+  `{% comment %}` blocks are code and comments; `{% raw %}…{% endraw %}` shows its body as is;
+- Hugo shortcodes: `{{< name … >}}`, `{{% name … %}}`, their closing `{{< /name >}}`; a paired
+  shortcode keeps its inner text (a note, a callout, a gallery), except the code-like ones
+  (`highlight`, `code`, `mermaid`, `plotly`, `math`, `raw`, …: their body is blanked too);
+- `{{macro(…)}}` (MDN, wikis, Go templates): blanked, except a cross-reference macro
+  (`{{jsxref("Array.map")}}`, `{{Glossary("HTTP", "HTTP protocol")}}`, `{{HTMLElement("div")}}`),
+  which keeps its visible text (its second string argument, else its first);
+- MDX: `{/* comments */}`, JSX tags (`<Tabs>`, `<Figure src={img} />`: the tag and its props
+  blanked, the children text kept) and, in `.mdx` files, `{expressions}` outside code;
+- attribute lists: kramdown's `{: .class}` and pandoc's `{#id .class}` (a pandoc `{#id}` still
+  names an anchor: `citecheck.extract.document` reads it before the blanking).
+`:::type` admonitions and `!!! type` blocks are left to the parser (mdit-py-plugins' container
+and admon plugins: their bodies are prose).
+
+Blanking keeps every character where it was, so lines and columns stay exact: markup that fills
+its line becomes spaces (a blank line, as the rendered page has), markup inside a line becomes
+`FILL` characters, which the walk drops from a claim's text (`drop_fill`). Each pass is linear in
+the text: a construct's closing mark is looked up once for all the openings before it, and a
+construct longer than `MAX_SPAN` characters is not markup (hostile input is bounded).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+FILL = "\ue000"  # a private-use character: stands for blanked markup inside a line
+MAX_SPAN = 2000  # characters: a longer "{{ … }}" or "<Tag …>" is not template markup
+
+_CODE_SHORTCODES = frozenset(
+    [
+        "highlight",
+        "code",
+        "codeblock",
+        "mermaid",
+        "plotly",
+        "chart",
+        "echarts",
+        "math",
+        "katex",
+        "raw",
+        "rawhtml",
+        "html",
+        "svg",
+        "diagram",
+        "gist",
+        "tweet",
+        "x",
+        "youtube",
+        "vimeo",
+        "asciinema",
+    ]
+)
+_LIQUID_BODIES = frozenset({"highlight", "comment"})
+_XREF_MACRO = re.compile(r"(?i)(?:xref|glossary|element|attr|header|method|status|event)$")
+_STRING_ARG = re.compile(r"\"([^\"]{0,200})\"|'([^']{0,200})'")
+_OPENERS = re.compile(r"\{\{|\{%|\{/\*|\{[:#.]")
+_LIQUID_END = re.compile(r"\{%-?\s*end(\w+)\s*-?%\}")
+_SHORTCODE = re.compile(r"\{\{([<%])\s*(/?)\s*([\w.-]+)")
+_LIQUID_NAME = re.compile(r"\{%-?\s*(\w+)")
+_MACRO = re.compile(r"\{\{\s*([A-Za-z_][\w.-]*)\s*\(")
+_ATTRIBUTES = re.compile(r"\{[:#.][^{}\n]{0,200}\}")
+_JSX_START = re.compile(r"</?[A-Z][\w.]*")
+_JSX_PROP = re.compile(r"<[A-Za-z][\w.]*\s[^<>]{0,500}?=\{")
+_JSX_TOKEN = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[{}<>]")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def may_hold_markup(text: str, *, mdx: bool) -> bool:
+    """The cheap test before `blank_markup`: False means there is nothing to blank."""
+    if "{" in text:
+        return True
+    return "<" in text and (mdx or _JSX_PROP.search(text) is not None)
+
+
+def blank_markup(text: str, *, mdx: bool) -> str:
+    """`text` with its template and MDX markup blanked, every character kept in place."""
+    if not may_hold_markup(text, mdx=mdx):
+        return text
+    spans: list[tuple[int, int]] = []  # blanked
+    keep: list[tuple[int, int]] = []  # visible text inside a blanked span (a macro's)
+    raw = _raw_bodies(text)
+    _template_spans(text, raw, spans, keep)
+    if mdx or "<" in text:
+        _jsx_spans(text, spans, everything=mdx)
+    if mdx:
+        _expression_spans(text, spans)
+    if not spans:
+        return text
+    chars = list(text)
+    for s, e in spans:
+        for k in range(s, e):
+            if chars[k] != "\n":
+                chars[k] = FILL
+    for s, e in keep:
+        chars[s:e] = text[s:e]
+    out = "".join(chars)
+    if FILL not in out:
+        return out
+    # A line that held nothing but markup is a blank line, as in the rendered page.
+    lines = out.split("\n")
+    for n, line in enumerate(lines):
+        if FILL in line and not line.replace(FILL, "").strip():
+            lines[n] = " " * len(line)
+    return "\n".join(lines)
+
+
+_DROP = re.compile(rf"(?<= ){FILL}+ |{FILL}+")
+
+
+def drop_fill(text: str) -> str:
+    """Visible text without the blanked markup's `FILL` characters (and the doubled space a
+    blanked word leaves)."""
+    return _DROP.sub("", text) if FILL in text else text
+
+
+def strip_fill(text: str) -> str:
+    """`text` without `FILL` at its ends (and whitespace)."""
+    return text.strip().strip(FILL).strip()
+
+
+# --- the passes --------------------------------------------------------------------------------
+
+
+def _raw_bodies(text: str) -> list[tuple[int, int]]:
+    """The bodies of `{% raw %}…{% endraw %}`: shown as written, never blanked."""
+    if "raw" not in text:
+        return []
+    out: list[tuple[int, int]] = []
+    pos = 0
+    opening = re.compile(r"\{%-?\s*raw\s*-?%\}")
+    closing = re.compile(r"\{%-?\s*endraw\s*-?%\}")
+    while (m := opening.search(text, pos)) is not None:
+        c = closing.search(text, m.end())
+        if c is None:
+            break
+        out.append((m.end(), c.start()))
+        pos = c.end()
+    return out
+
+
+class _Closer:
+    """Where the next `mark` stands after a position, looked up once for all the positions
+    before it (so each construct's closing is found in linear time overall)."""
+
+    def __init__(self, text: str, mark: str) -> None:
+        self.text, self.mark = text, mark
+        self.at = -2  # the next occurrence found so far (-1: none left)
+
+    def after(self, pos: int) -> int:
+        if self.at == -1:
+            return -1
+        if self.at < pos:
+            self.at = self.text.find(self.mark, pos)
+        return self.at
+
+
+def _template_spans(
+    text: str, raw: list[tuple[int, int]], spans: list[tuple[int, int]], keep: list[tuple[int, int]]
+) -> None:
+    raw_starts = [s for s, _ in raw]
+    ends_by_name: dict[str, list[tuple[int, int]]] = {}
+    if "{%" in text:
+        for m in _LIQUID_END.finditer(text):
+            ends_by_name.setdefault(m.group(1), []).append((m.start(), m.end()))
+    shortcode_closes: dict[str, list[tuple[int, int]]] = {}
+    closers = {"{{": _Closer(text, "}}"), "{%": _Closer(text, "%}"), "{/*": _Closer(text, "*/}")}
+    pos = 0
+    for m in _OPENERS.finditer(text):
+        start = m.start()
+        if start < pos:
+            continue
+        i = bisect_right(raw_starts, start) - 1
+        if i >= 0 and start < raw[i][1]:
+            continue  # inside {% raw %}
+        opener = m.group(0)
+        if opener in closers:
+            close = closers[opener].after(start + len(opener))
+            if close < 0 or close - start > MAX_SPAN:
+                continue
+            end = close + len(closers[opener].mark)
+            if opener == "{%":
+                end = _liquid_block_end(text, start, end, ends_by_name)
+            elif opener == "{{":
+                end = _shortcode_end(text, start, end, shortcode_closes, keep)
+            spans.append((start, end))
+            pos = end
+        else:
+            a = _ATTRIBUTES.match(text, start)
+            if a is not None:
+                spans.append(a.span())
+                pos = a.end()
+
+
+def _liquid_block_end(text: str, start: int, end: int, ends_by_name: dict[str, list[tuple[int, int]]]) -> int:
+    """Where a Liquid tag's blanking ends: after its `{% end… %}` for a block whose body is
+    code or a comment, else the tag itself."""
+    name = _LIQUID_NAME.match(text, start)
+    if name is None or name.group(1) not in _LIQUID_BODIES:
+        return end
+    closes = ends_by_name.get(name.group(1), [])
+    k = bisect_right([s for s, _ in closes], end - 1)
+    return closes[k][1] if k < len(closes) else end
+
+
+def _shortcode_end(
+    text: str,
+    start: int,
+    end: int,
+    shortcode_closes: dict[str, list[tuple[int, int]]],
+    keep: list[tuple[int, int]],
+) -> int:
+    """Where a `{{…}}` construct's blanking ends: a code-like paired shortcode takes its body
+    along; a cross-reference macro keeps its visible text (recorded in `keep`)."""
+    sc = _SHORTCODE.match(text, start)
+    if sc is not None:
+        name = sc.group(3)
+        if sc.group(2) or name not in _CODE_SHORTCODES or text[end - 3 : end - 2] == "/":
+            return end
+        closes = shortcode_closes.get(name)
+        if closes is None:
+            pattern = re.compile(r"\{\{[<%]\s*/\s*" + re.escape(name) + r"\s*[>%]\}\}")
+            closes = shortcode_closes[name] = [(c.start(), c.end()) for c in pattern.finditer(text)]
+        k = bisect_right([s for s, _ in closes], end - 1)
+        return closes[k][1] if k < len(closes) else end
+    macro = _MACRO.match(text, start)
+    if macro is not None and _XREF_MACRO.search(macro.group(1)):
+        args = list(_STRING_ARG.finditer(text, macro.end(), end))
+        pick = [a for a in args[:2] if (a.group(1) or a.group(2) or "").strip()]
+        if pick:
+            chosen = pick[-1]
+            g = 1 if chosen.group(1) is not None else 2
+            keep.append(chosen.span(g))
+    return end
+
+
+def _jsx_spans(text: str, spans: list[tuple[int, int]], *, everything: bool) -> None:
+    """JSX tags: a capitalised component's tags (in MDX), and any tag with a `={…}` prop."""
+    pattern = _JSX_START if everything else _JSX_PROP
+    pos = 0
+    while (m := pattern.search(text, pos)) is not None:
+        start = m.start()
+        end, stop = _tag_end(text, m.end() if everything else start + 1)
+        if end < 0:
+            # no tag here; nor at an opening inside what was scanned that only a "<" at depth 0
+            # could have ended: resume after it, so each character is scanned once
+            pos = max(m.end(), stop)
+            continue
+        if end - start <= MAX_SPAN:
+            spans.append((start, end))
+        pos = end
+    # `_JSX_PROP` finds lower-case tags with brace props too (`<img src={x} />`) in any file
+    if everything and "={" in text:
+        _jsx_spans(text, spans, everything=False)
+
+
+def _tag_end(text: str, pos: int) -> tuple[int, int]:
+    """(end, stop): the end of a tag whose name ends before `pos`, after its `>` outside quotes
+    and braces, or -1 if there is none within `MAX_SPAN` characters or a new tag opens first;
+    `stop` is where the scan ended."""
+    depth = 0
+    limit = min(len(text), pos + MAX_SPAN)
+    for t in _JSX_TOKEN.finditer(text, pos, limit):
+        tok = t.group(0)
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth = max(0, depth - 1)
+        elif tok == ">" and depth == 0:
+            return t.end(), t.end()
+        elif tok == "<" and depth == 0:
+            return -1, t.start()
+    return -1, limit
+
+
+def _expression_spans(text: str, spans: list[tuple[int, int]]) -> None:
+    """MDX `{expressions}` in running text (balanced within a line, outside code)."""
+    fence = ""
+    offset = 0
+    for line in text.split("\n"):
+        f = _FENCE.match(line)
+        if f and (not fence or (f.group(1)[0] == fence[0] and len(f.group(1)) >= len(fence))):
+            fence = "" if fence else f.group(1)
+        elif not fence and "{" in line:
+            parts = line.split("`")
+            col = 0
+            for n, part in enumerate(parts):
+                if n % 2 == 0 and "{" in part:
+                    _balanced(part, offset + col, spans)
+                col += len(part) + 1
+        offset += len(line) + 1
+
+
+def _balanced(part: str, base: int, spans: list[tuple[int, int]]) -> None:
+    depth = 0
+    start = -1
+    for k, ch in enumerate(part):
+        if ch == "{":
+            if depth == 0:
+                start = k
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                spans.append((base + start, base + k + 1))

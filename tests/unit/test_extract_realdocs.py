@@ -1,0 +1,410 @@
+"""Citation forms and claim rules from issue 15, each from a real document (its repository named;
+the realdocs-dev ones are in ../shared/eval/realdocs-dev/corpus, the held-out ones in
+tests/data/realdocs-heldout or named by their repository)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from citecheck.extract.document import extract_file, extract_text
+from citecheck.extract.forms import isbn, pandoc
+from citecheck.extract.markup import FILL, blank_markup
+from citecheck.models import CitationKind, Claim, ClaimKind, ResolveStatus
+
+K = ClaimKind
+
+
+def claims(md: str, name: str = "doc.md") -> list[Claim]:
+    return extract_text(md, name).claims
+
+
+def texts(md: str, name: str = "doc.md") -> list[str]:
+    return [c.text for c in claims(md, name)]
+
+
+def one(md: str, name: str = "doc.md") -> Claim:
+    found = claims(md, name)
+    assert len(found) == 1, [c.text for c in found]
+    return found[0]
+
+
+def urls(c: Claim) -> list[str | None]:
+    return [cit.url for cit in c.citations]
+
+
+# --- pandoc / manubot citations --------------------------------------------------------------
+
+
+def test_pandoc_identifier_keys_deep_rules() -> None:
+    # Benjamin-Lee/deep-rules, content/09.overfitting.md
+    c = one(
+        "This type of approach is necessary for evaluating the generalizability of models without the "
+        "biases that can arise from learning and testing on the same data "
+        "[@arxiv:1811.12808; @doi:10.1162/089976698300017197].\n"
+    )
+    assert urls(c) == ["https://arxiv.org/abs/1811.12808", "https://doi.org/10.1162/089976698300017197"]
+    assert [cit.kind for cit in c.citations] == [CitationKind.arxiv, CitationKind.doi]
+    assert c.text.endswith("on the same data.") and "[@" not in c.text
+
+
+def test_pandoc_pmid_url_and_isbn_keys() -> None:
+    # deep-rules 09.overfitting.md ([@pmid:…], [@url:…]); manubot/rootstock USAGE.md (@isbn:…)
+    c = one(
+        "Many conventional metrics have limited utility in cases of extreme class imbalance "
+        "[@pmid:25738806].\n"
+    )
+    assert urls(c) == ["https://pubmed.ncbi.nlm.nih.gov/25738806/"]
+    c = one(
+        "There are a variety of techniques to reduce overfitting "
+        "[@url:http://jmlr.csail.mit.edu/papers/v15/srivastava14a.html; @isbn:9780394603988].\n"
+    )
+    assert urls(c) == [
+        "http://jmlr.csail.mit.edu/papers/v15/srivastava14a.html",
+        "https://openlibrary.org/isbn/9780394603988",
+    ]
+    assert c.citations[1].kind == CitationKind.isbn
+
+
+def test_pandoc_tag_alias_in_a_sibling_file(tmp_path: Path) -> None:
+    # deep-rules keeps its aliases in content/99.citation-tags.md, used by every content file
+    (tmp_path / "99.citation-tags.md").write_text(
+        "[@tag:krogh-weight-decay]: http://dl.acm.org/citation.cfm?id=2986916.2987033\n"
+        "[@tag:pneumonia]: doi:10.1016/S0933-3657(96)00367-3\n"
+    )
+    doc = tmp_path / "09.overfitting.md"
+    doc.write_text(
+        "Regularization techniques reduce overfitting [@tag:krogh-weight-decay].\n\n"
+        "A pneumonia model was studied in depth [@tag:pneumonia].\n\n"
+        "An unknown paper showed it too [@tag:nowhere].\n"
+    )
+    first, second, third = extract_file(doc).claims
+    assert urls(first) == ["http://dl.acm.org/citation.cfm?id=2986916.2987033"]
+    assert urls(second) == ["https://doi.org/10.1016/S0933-3657(96)00367-3"]
+    (cit,) = third.citations
+    assert cit.resolve_status == ResolveStatus.error and "tag:nowhere" in (cit.resolve_error or "")
+
+
+def test_pandoc_key_through_a_bibtex_bibliography(tmp_path: Path) -> None:
+    # swcarpentry/good-enough-practices-in-scientific-computing: its .bib entry for wilson2014
+    (tmp_path / "refs.bib").write_text(
+        "@article{wilson2014,\n  title={Best Practices for Scientific Computing},\n"
+        "  author={Wilson, Greg and others},\n  journal={PLoS Biology},\n  year={2014},\n"
+        "  doi={10.1371/journal.pbio.1001745}\n}\n@book{gawande2011, title={The Checklist "
+        "Manifesto}, year=2011}\n"
+    )
+    doc = tmp_path / "paper.md"
+    doc.write_text(
+        "---\ntitle: Good enough\nbibliography: refs.bib\n---\n\n"
+        "Two years ago a group of researchers wrote a paper called Best Practices [@wilson2014].\n\n"
+        "Checklists were shown to save lives in 2009 [@gawande2011].\n\n"
+        "Others disagreed in 2015 [@missing2015].\n"
+    )
+    first, second, third = extract_file(doc).claims
+    assert urls(first) == ["https://doi.org/10.1371/journal.pbio.1001745"]
+    assert first.citations[0].kind == CitationKind.pandoc
+    assert "has no URL or identifier" in (second.citations[0].resolve_error or "")
+    assert "not found in the bibliography (refs.bib)" in (third.citations[0].resolve_error or "")
+
+
+def test_pandoc_key_through_csl_json_and_yaml(tmp_path: Path) -> None:
+    # greenelab/deep-review keeps CSL JSON in content/manual-references.json
+    (tmp_path / "manual-references.json").write_text(
+        json.dumps(
+            [
+                {"id": "url:https://github.com/greenelab/deep-review", "type": "webpage"},
+                {"id": "private-message", "type": "personal_communication", "URL": "https://example.org/m"},
+            ]
+        )
+    )
+    (tmp_path / "refs.yaml").write_text("references:\n- id: doe99\n  DOI: 10.1000/xyz123\n")
+    doc = tmp_path / "01.intro.md"
+    doc.write_text(
+        "---\nbibliography: refs.yaml\n---\n\nThe method doubled recall [@doe99].\n\n"
+        "The authors confirmed it in 2020 [@private-message].\n"
+    )
+    first, second = extract_file(doc).claims
+    assert urls(first) == ["https://doi.org/10.1000/xyz123"]
+    assert urls(second) == ["https://example.org/m"]
+
+
+def test_a_bibliography_outside_the_repository_is_refused(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (tmp_path / "secret.bib").write_text("@misc{k, url={https://example.org/leak}}\n")
+    doc = repo / "a.md"
+    doc.write_text("---\nbibliography: ../secret.bib\n---\n\nIt grew 20% in 2020 [@k].\n")
+    (cit,) = extract_file(doc).claims[0].citations
+    assert cit.url is None and "not found in the repository" in (cit.resolve_error or "")
+
+
+def test_pandoc_brackets_that_are_not_citations() -> None:
+    assert pandoc.bracket_keys("contact me@example.com") is None
+    assert pandoc.bracket_keys("@fig:overfitting") == []  # a cross-reference cites nothing
+    assert pandoc.bracket_keys("see @doe99, pp. 33-35; also @smith04, chap. 1") == ["doe99", "smith04"]
+    # a link whose text starts with @ stays a link (howtheysre-style handles)
+    c = one("The maintainer [@octocat](https://github.com/octocat) shipped 40 releases in 2020.\n")
+    assert urls(c) == ["https://github.com/octocat"]
+
+
+def test_isbn_form() -> None:
+    assert isbn.normalize("978-0-13-468599-1") == "9780134685991"
+    assert isbn.normalize("0-306-40615-2") == "0306406152"
+    assert isbn.normalize("978-0-13-468599-2") is None  # wrong check digit
+    c = one("The second edition, ISBN 978-0-13-468599-1, sold 100,000 copies in 2018.\n")
+    assert urls(c) == ["https://openlibrary.org/isbn/9780134685991"]
+
+
+# --- in-document anchors, superscript markers, code-span URLs, lead links --------------------
+
+
+def test_anchor_to_a_bibliography_entry_good_enough_practices() -> None:
+    # swcarpentry/good-enough-practices-in-scientific-computing, index.md
+    md = (
+        'Two years ago a group of researchers wrote a paper called "Best Practices for Scientific '
+        'Computing" [[wilson2014](#wilson2014)].\n\n## Bibliography\n\n'
+        '<a name="wilson2014"></a>[wilson2014]:\nWilson G, Aruliah DA, Brown CT, et al. Best\n'
+        "Practices for Scientific Computing. PLoS Biology. 2014;12(1):e1001745.\n"
+        "doi:10.1371/journal.pbio.1001745.\n"
+    )
+    c = one(md)
+    assert urls(c) == ["https://doi.org/10.1371/journal.pbio.1001745"]
+    assert c.citations[0].identifier == "#wilson2014"
+
+
+def test_sup_markers_to_anchored_references_bssw() -> None:
+    # betterscientificsoftware/bssw.io, Covid19WorkstationCleanliness.md / PullRequestSizeConsiderations.md
+    md = (
+        "It enters through the mucus membranes including the mouth, nose, and eyes.<sup>[7]</sup> On\n"
+        "average, people touch their face 23 times each hour.<sup>[20]</sup>\n\n"
+        "## References\n\n"
+        '* <a name="sfer-ezikiw-7"></a><sup>7</sup>[CDC description of transmission scenario]'
+        "(https://www.cdc.gov/coronavirus/2019-ncov/about/prevention.html)\n"
+        '* <a name="sfer-ezikiw-20"></a><sup>20</sup>[Face touching study](https://example.org/face)\n\n'
+        '[7]: #sfer-ezikiw-7 "CDC description"\n[20]: #sfer-ezikiw-20 "Face touching"\n'
+    )
+    first, second = claims(md)
+    assert first.text == "It enters through the mucus membranes including the mouth, nose, and eyes."
+    assert urls(first) == ["https://www.cdc.gov/coronavirus/2019-ncov/about/prevention.html"]
+    assert second.text == "On average, people touch their face 23 times each hour."
+    assert urls(second) == ["https://example.org/face"]
+
+
+def test_a_link_to_a_heading_is_navigation() -> None:
+    assert texts("See the [installation section](#installation) for the 3 steps.\n\n## Installation\n") == []
+
+
+def test_url_in_a_code_span_of_a_footnote() -> None:
+    # issue 15: footnotes whose URL is in a code span "cite no URL"
+    c = one(
+        "The contracting officer monitors spend rates in 2020[^1].\n\n[^1]: "
+        "`https://www.acquisition.gov/far/1.602`\n"
+    )
+    assert urls(c) == ["https://www.acquisition.gov/far/1.602"]
+
+
+def test_a_block_opening_with_a_link_cites_it_post_mortems() -> None:
+    # danluu/post-mortems README.md (the Knight Capital pattern of issue 15)
+    md = (
+        "[Cloudflare](https://blog.cloudflare.com/todays-outage-post-mortem-82515/). A bad config "
+        "(router rule) caused all of their edge routers to crash, taking down all of Cloudflare. "
+        "The outage lasted 30 minutes.\n"
+    )
+    found = claims(md)
+    assert [c.text for c in found] == ["The outage lasted 30 minutes."] or len(found) == 2
+    for c in found:
+        assert "https://blog.cloudflare.com/todays-outage-post-mortem-82515/" in urls(c)
+    assert not any(c.text.startswith("Cloudflare.") for c in found)
+
+
+def test_link_text_author_year_adds_no_citation() -> None:
+    # kennethleungty/Failed-ML README.md: "[Shallue et al. 2018](https://arxiv.org/…)"
+    c = one(
+        "A model for exoplanet detection was retracted after [Shallue et al. "
+        "2018](https://arxiv.org/abs/1712.05044) showed 96% accuracy.\n"
+    )
+    assert [cit.kind for cit in c.citations] == [CitationKind.link]
+
+
+# --- template markup ----------------------------------------------------------------------------
+
+
+def test_hugo_shortcodes_ropensci_and_digitalgov() -> None:
+    # ropensci/roweb3 2014-11-10-open-data-growth.md; GSA/digitalgov.gov 2016-01-05 (ref shortcode)
+    md = (
+        '{{< figure src = "/img/blog-images/2014-11-10-open-data-growth/unnamed-chunk-12-1.png" '
+        'width = "300" >}}\n\n'
+        'As a follow-up to the [recent post about our survey]({{< ref "2015-12-28-ocsits-survey.md" >}}), '
+        "we polled over 8,800 people in 2015.\n\n"
+        "{{< note >}}\nThe survey ran for 6 weeks in 2015.\n{{< /note >}}\n\n"
+        "{{< highlight go >}}\nfmt.Println(2015, 100%)\n{{< /highlight >}}\n"
+    )
+    assert texts(md) == [
+        "As a follow-up to the recent post about our survey, we polled over 8,800 people in 2015.",
+        "The survey ran for 6 weeks in 2015.",
+    ]
+
+
+def test_liquid_tags_and_blocks_brew_and_18f() -> None:
+    # Homebrew/brew.sh 2022-05-17-homebrew-security-audit.md; 18F/18f.gsa.gov 2015-12-23-…-own-words.md
+    md = (
+        "31st March 2021: ROS provides [final security audit report PDF to Homebrew]({{ "
+        '"/assets/pdf/report.pdf" | relative_url }})\n\n'
+        '{% image "assets/blog/lego.jpg" "Executives playing with legos." %} We spent 90 minutes '
+        "working with legos.\n\n"
+        "{% highlight ruby %}\nputs 2021\n{% endhighlight %}\n\n"
+        "{% raw %}The {{ page.title }} tag printed 3 times in 2019.{% endraw %}\n"
+    )
+    found = claims(md)
+    assert [c.text for c in found] == [
+        "31st March 2021: ROS provides final security audit report PDF to Homebrew",
+        "We spent 90 minutes working with legos.",
+        "The {{ page.title }} tag printed 3 times in 2019.",
+    ]
+    assert found[0].citations == []  # a site-relative link is no web source
+    assert (found[1].line, found[1].column) == (
+        3,
+        md.split("\n")[2].index("We spent") + 1,
+    )  # positions stay exact
+
+
+def test_mdn_macros_keep_visible_text() -> None:
+    # mdn/content style: {{jsxref(…)}} keeps its text, {{Compat}} and {{EmbedLiveSample(…)}} go
+    md = (
+        'Since 2015, {{jsxref("Array.prototype.map()")}} is supported by 98% of browsers.\n\n'
+        "{{Compat}}\n\n{{EmbedLiveSample('Example', 700, 300)}}\n"
+    )
+    assert texts(md) == ["Since 2015, Array.prototype.map() is supported by 98% of browsers."]
+
+
+def test_admonitions_keep_their_body_react_native() -> None:
+    # facebook/react-native-website 2022-11-22-react-native-core-contributor-summit-2022.mdx
+    md = (
+        ':::info\nThe "exports" field gained support in Node 12 in 2019.\n:::\n\n'
+        '!!! note "Heads up"\n    The cache grew 40% in 2023.\n'
+    )
+    assert texts(md, "post.mdx") == [
+        'The "exports" field gained support in Node 12 in 2019.',
+        "The cache grew 40% in 2023.",
+    ]
+
+
+def test_mdx_comments_jsx_props_and_children() -> None:
+    # facebook/react-native-website blog posts ({/* truncate */}); issue 15's data={[1, 2, 3]}
+    md = (
+        "{/* truncate */}\n\n"
+        '<Chart data={[1, 2, 3]} title="Startup" />\n\n'
+        "<Note>Hermes cut TTI by 40% in 2021.</Note>\n\n"
+        "Startup time fell by half {/* alex ignore */} in 2021.\n"
+    )
+    found = claims(md, "post.mdx")
+    assert [c.text for c in found] == ["Hermes cut TTI by 40% in 2021.", "Startup time fell by half in 2021."]
+    assert all(c.citations == [] for c in found)
+
+
+def test_blanking_keeps_every_character_in_place() -> None:
+    text = 'Intro {{< ref "a.md" >}} end.\n{% if x %}\nline'
+    out = blank_markup(text, mdx=False)
+    assert len(out) == len(text) and out.split("\n")[1].strip() == ""
+    assert out.startswith("Intro " + FILL) and out.count("\n") == 2
+
+
+# --- what is not a claim, and what is -------------------------------------------------------------
+
+
+def test_pointers_calls_to_action_thanks_bylines_and_stamps() -> None:
+    # bssw.io, lorin/resilience-engineering, react-native-website, golang/website, OpenScienceMOOC
+    md = (
+        "Please subscribe to our [mailing list](https://bssw.io/pages/receive-our-email-digest) "
+        "for updates.\n\n"
+        "She has a website at http://www.complexcognition.co.uk/\n\n"
+        "We want to say thank you again to [Callstack](https://www.callstack.com/) for hosting us "
+        "in 2022.\n\n"
+        "Updated 2024-05-03: We unfortunately need to delay the release of this dataset.\n\n"
+        "Disclaimer: This article distills information that is current as of 03/19/2020.\n\n"
+        "Oct 16, 2025 by [Jane Doe](https://example.org/jane)\n\n"
+        "Estimated time to complete: 60 minutes\n\n"
+        "Image courtesy of Siouxsie Wiles, https://commons.wikimedia.org/wiki/File:Covid.gif\n\n"
+        "For more information, see [the 2023 report](https://example.org/report).\n"
+    )
+    assert texts(md) == []
+
+
+def test_link_only_titles_and_reading_lists_upgundecha_and_moocs() -> None:
+    # upgundecha/howtheysre README.md; OpenScienceMOOC Module-1 MAIN.md
+    md = (
+        "- [GitHub Availability Report: January 2024](https://github.blog/a)\n"
+        "- [Reducing flaky builds by 18x](https://github.blog/2020-12-16-reducing-flaky-builds-by-18x/)\n"
+        "- [How we designed our CI System to be more than 50% Faster](https://medium.com/p)\n"
+        "- [Open Science is a research accelerator](https://example.org/w.pdf) (Woelfle et al., 2011).\n"
+    )
+    assert texts(md) == []
+
+
+def test_a_link_only_item_that_states_something_is_kept() -> None:
+    # facebook/react-native-website (issue 15)
+    c = one("- [React Native 0.82 will be New Architecture only](https://reactnative.dev/blog/2025/10/08)\n")
+    assert c.kinds == [K.hyperlinked]
+
+
+def test_a_lead_in_gives_its_links_to_the_quote_digitalgov() -> None:
+    # GSA/digitalgov.gov 2016-08-15-…-section-508-rehabilitation-act.md
+    md = (
+        "Another paragraph cites [an unrelated page](https://example.org/other).\n\n"
+        'In the words of [Section508.gov](https://www.section508.gov "Section 508 website"):\n\n'
+        "> Modeled after the [Digital Services Playbook](https://playbook.cio.gov/), the Technology "
+        "Accessibility Playbook provides twelve plays. The plays outline a sustainable approach.\n"
+    )
+    found = claims(md)
+    assert [c.text[:10] for c in found] == ["Another pa", "Modeled af", "The plays "]
+    assert urls(found[1]) == ["https://www.section508.gov", "https://playbook.cio.gov/"]
+    assert urls(found[2]) == ["https://www.section508.gov"]
+    assert K.quote in found[1].kinds
+
+
+def test_attribution_paragraph_of_a_quote_is_not_a_claim_react_native() -> None:
+    # facebook/react-native-website 2024-10-23-the-new-architecture-is-here.mdx
+    md = (
+        "Popular libraries such as [react-native-mmkv](https://github.com/mrousavy/react-native-mmkv) "
+        "have already seen benefits:\n\n"
+        "> “Thanks to the New Architecture, `react-native-mmkv` is now a pure C++ Native Module.”\n>\n"
+        "> [Marc Rousavy](https://twitter.com/mrousavy), creator of `react-native-mmkv`\n"
+    )
+    found = claims(md)
+    # the lead-in states something ("have already seen benefits"); the attribution line does not
+    assert [c.text[:8] for c in found] == ["Popular ", "“Thanks "]
+    assert urls(found[1]) == ["https://github.com/mrousavy/react-native-mmkv", "https://twitter.com/mrousavy"]
+
+
+def test_kinds_versions_superlatives_and_spec_tables() -> None:
+    # react-native-website (React 18), digitalgov (Section 508), letsencrypt (largest), DeepSeek-V3 table
+    assert texts("React 18 introduces automatic batching for updates.\n") == []
+    assert K.comparative in one("Let's Encrypt is one of the largest certificate authorities.\n").kinds
+    assert K.comparative in one("She is best-known for the Go gopher, drawn in 2009.\n").kinds
+    md = "| Model | #Total Params | Context Length |\n|---|---|---|\n| DeepSeek-V3 | 1800 | 2048 |\n"
+    assert texts(md) == []
+
+
+def test_a_sentence_starting_with_a_code_span_is_split() -> None:
+    # facebook/react-native-website 2021-10-26-toward-hermes-being-the-default.mdx
+    found = claims(
+        "- [ECMA-402, or `Intl`](https://hermesengine.dev/docs/intl) was [the second most requested feature]"
+        "(https://github.com/facebook/hermes/issues/23). `Intl` is a huge set of APIs that needs "
+        "**6MB worth** "
+        "of [Unicode CLDR](https://cldr.unicode.org/index) data.\n"
+    )
+    assert [c.text[:6] for c in found] == ["ECMA-4", "Intl i"]
+    assert urls(found[1]) == ["https://cldr.unicode.org/index"]
+    assert K.statistic in found[1].kinds
+
+
+def test_figures_with_units_and_percentage_ranges() -> None:
+    # react-native-website 2021-10-26-toward-hermes-being-the-default.mdx
+    assert (
+        K.statistic
+        in one("On apps as complicated as Facebook, we observed an average pause of 200ms.\n").kinds
+    )
+    assert K.statistic in one("We were able to observe **18-25% TTI improvements** on many surfaces.\n").kinds
+    assert K.statistic in one("So we increased it from 512MiB to 3GiB by default.\n").kinds
+    assert texts("In the 1990s people wrote code.\n") == ["In the 1990s people wrote code."]
+    assert K.statistic not in one("In the 1990s people wrote code.\n").kinds
