@@ -8,8 +8,8 @@ report). With `--format json`, an error that exits 2 is a JSON document on stdou
 `{"error": {"code", "message", "recovery": [...]}}` (the codes are in the README), besides the
 line on stderr; so is a usage error, when `--format json` was on the command line.
 `citecheck mcp` serves the MCP tools (citecheck.mcp) on stdin/stdout.
-`check` shows its progress on standard error: a bar on a terminal, plain lines elsewhere only
-when `--progress` (or CITECHECK_PROGRESS=1) asks (`citecheck.terminal`).
+`check` shows its progress on standard error: a bar on a terminal, plain lines elsewhere
+(`citecheck.terminal`); `--no-progress` (or CITECHECK_PROGRESS=0) turns it off.
 """
 
 from __future__ import annotations
@@ -221,15 +221,15 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_const",
         const=True,
         dest="progress",
-        help="show progress on stderr even when it is not a terminal, as plain lines (default: a bar on "
-        "a terminal, nothing elsewhere; CITECHECK_PROGRESS=1 does the same)",
+        help="show progress on stderr (the default: a bar on a terminal, plain lines elsewhere), "
+        "even when CITECHECK_PROGRESS=0",
     )
     g.add_argument(
         "--no-progress",
         action="store_const",
         const=False,
         dest="progress",
-        help="show no progress, not even on a terminal (CITECHECK_PROGRESS=0 does the same)",
+        help="show no progress on stderr (CITECHECK_PROGRESS=0 does the same)",
     )
     _add_stdin_option(p)
     _add_report_options(p, extra_files=True)

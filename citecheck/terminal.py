@@ -1,15 +1,14 @@
 """The CLI's progress display (docs/ARCHITECTURE.md, "Progress"): a bar on a terminal, plain
-lines when asked for elsewhere, nothing by default.
+lines elsewhere.
 
 - standard error a terminal (and `TERM` not `dumb`): a `rich` progress bar there, a row per
   stage (files read, sources fetched, judge calls, each of its total, with the claims found
   and the cost so far), erased when the run ends, so the report follows on a clean screen;
-- otherwise nothing, so scripts and CI keep a clean standard error, unless `--progress` or
-  `CITECHECK_PROGRESS=1` asks: then the same events as plain lines
-  (`citecheck.progress.LineProgress`, one every few seconds of a long stage and one at each
-  stage's end);
-- `--no-progress` or `CITECHECK_PROGRESS=0` turns either off. `NO_COLOR` takes the bar's
-  colours away (rich honours it), not the bar.
+- otherwise (a pipe, a file, CI, a dumb terminal): the same events as plain lines
+  (`citecheck.progress.LineProgress`: one every few seconds of a long stage, one at each
+  stage's end, and batch mode's polls), so a long run in CI is never silent;
+- `--no-progress` or `CITECHECK_PROGRESS=0` turns either off (`--progress` turns it back on over
+  the variable). `NO_COLOR` takes the bar's colours away (rich honours it), not the bar.
 Standard output is never written to: it carries the report (`--format json` stays pure JSON).
 """
 
@@ -26,7 +25,6 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
 ENV = "CITECHECK_PROGRESS"
-_ON = frozenset({"1", "true", "yes", "on"})
 _OFF = frozenset({"0", "false", "no", "off"})
 # Redraws a second: enough for a moving bar, little enough to take nothing from the run's core.
 REFRESH_PER_SECOND = 4
@@ -40,17 +38,12 @@ class Display(StrEnum):
 
 def choose_display(flag: bool | None, stream: TextIO, environ: Mapping[str, str]) -> Display:
     """How to show progress on `stream`: `flag` is `--progress` (True) / `--no-progress`
-    (False) / neither (None), which `CITECHECK_PROGRESS` stands in for."""
-    asked = flag
-    if asked is None:
-        value = environ.get(ENV, "").strip().lower()
-        asked = True if value in _ON else False if value in _OFF else None
-    if asked is False:
+    (False) / neither (None); with neither, `CITECHECK_PROGRESS=0` turns it off."""
+    off = flag is False or (flag is None and environ.get(ENV, "").strip().lower() in _OFF)
+    if off:
         return Display.off
     terminal = stream.isatty() and environ.get("TERM", "") != "dumb"
-    if terminal:
-        return Display.bar
-    return Display.lines if asked else Display.off
+    return Display.bar if terminal else Display.lines
 
 
 class BarProgress:

@@ -1,5 +1,5 @@
-"""`citecheck check`'s progress on standard error: a bar on a terminal, plain lines when asked
-for elsewhere, nothing by default; standard output keeps the report alone."""
+"""`citecheck check`'s progress on standard error: a bar on a terminal (a real pseudo-terminal),
+plain lines elsewhere, nothing when turned off; standard output keeps the report alone."""
 
 from __future__ import annotations
 
@@ -114,19 +114,24 @@ def test_a_terminal_shows_a_bar_on_stderr_and_stdout_stays_pure_json(
         assert shown == "", args
 
 
-def test_elsewhere_progress_is_off_unless_asked_then_plain_lines(
-    tmp_path: Path, source_server: SourceServer
-) -> None:
+def test_elsewhere_plain_lines_unless_turned_off(tmp_path: Path, source_server: SourceServer) -> None:
     doc = _doc(tmp_path, source_server)
-    quiet = _piped(_args(doc), _env())
-    assert quiet.returncode == 0 and quiet.stderr == ""  # scripts and CI keep a clean stderr
-    assert json.loads(quiet.stdout)["total_claims"] == 3
+    quiet = _piped(_args(doc, "--no-progress"), _env())
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    claims = json.loads(quiet.stdout)["claims"]
+    assert len(claims) == 3
+    off = _piped(_args(doc), _env(CITECHECK_PROGRESS="0"))
+    assert off.returncode == 0 and off.stderr == "" and json.loads(off.stdout)["claims"] == claims
 
-    for args, env in ((_args(doc, "--progress"), _env()), (_args(doc), _env(CITECHECK_PROGRESS="1"))):
-        asked = _piped(args, env)
-        assert asked.returncode == 0 and json.loads(asked.stdout)["total_claims"] == 3
-        lines = asked.stderr.splitlines()
-        assert "\x1b" not in asked.stderr and BAR not in asked.stderr
+    runs = [
+        (_args(doc), _env()),  # the default on a pipe
+        (_args(doc, "--progress"), _env(CITECHECK_PROGRESS="0")),  # the flag wins over the variable
+    ]
+    for args, env in runs:
+        shown = _piped(args, env)
+        assert shown.returncode == 0 and json.loads(shown.stdout)["claims"] == claims  # stdout: the report
+        lines = shown.stderr.splitlines()
+        assert "\x1b" not in shown.stderr and BAR not in shown.stderr
         # A short run: one line as each stage ends, in order, with the run's counts.
         assert [line.split("]")[0] for line in lines] == [
             "citecheck: [extract",
@@ -137,13 +142,13 @@ def test_elsewhere_progress_is_off_unless_asked_then_plain_lines(
         assert lines[1].startswith(
             "citecheck: [fetch + checks] done: files 1/1, claims 3, sources 3/3 fetched ("
         )
-        assert json.loads(asked.stdout)["claims"] == json.loads(quiet.stdout)["claims"]
 
-    # A dumb terminal gets no bar: nothing, or the lines when asked.
+    # A dumb terminal gets the lines, not a bar.
     code, out, shown = _on_a_terminal(_args(doc), _env(TERM="dumb"))
-    assert (code, shown) == (0, "") and json.loads(out)["total_claims"] == 3
-    code, out, shown = _on_a_terminal(_args(doc, "--progress"), _env(TERM="dumb"))
-    assert code == 0 and BAR not in shown and "citecheck: [fetch + checks] done:" in shown
+    assert code == 0 and json.loads(out)["claims"] == claims
+    assert BAR not in shown and "citecheck: [fetch + checks] done:" in shown
+    code, out, shown = _on_a_terminal(_args(doc, "--no-progress"), _env(TERM="dumb"))
+    assert (code, shown) == (0, "") and json.loads(out)["claims"] == claims
 
 
 def test_progress_flags_exclude_each_other(tmp_path: Path) -> None:

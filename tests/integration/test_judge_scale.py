@@ -232,7 +232,7 @@ def test_batch_mode_gives_the_same_verdicts_at_the_batch_price(
         code, interactive, _ = check(doc, llm, capsys)
         calls = len(llm.calls)
     with LLMServer(protocol) as llm:
-        code_b, batch, err = check(doc, llm, capsys, "--judge-mode", "batch", "--progress")
+        code_b, batch, err = check(doc, llm, capsys, "--judge-mode", "batch")
         assert llm.calls == [] and len(llm.batch_requests) == calls  # one request per call, in a batch
     assert outcomes(batch) == outcomes(interactive) and code_b == code == 1
     assert "judge batch" in err and "submitted" in err and "done" in err  # progress lines

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from citecheck.config import Settings
 from citecheck.pipeline import check
-from citecheck.progress import MIN_INTERVAL_S, EventKind, ProgressEvent, Stage
+from citecheck.progress import HEARTBEAT_S, MIN_INTERVAL_S, EventKind, ProgressEvent, Stage
 from citecheck.select import select_local
 from tests.servers.llm_server import LLMServer
 from tests.servers.source_server import SourceServer
@@ -76,3 +76,32 @@ def test_without_a_judge_there_is_no_judge_stage_and_pages_are_still_counted(
     assert _stages(events) == [(kind, s) for s in order for kind in (EventKind.started, EventKind.finished)]
     last = events[-1].counts
     assert (last.sources, last.sources_fetched, last.judge_calls_total, last.cost_usd) == (PAGES, PAGES, 0, 0)
+
+
+def test_a_slow_judge_keeps_the_judge_stage_alive_with_heartbeats(
+    tmp_path: Path, source_server: SourceServer
+) -> None:
+    doc = tmp_path / "doc.md"
+    url = source_server.add("/study-1", PAGE.format(n=1))
+    doc.write_text(f"Study 1 found that 10% of teams write documentation [study]({url}).\n", encoding="utf-8")
+    settings = Settings(judge="openai", allow_private_hosts=["127.0.0.1"])
+    events: list[ProgressEvent] = []
+    # One call that takes several heartbeats: nothing moves while it is out.
+    with LLMServer("openai", latency_s=4 * HEARTBEAT_S) as slow:
+        files, _ = select_local([str(doc)], settings.model_copy(update={"base_url": slow.base_url}))
+        check(
+            settings.model_copy(update={"base_url": slow.base_url}),
+            files,
+            environ={"OPENAI_API_KEY": "sk-test-not-a-key"},
+            progress=events.append,
+        )
+        assert len(slow.calls) == 1
+    waiting = [
+        e
+        for e in events
+        if e.kind == EventKind.progress and e.counts.judge_calls_total == 1 and e.counts.judge_calls == 0
+    ]
+    # The judge told of the planned call at most once; the rest are heartbeats repeating it.
+    assert len(waiting) >= 2
+    assert {e.stage for e in waiting} <= {Stage.fetch, Stage.judge}
+    assert events[-1].counts.judge_calls == 1

@@ -123,16 +123,17 @@ class Stream(io.StringIO):
         (True, True, {}, Display.bar),
         (True, False, {}, Display.off),
         (True, None, {"CITECHECK_PROGRESS": "0"}, Display.off),
+        (True, None, {"CITECHECK_PROGRESS": " Off "}, Display.off),
         (True, True, {"CITECHECK_PROGRESS": "0"}, Display.bar),  # the flag wins
-        (True, None, {"TERM": "dumb"}, Display.off),
-        (True, True, {"TERM": "dumb"}, Display.lines),
+        (True, None, {"TERM": "dumb"}, Display.lines),  # no bar on a dumb terminal
         (True, None, {"NO_COLOR": "1"}, Display.bar),  # colours off, not the bar
-        (False, None, {}, Display.off),  # scripts and CI: a clean stderr
+        (False, None, {}, Display.lines),  # a pipe, a file, CI: plain lines
         (False, True, {}, Display.lines),
         (False, None, {"CITECHECK_PROGRESS": "1"}, Display.lines),
-        (False, None, {"CITECHECK_PROGRESS": "yes"}, Display.lines),
+        (False, None, {"CITECHECK_PROGRESS": "maybe"}, Display.lines),
+        (False, None, {"CITECHECK_PROGRESS": "no"}, Display.off),
         (False, False, {"CITECHECK_PROGRESS": "1"}, Display.off),
-        (False, None, {"CITECHECK_PROGRESS": "maybe"}, Display.off),
+        (False, True, {"CITECHECK_PROGRESS": "false"}, Display.lines),
     ],
 )
 def test_which_display(terminal: bool, flag: bool | None, environ: dict[str, str], display: Display) -> None:
