@@ -1,4 +1,4 @@
-"""The pipeline of DESIGN §1, end to end: extract → resolve → fetch → evidence → judge → report.
+"""The pipeline (docs/ARCHITECTURE.md), end to end: extract → resolve → fetch → evidence → judge → report.
 
 Right after extraction, links that are not sources (localhost and loopback addresses, reserved
 example/test domains, `exclude` patterns: `citecheck.exclusions`) are dropped from the claims
@@ -100,7 +100,7 @@ class _Run:
         self.settings = settings
         self.judge_off_reason = judge_off_reason  # why the judge is off, when the caller knows
         self.launcher = launcher  # extraction workers started early, for the fetch stage
-        # Before any fetch: no key / unknown model stops the run here (DESIGN §3).
+        # Before any fetch: no key / unknown model stops the run here.
         self.judge_config: JudgeConfig | None = None
         if settings.judge != JUDGE_NONE:
             # Imported only by runs that judge: its models and price table cost a run
