@@ -45,6 +45,7 @@ from citecheck.config import Settings
 from citecheck.judge.pricing import PRICES, cost_usd
 from citecheck.models import Cause, Report, Verdict
 from citecheck.pipeline import check
+from citecheck.progress import EventKind, ProgressEvent
 from citecheck.select import select_local
 from tests.servers.llm_server import Account, LLMServer
 from tests.servers.source_server import SourceServer, respond
@@ -137,6 +138,11 @@ class Figures:
     report: Report
 
 
+def _batch_polls(event: ProgressEvent) -> None:
+    if event.kind == EventKind.message:  # batch mode's polls: the batch is alive
+        print("   ", event.message)
+
+
 def run(
     doc: Path,
     server: LLMServer,
@@ -160,7 +166,7 @@ def run(
     before_served = len(served)
     before_read, before_write = server.cache_read_tokens, server.cache_write_tokens
     started = time.monotonic()
-    report = check(settings, files, environ=ENV, progress=lambda line: print("   ", line))
+    report = check(settings, files, environ=ENV, progress=_batch_polls)
     wall = time.monotonic() - started
     calls = server.calls[before_calls:]
     answers = [r.answered_at for r in calls if r.status == 200 and r.answered_at] + [

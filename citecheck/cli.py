@@ -8,6 +8,8 @@ report). With `--format json`, an error that exits 2 is a JSON document on stdou
 `{"error": {"code", "message", "recovery": [...]}}` (the codes are in the README), besides the
 line on stderr; so is a usage error, when `--format json` was on the command line.
 `citecheck mcp` serves the MCP tools (citecheck.mcp) on stdin/stdout.
+`check` shows its progress on standard error: a bar on a terminal, plain lines elsewhere
+(`citecheck.terminal`); `--no-progress` (or CITECHECK_PROGRESS=0) turns it off.
 """
 
 from __future__ import annotations
@@ -213,6 +215,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="deadline of each source's whole fetch: hops, retries and waits (seconds, default 10)",
     )
     p.add_argument("--no-fetch", action="store_true", help="fetch nothing; cited claims are not verified")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument(
+        "--progress",
+        action="store_const",
+        const=True,
+        dest="progress",
+        help="show progress on stderr (the default: a bar on a terminal, plain lines elsewhere), "
+        "even when CITECHECK_PROGRESS=0",
+    )
+    g.add_argument(
+        "--no-progress",
+        action="store_const",
+        const=False,
+        dest="progress",
+        help="show no progress on stderr (CITECHECK_PROGRESS=0 does the same)",
+    )
     _add_stdin_option(p)
     _add_report_options(p, extra_files=True)
 
@@ -354,10 +372,6 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     return settings
 
 
-def _progress(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
 def _emit(text: str, output: Path | None) -> None:
     if output is None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
@@ -434,6 +448,7 @@ def _write_reports(report: Any, args: argparse.Namespace) -> None:
 def cmd_check(args: argparse.Namespace) -> int:
     from citecheck.pipeline import check
     from citecheck.select import select_local
+    from citecheck.terminal import progress_display
 
     settings = settings_from_args(args)
     paths = args.paths or ["."]
@@ -449,7 +464,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         if from_stdin:
             stdin = _read_stdin(settings.max_file_bytes)
             files.append(stack.enter_context(draft_file(stdin, _stdin_name(args))))
-        report = check(settings, files, environ=os.environ, progress=_progress)
+        # The bar (or lines) ends with the run, before anything else is printed.
+        progress = stack.enter_context(progress_display(args.progress, sys.stderr, os.environ))
+        report = check(settings, files, environ=os.environ, progress=progress)
     # Imported once the run is done: the run's first step starts an extraction worker,
     # whose imports overlap everything imported after it.
     from citecheck.output.report import with_errors

@@ -16,6 +16,14 @@ and its checks have run, while the other pages still download; in batch mode the
 requests wait for the last page and go in one batch. Whatever order the pages arrive in,
 each claim's verdicts per source are picked in the same order (`verify`).
 
+The run tells a progress listener (`citecheck.progress`) of each stage as it starts and ends
+and of its counts as they move: files read and claims found as each file is extracted, pages
+as the fetch stage hands them over (`on_page`, given only when someone listens or the judge
+streams), judge calls as the judge settles them (`Judge`'s `on_calls`), and batch mode's polls.
+The stages report in order — extract, fetch (+ checks, the judge starting on pages as they
+arrive), judge (what remains of it once the last page is in), report — with a heartbeat while
+the fetch and the judge run. Without a listener nothing of this runs.
+
 Only light modules are imported here: `check` starts the fetch stage's first extraction
 worker (`launch_workers_early`) before the stages are imported, so the worker's imports
 overlap theirs and the claims' extraction; the stages are imported where they run.
@@ -25,7 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -49,6 +57,7 @@ from citecheck.models import (
     SourceInfo,
 )
 from citecheck.process import fewer_gc_passes
+from citecheck.progress import Progress, ProgressListener, Stage
 
 if TYPE_CHECKING:
     from citecheck.checks import CheckedPage
@@ -74,15 +83,15 @@ class _Run:
         environ: Mapping[str, str],
         launcher: WorkerLauncher | None = None,
         judge_off_reason: str = "",
-        progress: Callable[[str], None] | None = None,
+        progress: Progress | None = None,
     ) -> None:
         # The judge's time budget counts from here (`Settings.judge_deadline_minutes`).
         self.deadline_at = time.monotonic() + settings.deadline_minutes() * 60
-        self.progress = progress  # where batch mode's progress lines go
+        self.progress = progress if progress is not None else Progress(None)
         self.settings = settings
         self.judge_off_reason = judge_off_reason  # why the judge is off, when the caller knows
         self.launcher = launcher  # extraction workers started early, for the fetch stage
-        # Before any fetch: no key / unknown model stops the run here, before anything is fetched.
+        # Before any fetch: no key / unknown model stops the run here.
         self.judge_config: JudgeConfig | None = None
         if settings.judge != JUDGE_NONE:
             # Imported only by runs that judge: its models and price table cost a run
@@ -98,6 +107,8 @@ class _Run:
         from citecheck.extract.document import extract_file
 
         claims: list[Claim] = []
+        progress = self.progress
+        progress.start(Stage.extract, files=len(files))
         for f in files:
             doc = extract_file(
                 Path(f.path),
@@ -106,13 +117,18 @@ class _Run:
                 budget_s=self.settings.extract_budget_s,
             )
             self.errors.extend(doc.errors)
+            found = len(claims)
             claims.extend(c for c in doc.claims if _in_ranges(c.line, f.line_ranges))
+            progress.add(files_read=1, claims=len(claims) - found)
+        progress.finish(Stage.extract)
         return claims
 
     async def verify(self, claims: list[Claim]) -> list[ClaimResult]:
         from citecheck import checks
         from citecheck.fetch.fetcher import fetch_key
 
+        progress = self.progress
+        progress.start(Stage.fetch)
         out: dict[int, ClaimResult] = {}
         to_check: list[int] = []
         for i, claim in enumerate(claims):
@@ -179,20 +195,34 @@ class _Run:
 
         async def on_page(key: str, source: FetchedSource, prepared: CheckedPage | None) -> None:
             page_ready(key, source, prepared)
+            progress.add(sources_fetched=1)
 
+        async def count_page(key: str, source: FetchedSource, prepared: CheckedPage | None) -> None:
+            progress.add(sources_fetched=1)
+
+        if self.settings.fetch and progress.on:
+            progress.update(sources=len({fetch_key(u) for u in citing if u}))  # as fetch_all counts them
+        heartbeat = asyncio.create_task(progress.beat()) if progress.on else None
         try:
             # One call at a time, the judge starts on each page as it arrives, while the others
             # still download; in batch mode (one batch for the run) and without a judge, the
-            # pages are taken once all are in.
+            # pages are taken once all are in (and only counted as they come, if someone listens).
             streaming = judging is not None and not judging.batch
-            fetched = await self._fetch(citing, on_page=on_page if streaming else None)
+            fetched = await self._fetch(
+                citing, on_page=on_page if streaming else (count_page if progress.on else None)
+            )
             for url in sorted(citing):
                 key = fetch_key(url)
                 if key not in handed:
                     page_ready(key, fetched.sources[url], fetched.prepared.get(url))
+            progress.finish(Stage.fetch)
             if judging is not None:
+                progress.start(Stage.judge)
                 await judging.finish()
+                progress.finish(Stage.judge)
         finally:
+            if heartbeat is not None:
+                heartbeat.cancel()
             if judging is not None:
                 await judging.aclose()
         out.update(_assemble(claims, to_check, per_claim, fetched_info))
@@ -285,12 +315,27 @@ class _Judging:
         assert run.judge_config is not None
         self.run = run
         self.per_claim = per_claim
+        progress = run.progress
         self.judge = Judge(
-            run.judge_config, run.settings, run.cache, deadline_at=run.deadline_at, progress=run.progress
+            run.judge_config,
+            run.settings,
+            run.cache,
+            deadline_at=run.deadline_at,
+            progress=progress.message if progress.on else None,
+            on_calls=self.tally if progress.on else None,
         )
         self.batch = self.judge.batch_mode
         self._tasks: list[asyncio.Task[None]] = []
         self._queued: list[tuple[str, FetchedSource, list[JudgeItem], list[_Pending]]] = []
+
+    def tally(self) -> None:
+        """The judge's counts to the run's progress."""
+        judge = self.judge
+        self.run.progress.update(
+            judge_calls=judge.calls_settled,
+            judge_calls_total=judge.calls_planned,
+            cost_usd=judge.total_cost_usd,
+        )
 
     def _items(self, source: FetchedSource, page: CheckedPage, pending: list[_Pending]) -> list[JudgeItem]:
         from citecheck.checks import judge_hints
@@ -356,7 +401,7 @@ async def check_async(
     *,
     environ: Mapping[str, str],
     judge_off_reason: str = "",
-    progress: Callable[[str], None] | None = None,
+    progress: ProgressListener | None = None,
 ) -> Report:
     """The run (see `check`), for a caller with its own event loop."""
     return await _check_async(settings, files, environ, judge_off_reason, launcher=None, progress=progress)
@@ -368,13 +413,13 @@ async def _check_async(
     environ: Mapping[str, str],
     judge_off_reason: str,
     launcher: WorkerLauncher | None,
-    progress: Callable[[str], None] | None = None,
+    progress: ProgressListener | None = None,
 ) -> Report:
     """The run; `launcher`, if given, goes to the fetch stage (the caller discards it if the
     run ends before)."""
     from citecheck.output.report import build_report
 
-    run = _Run(settings, environ, launcher, judge_off_reason, progress)
+    run = _Run(settings, environ, launcher, judge_off_reason, Progress(progress))
     claims = run.extract(files)
     if files and not claims and len({e.file for e in run.errors if e.fatal}) == len(files):
         raise ConfigError(
@@ -388,9 +433,10 @@ async def _check_async(
     if not settings.allowed_domains:
         run.notes.append("allowed-domains is empty: any public host could be fetched")
     results = await run.verify(claims)
+    run.progress.start(Stage.report)
     if run.cache is not None and (rejected := run.cache.rejected_note()):
         run.notes.append(rejected)
-    return build_report(
+    report = build_report(
         results,
         settings=settings,
         errors=run.errors,
@@ -399,6 +445,8 @@ async def _check_async(
         judge_model=run.judge_config.model if run.judge_config else None,
         links_excluded=links_excluded,
     ).model_copy(update={"version": __version__})
+    run.progress.finish(Stage.report)
+    return report
 
 
 def check(
@@ -407,11 +455,12 @@ def check(
     *,
     environ: Mapping[str, str],
     judge_off_reason: str = "",
-    progress: Callable[[str], None] | None = None,
+    progress: ProgressListener | None = None,
 ) -> Report:
     """One run over `files`. `judge_off_reason` replaces the default reason of the claims
     that needed the judge when the caller turned it off (the Action, without a key).
-    `progress` gets the lines a long judge stage prints as it goes (batch mode's polls)."""
+    `progress` hears of each stage and of the run's counts as they move
+    (`citecheck.progress`), batch mode's polls included; it is called in this thread."""
     reports: list[Report] = []
     # Started before anything else, the stages' imports included: the worker's imports
     # overlap them and the claims' extraction. This run ends it either way.

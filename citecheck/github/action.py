@@ -46,6 +46,11 @@ Policy (docs/ARCHITECTURE.md, "Security"):
   error names the request that failed and GitHub's status; the permission that fixes it is
   named only when the status is a permission problem (403, or the 404 GitHub gives for what a
   token may not see).
+- The log is grouped, a group per stage in order (select, extract, fetch + checks, judge,
+  report and publish; `publish.StageLog`), with a progress line every few seconds of a long
+  stage and at its end (files, claims, sources fetched of all, judge calls, cost so far), then
+  the failing claims a group per file, then one line with the totals. Whatever a stage prints
+  stays inside a stop-commands block: it can neither close a group nor issue a command.
 """
 
 from __future__ import annotations
@@ -83,6 +88,7 @@ from citecheck.github.publish import (
     GitHubAPIError,
     PullRequestClient,
     RepoClient,
+    StageLog,
     annotations,
     api_call,
     append_summary,
@@ -92,6 +98,7 @@ from citecheck.github.publish import (
     check_run_text,
     comment_body,
     comment_marker,
+    log_failures,
     mask_commands,
     per_step,
     report_name,
@@ -104,6 +111,7 @@ from citecheck.judge.providers import PROVIDERS, Provider, key_inputs
 from citecheck.models import FileError, Report, SelectedFile
 from citecheck.output.markdown import LinkFor, blob_link
 from citecheck.policy import exit_code, fail_on_without_judge, failing_claims
+from citecheck.progress import STAGE_TITLES, Stage
 from citecheck.redact import Redactor
 from citecheck.select import PRFile, PRFileList, Selection, select_audit, select_pr
 
@@ -490,6 +498,7 @@ class Run:
 
     environ: Mapping[str, str]
     log: ActionLog
+    stages: StageLog = field(init=False)  # the log's groups, and the pipeline's progress listener
     workspace: Path = field(init=False)
     event: Event = field(init=False)
     token: str = field(init=False)
@@ -498,6 +507,7 @@ class Run:
     pr_files: list[PRFile] = field(default_factory=list)  # the PR files API's answer (PR mode)
 
     def __post_init__(self) -> None:
+        self.stages = StageLog(self.log)
         self.workspace = Path(self.environ.get("GITHUB_WORKSPACE") or os.getcwd()).resolve()
         self.token = read_input(self.environ, "github-token") or self.environ.get("GITHUB_TOKEN", "")
 
@@ -751,7 +761,7 @@ class Run:
             files,
             environ=self.pipeline_environ(),
             judge_off_reason=judge_off_reason,
-            progress=self.log.info,  # batch mode's polls: the log shows the run is alive
+            progress=self.stages,  # a group per stage, progress lines and batch mode's polls in it
         )
 
     def finish(self, report: Report, selection: Selection) -> Report:
@@ -800,6 +810,7 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
     # log's list of failing claims and the PR comment all come from the redacted report.
     report = run.redact.model(report)
     log = run.log
+    run.stages.enter(StageLog.TITLES[Stage.report], commands_off=False)
     rel = _write_reports(run, report)
 
     unannotated = annotate(run, report) if settings.annotations else ""
@@ -817,15 +828,6 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
     if output_path:
         outputs = _outputs(report, rel, note=first, judged=settings.judge != JUDGE_NONE)
         write_outputs(Path(output_path), outputs)
-
-    failing = failing_claims(report)
-    log.info(
-        f"citecheck: {report.total_claims} claims, {report.total_supported} verified, "
-        f"{len(failing)} failing under fail-on ({', '.join(report.fail_on) or 'nothing'}); "
-        f"report: {rel['json']}"
-    )
-    if failing:
-        log.untrusted("\n".join(f"{c.file}:{c.line}: {c.verdict.value}: {c.text}" for c in failing))
 
     if settings.comment and run.event.is_pr:
         notes = [f"*{unannotated}*"] if unannotated else []
@@ -851,6 +853,15 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
             # A server that counts the documented 65,536 characters, not GitHub.com's bytes.
             in_chars=lambda: body(max_bytes=None, max_chars=COMMENT_LIMIT_CHARS),
         )
+    run.stages.close()
+    # Last, outside any group: the failing claims by file, then the totals.
+    failing = failing_claims(report)
+    log_failures(log, failing)
+    log.info(
+        f"citecheck: {report.total_claims} claims, {report.total_supported} verified, "
+        f"{len(failing)} failing under fail-on ({', '.join(report.fail_on) or 'nothing'}); "
+        f"report: {rel['json']}"
+    )
     return exit_code(report)
 
 
@@ -1012,6 +1023,43 @@ def _judge_failed_hint(exc: JudgeFailedError) -> str:
     return f"the provider rejected the key passed as {held}: set the secret to a current key"
 
 
+def _run_stages(run: Run, log: ActionLog) -> int:
+    """The run after the masks: settings, then the stages, each in its group (`StageLog`)."""
+    run.event = load_event(run.environ, run.workspace)
+    run.verify_pr()
+    settings = run.settings()
+    run.comment_id(), run.check_run_on()  # a bad value stops the run before it spends anything
+    mode = (
+        f"PR #{run.event.number}"
+        if run.event.is_pr
+        else ("merge group" if run.event.is_merge_group else f"audit ({run.event.name or 'local'})")
+    )
+    log.info(f"citecheck: {mode}, filter-mode {settings.filter_mode.value}, judge {settings.judge}")
+    for note in run.notes:
+        log.warning(note.replace("\n", " "))
+    run.stages.enter(STAGE_TITLES[Stage.select])
+    selection = run.select(settings)
+    run.stages.commands_on()
+    log.info(f"citecheck: {len(selection.files)} file(s) selected (from {selection.source})")
+    for note in selection.notes:
+        log.warning(note.replace("\n", " "))
+    run.stages.close()
+    if not selection.files and any(e.fatal for e in selection.errors):
+        first = selection.errors[0]
+        raise ConfigError(f"{first.file}: {first.message}", f"{len(selection.errors)} file(s) affected")
+    if not selection.files and (run.event.is_pr or run.event.is_merge_group):
+        return publish_nothing_to_check(run, settings, selection)
+    settings = run.judge_gate(settings)
+    if run.judge_skipped:
+        log.warning(run.first_line())
+    # The pipeline opens a group per stage, commands off in each (`run.check`'s listener); the
+    # first opens here, so that nothing the run prints before its first stage is obeyed either.
+    run.stages.enter(StageLog.TITLES[Stage.extract])
+    report = run.check(settings, selection.files)
+    run.stages.commands_on()
+    return publish(run, settings, run.finish(report, selection))
+
+
 def run_action(environ: Mapping[str, str], stream: TextIO) -> int:
     """The whole Action; returns the exit code. Never raises."""
     secrets = secret_values(environ)
@@ -1020,34 +1068,10 @@ def run_action(environ: Mapping[str, str], stream: TextIO) -> int:
     for line in mask_commands(secrets):
         stream.write(line + "\n")  # first of all, before any other output
     try:
-        run.event = load_event(environ, run.workspace)
-        run.verify_pr()
-        settings = run.settings()
-        run.comment_id(), run.check_run_on()  # a bad value stops the run before it spends anything
-        mode = (
-            f"PR #{run.event.number}"
-            if run.event.is_pr
-            else ("merge group" if run.event.is_merge_group else f"audit ({run.event.name or 'local'})")
-        )
-        log.info(f"citecheck: {mode}, filter-mode {settings.filter_mode.value}, judge {settings.judge}")
-        for note in run.notes:
-            log.warning(note.replace("\n", " "))
-        with log.commands_off():
-            selection = run.select(settings)
-        log.info(f"citecheck: {len(selection.files)} file(s) selected (from {selection.source})")
-        for note in selection.notes:
-            log.warning(note.replace("\n", " "))
-        if not selection.files and any(e.fatal for e in selection.errors):
-            first = selection.errors[0]
-            raise ConfigError(f"{first.file}: {first.message}", f"{len(selection.errors)} file(s) affected")
-        if not selection.files and (run.event.is_pr or run.event.is_merge_group):
-            return publish_nothing_to_check(run, settings, selection)
-        settings = run.judge_gate(settings)
-        if run.judge_skipped:
-            log.warning(run.first_line())
-        with log.commands_off():
-            report = run.finish(run.check(settings, selection.files), selection)
-        return publish(run, settings, report)
+        try:
+            return _run_stages(run, log)
+        finally:
+            run.stages.close()  # an error is printed outside any group, commands on
     except JudgeFailedError as exc:
         log.error(f"citecheck: {exc.message} — {_judge_failed_hint(exc)}")
         return exc.exit_code

@@ -8,6 +8,14 @@ in it that looks like `::set-output …` or `::add-mask::` is shown, not obeyed.
 the run's secrets redacted and its URLs masked (`citecheck.redact`), and carries no control
 character or bidi control (which could make a line read differently than it is).
 
+The log is grouped (`StageLog`): one `::group::` per stage — select, extract, fetch + checks,
+judge, report and publish — each closed before the next opens (the runner does not nest
+groups). While a stage runs, its group is a `::stop-commands::` block too, so that nothing a
+stage or a library prints can close the group or issue a command; progress lines
+(`citecheck.progress.LineProgress`: every few seconds on a long stage, and at its end) are
+written inside it. The failing claims follow, a group per file, their text inside a
+stop-commands block of its own (`log_failures`).
+
 Every GitHub API request the clients make goes through `api_call`, which turns a failure into
 a `GitHubAPIError` naming the request ("GET /repos/o/r/pulls/7/files") and GitHub's status and
 message, so the Action's error says which call failed and why, not a guess at the cause.
@@ -42,9 +50,10 @@ import hashlib
 import re
 import secrets
 import sys
+import time
 import uuid
 from bisect import bisect_right
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +78,7 @@ from citecheck.output.markdown import (
     render_markdown,
 )
 from citecheck.policy import claim_categories, exit_code
+from citecheck.progress import LINE_INTERVAL_S, STAGE_TITLES, EventKind, LineProgress, ProgressEvent, Stage
 from citecheck.redact import MIN_SECRET_CHARS, Redactor
 from citecheck.select import PRFile, PRFileList, diffs_from_api, relocate
 
@@ -114,6 +124,29 @@ def mask_commands(values: Iterable[str | None]) -> list[str]:
     return sorted(set(out))
 
 
+# The runner's older command form (`##[name props]data`, read anywhere in a line) and the log
+# viewer's markers (`##[group]`, `##[endgroup]`, `##[error]` … at a line's start): the viewer
+# shows such a line as a group's end or an error even inside a stop-commands block.
+_MARKER = "##["
+
+
+def no_markers(text: str) -> str:
+    """`text` with no `##[`, which the runner or its log viewer would read (`_MARKER`)."""
+    return text.replace(_MARKER, "# #[")
+
+
+def inert(text: str) -> str:
+    """`text` shown as it is where commands are obeyed: no `##[` (`no_markers`), and no line
+    beginning with `::` — the runner trims leading whitespace before it looks for a command, so
+    the colons themselves are parted."""
+    lines = no_markers(text).split("\n")
+    for i, line in enumerate(lines):
+        stripped = line.lstrip()
+        if stripped.startswith("::"):
+            lines[i] = f"{line[: len(line) - len(stripped)]}: :{stripped[2:]}"
+    return "\n".join(lines)
+
+
 class ActionLog:
     """The runner's log: workflow commands, plain lines, and untrusted text (inert), each with
     the run's secrets redacted and URLs masked by `redact`."""
@@ -134,9 +167,8 @@ class ActionLog:
         self._write(command_line)
 
     def info(self, line: str) -> None:
-        """A line we wrote ourselves; must not begin with `::`."""
-        line = self.redact(line)
-        self._write(line if not line.lstrip().startswith("::") else " " + line)
+        """A line we wrote ourselves, shown as it is (`inert`)."""
+        self._write(inert(self.redact(line)))
 
     def warning(self, message: str) -> None:
         self.command("warning", message)
@@ -151,25 +183,101 @@ class ActionLog:
         while token in text:  # pragma: no cover - 128 random bits
             token = secrets.token_hex(16)
         self._write(f"::stop-commands::{token}")
-        self._write(text.rstrip("\n"))
+        self._write(no_markers(text.rstrip("\n")))
         self._write(f"::{token}::")
 
-    @contextmanager
-    def commands_off(self) -> Iterator[None]:
-        """While the stages run, whatever they or their libraries print (to stdout or stderr)
-        may quote a page or a PR; the runner obeys no command in it until the block ends."""
-        token = secrets.token_hex(16)
-        self._write(f"::stop-commands::{token}")
-        try:
-            yield
-        finally:
-            sys.stderr.flush()
-            self._write(f"::{token}::")
-
     def _write(self, line: str) -> None:
+        self._write_lines([line])
+
+    def _write_lines(self, lines: Sequence[str]) -> None:
         # The last guard for lines built elsewhere (`emit`): no secret, no control character.
-        self.stream.write(strip_invisible(self.redact.secrets(line)) + "\n")
+        # Several lines go in one write, so that no other writer of the stream comes between.
+        self.stream.write("".join(strip_invisible(self.redact.secrets(line)) + "\n" for line in lines))
         self.stream.flush()
+
+
+def _stop_token() -> str:
+    return secrets.token_hex(16)
+
+
+class StageLog:
+    """The log's groups, one stage at a time; also the pipeline's progress listener
+    (`citecheck.pipeline.check`'s `progress`), which opens a group as each stage starts and
+    writes its progress lines in it.
+
+    Each group opens with commands off (a `::stop-commands::` block): the stage may print text
+    a page or a PR controls. Between groups, and for the Action's own lines after a stage
+    (`commands_on`), commands are obeyed again. The lines that end one group and open the next
+    go in one write."""
+
+    TITLES: Mapping[Stage, str] = {**STAGE_TITLES, Stage.report: "report and publish"}
+
+    def __init__(
+        self,
+        log: ActionLog,
+        *,
+        interval_s: float = LINE_INTERVAL_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.log = log
+        self.title: str | None = None  # the open group's
+        self._token: str | None = None  # the open stop-commands block's
+        self._lines = LineProgress(log.info, interval_s=interval_s, clock=clock)
+
+    def __call__(self, event: ProgressEvent) -> None:
+        if event.kind == EventKind.started:
+            self.enter(self.TITLES[event.stage])
+        self._lines(event)
+
+    def enter(self, title: str, *, commands_off: bool = True) -> None:
+        """Be in the group `title` (opened unless it is the open one), with commands off or on."""
+        if self.title == title and commands_off == (self._token is not None):
+            return
+        lines = self._resume()
+        if self.title != title:
+            if self.title is not None:
+                lines.append("::endgroup::")
+            lines.append(workflow_command("group", f"citecheck: {title}"))
+            self.title = title
+        if commands_off:
+            self._token = _stop_token()
+            lines.append(f"::stop-commands::{self._token}")
+        self._flush(lines)
+
+    def commands_on(self) -> None:
+        """Commands obeyed again (the Action's own lines), in the same group."""
+        self._flush(self._resume())
+
+    def close(self) -> None:
+        """No group open, commands on."""
+        lines = self._resume()
+        if self.title is not None:
+            lines.append("::endgroup::")
+            self.title = None
+        self._flush(lines)
+
+    def _resume(self) -> list[str]:
+        if self._token is None:
+            return []
+        token, self._token = self._token, None
+        return [f"::{token}::"]
+
+    def _flush(self, lines: list[str]) -> None:
+        if lines:
+            sys.stderr.flush()  # what a library printed there belongs to the block it printed in
+            self.log._write_lines(lines)
+
+
+def log_failures(log: ActionLog, failing: Sequence[ClaimResult]) -> None:
+    """The failing claims, a group per file in report order; their text (the PR's) inside a
+    stop-commands block, so a claim cannot close the group or issue a command."""
+    by_file: dict[str, list[ClaimResult]] = {}
+    for claim in failing:
+        by_file.setdefault(claim.file, []).append(claim)
+    for file, claims in by_file.items():
+        log.command("group", no_markers(f"citecheck: {file}: {len(claims)} failing claim(s)"))
+        log.untrusted("\n".join(f"{c.file}:{c.line}: {c.verdict.value}: {c.text}" for c in claims))
+        log.command("endgroup")
 
 
 # ---------------------------------------------------------------- annotations

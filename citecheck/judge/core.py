@@ -126,10 +126,12 @@ class Judge:
         *,
         deadline_at: float | None = None,
         progress: Callable[[str], None] | None = None,
+        on_calls: Callable[[], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """`deadline_at` (on `clock`): when the run's judge deadline falls; by default
-        `Settings.judge_deadline_minutes` from now. `progress` gets batch mode's progress lines."""
+        `Settings.judge_deadline_minutes` from now. `progress` gets batch mode's progress lines;
+        `on_calls` is told whenever `calls_planned` or `calls_settled` moves (the run's progress)."""
         self.config = config
         self.settings = settings
         self.cache = cache
@@ -141,6 +143,9 @@ class Judge:
         self._ledger = CostLedger(settings.max_cost_usd, price)
         self._calls_made = 0
         self._calls_failed = 0
+        self._calls_planned = 0
+        self._calls_settled = 0
+        self._on_calls = on_calls
         self.deadline_stops = 0  # claims the judge deadline left unjudged
         self.last_failure: JudgeFailure | None = None
         self._connection: Connection | None = None
@@ -216,6 +221,23 @@ class Judge:
         return self._calls_failed
 
     @property
+    def calls_planned(self) -> int:
+        """Calls the judge has to make so far: one per batch of claims not in the cache, one
+        more for each set of claims asked again. Grows as sources are handed over."""
+        return self._calls_planned
+
+    @property
+    def calls_settled(self) -> int:
+        """Planned calls that are over: answered, failed, or stopped by the cap or the deadline."""
+        return self._calls_settled
+
+    def _calls_moved(self, planned: int = 0, settled: int = 0) -> None:
+        self._calls_planned += planned
+        self._calls_settled += settled
+        if self._on_calls is not None:
+            self._on_calls()
+
+    @property
     def total_cost_usd(self) -> float:
         return self._ledger.spent_usd
 
@@ -268,6 +290,8 @@ class Judge:
         shared = self._shared(source, items, batches)
         # Before any await: batch mode counts the call sequences still to come.
         self._dispatch.join(len(batches))
+        if batches:
+            self._calls_moved(planned=len(batches))
         self._dispatch.arrived()
         judged = await asyncio.gather(*(self._judge_batch(source, items, batch, shared) for batch in batches))
         for batch, batch_results in zip(batches, judged, strict=True):
@@ -374,6 +398,7 @@ class Judge:
         last: dict[int, JudgeResult] = {}
         for attempt in range(2):
             outcome = await self._call(source, [items[i] for i in todo], retry=attempt > 0, shared=shared)
+            self._calls_moved(settled=1)
             n = len(todo)
             for pos, i in enumerate(todo):
                 # Each claim bears an equal share of the call's tokens and cost.
@@ -406,8 +431,9 @@ class Judge:
                     last[i] = result
                 else:
                     accepted[i] = result
-            if not retry:
+            if not retry or attempt == 1:
                 break
+            self._calls_moved(planned=1)
             todo = retry
         out: list[JudgeResult] = []
         for i in batch:

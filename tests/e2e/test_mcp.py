@@ -179,6 +179,8 @@ def test_a_supported_and_an_unsupported_citation(tmp_path: Path, site: SourceSer
 
         result, stored, listed = server.run(body)
         assert len(llm.calls) == 1  # both claims cite one page: one call
+    # No progress from the server, on stdout (the protocol, which still worked) or stderr.
+    assert "citecheck: [" not in server.errlog.read_text(encoding="utf-8")
     assert site.hits("/tower.html") == 1
 
     assert result["passed"] is False

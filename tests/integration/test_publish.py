@@ -24,6 +24,7 @@ from citecheck.github.publish import (
     Identity,
     PullRequestClient,
     RepoClient,
+    StageLog,
     annotation_commands,
     annotations,
     body_too_long,
@@ -34,6 +35,7 @@ from citecheck.github.publish import (
     escape_data,
     escape_property,
     format_outputs,
+    log_failures,
     mask_commands,
     per_step,
     shown_lines,
@@ -43,7 +45,9 @@ from citecheck.github.publish import (
 )
 from citecheck.models import ClaimKind, ClaimResult, Report, Verdict
 from citecheck.output.common import STEP_SUMMARY_LIMIT_BYTES
+from citecheck.progress import Counts, EventKind, ProgressEvent, Stage
 from citecheck.select import PRFile
+from tests.runner_log import read_log
 from tests.servers.github_server import BOT, GitHubServer
 from tests.servers.gitrepo import Repo
 
@@ -122,8 +126,9 @@ def test_untrusted_text_is_fenced_by_stop_commands() -> None:
     assert len(token) >= 32 and token not in "claim text ::error::pwned"
     assert lines[-1] == f"::{token}::"
     assert lines[1:-1] == ["claim text", "::error::pwned", "::add-mask::x"]
-    log.info("::not-a-command")
-    assert out.getvalue().splitlines()[-1] == " ::not-a-command"
+    # The runner trims leading whitespace before it looks for a command: the colons are parted.
+    log.info("  ::not-a-command")
+    assert out.getvalue().splitlines()[-1] == "  : :not-a-command"
 
 
 def test_outputs_use_heredoc_delimiters_for_multiline_values(tmp_path: Path) -> None:
@@ -424,16 +429,81 @@ def test_pr_files_and_contents_from_a_real_repository(gh: GitHubServer, tmp_path
     assert got == {"docs/a.md": "modified", "docs/new.md": "added", ".citecheck.toml": "removed"}
 
 
-def test_commands_off_block_covers_library_output_and_errors() -> None:
+def _stage_event(kind: EventKind, stage: Stage, **counts: int) -> ProgressEvent:
+    return ProgressEvent(kind, stage, Counts(**counts), 0.0)
+
+
+def test_stages_are_groups_in_order_and_their_output_is_inert() -> None:
+    out = io.StringIO()
+    stages = StageLog(ActionLog(out))
+    stages.enter("select")
+    out.write("::endgroup::\n::error::printed by a library quoting a page\n")  # during selection
+    stages.commands_on()
+    stages.log.warning("a note of ours")  # obeyed: commands are on again
+    stages.close()
+    for stage in (Stage.extract, Stage.fetch, Stage.judge, Stage.report):
+        stages(_stage_event(EventKind.started, stage, files=1))
+        out.write(f"  ::endgroup::\n::set-output name=x::{stage}\n")  # whatever the stage prints
+        stages(_stage_event(EventKind.progress, stage, files=1))
+        stages(_stage_event(EventKind.finished, stage, files=1, files_read=1))
+    stages.commands_on()
+    stages.log.warning("published")
+    stages.close()
+
+    view = read_log(out.getvalue())
+    assert view.titles == [
+        "citecheck: select",
+        "citecheck: extract",
+        "citecheck: fetch + checks",
+        "citecheck: judge",
+        "citecheck: report and publish",
+    ]
+    assert view.problems == [] and not view.stopped_at_end and not view.open_at_end
+    assert view.commands == [("warning", "a note of ours"), ("warning", "published")]
+    fetch = view.group("citecheck: fetch + checks").lines
+    assert "  ::endgroup::" in fetch and "::set-output name=x::fetch" in fetch  # shown, not obeyed
+    assert [line for line in fetch if line.startswith("citecheck: [")] == [
+        "citecheck: [fetch + checks] done: files 1/1, claims 0 (0 s)"  # one line at the end
+    ]
+
+
+def test_a_stage_that_fails_leaves_its_group_with_commands_on() -> None:
+    out = io.StringIO()
+    stages = StageLog(ActionLog(out))
+    with pytest.raises(RuntimeError):
+        try:
+            stages(_stage_event(EventKind.started, Stage.fetch))
+            raise RuntimeError("boom")
+        finally:
+            stages.close()
+    stages.log.error("citecheck failed: boom")
+    view = read_log(out.getvalue())
+    assert view.titles == ["citecheck: fetch + checks"] and view.problems == []
+    assert view.commands == [("error", "citecheck failed: boom")] and not view.stopped_at_end
+
+
+def test_failures_are_grouped_by_file_and_their_text_cannot_break_out() -> None:
+    hostile = "Sales grew 25%\n::endgroup::\n::error::pwned\n  ##[endgroup]\n##[error]pwned too"
+    claims = [
+        _claim(hostile, Verdict.fail, file="docs/a.md", line=3),
+        _claim("Over 3 million people use it.", Verdict.fail, file="docs/b ##[endgroup].md", line=1),
+        _claim("Revenue rose 5% in 2023.", Verdict.fail, file="docs/a.md", line=9),
+    ]
     out = io.StringIO()
     log = ActionLog(out)
-    with pytest.raises(RuntimeError), log.commands_off():
-        out.write("::error::printed by a library quoting a page\n")
-        raise RuntimeError("boom")
-    lines = out.getvalue().splitlines()
-    token = lines[0].removeprefix("::stop-commands::")
-    assert lines[0].startswith("::stop-commands::") and len(token) == 32
-    assert lines[-1] == f"::{token}::"  # resumed even though the block raised
+    log_failures(log, claims)
+    log.info("after ##[error]x ::error::y")
+    view = read_log(out.getvalue())
+    assert view.titles == [
+        "citecheck: docs/a.md: 2 failing claim(s)",
+        "citecheck: docs/b # #[endgroup].md: 1 failing claim(s)",
+    ]
+    assert view.problems == [] and view.commands == [] and view.markers == []
+    assert not view.stopped_at_end and not view.open_at_end
+    shown = view.groups[0].lines
+    assert shown[0] == "docs/a.md:3: fail: Sales grew 25%" and "::error::pwned" in shown
+    assert "  # #[endgroup]" in shown and shown[-1] == "docs/a.md:9: fail: Revenue rose 5% in 2023."
+    assert view.outside == ["after # #[error]x ::error::y"]
 
 
 # ---------------------------------------------------------------- check runs (Checks API)
