@@ -67,6 +67,24 @@ def _add_stdin_option(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_fetch_scope_options(p: argparse.ArgumentParser, allowed_help: str) -> None:
+    """Where the fetcher may go: the allowlist and the private hosts let past the SSRF guard."""
+    p.add_argument(
+        "--allowed-domain",
+        action="append",
+        dest="allowed_domains",
+        metavar="D",
+        help=f"{allowed_help} (repeatable; default any public host)",
+    )
+    p.add_argument(
+        "--allow-private-host",
+        action="append",
+        dest="allow_private_hosts",
+        metavar="H",
+        help="admit this private/loopback host past the SSRF guard (repeatable)",
+    )
+
+
 def _add_judge_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("judge")
     g.add_argument(
@@ -171,20 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--config", type=Path, help=f"config file that narrows the flags (default {DEFAULT_CONFIG_FILE})"
     )
-    p.add_argument(
-        "--allowed-domain",
-        action="append",
-        dest="allowed_domains",
-        metavar="D",
-        help="fetch only these domains and their subdomains (repeatable; default any public host)",
-    )
-    p.add_argument(
-        "--allow-private-host",
-        action="append",
-        dest="allow_private_hosts",
-        metavar="H",
-        help="admit this private/loopback host past the SSRF guard (repeatable)",
-    )
+    _add_fetch_scope_options(p, "fetch only these domains and their subdomains")
     _add_judge_options(p)
     _add_judge_run_options(p)
     p.add_argument("--max-claims", type=int, help="verify at most N claims (default 200)")
@@ -272,20 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="M",
         help="a model to evaluate; repeat to compare models side by side (default: the provider's)",
     )
-    p.add_argument(
-        "--allowed-domain",
-        action="append",
-        dest="allowed_domains",
-        metavar="D",
-        help="fetch `url` sources only from these domains (repeatable; default any public host)",
-    )
-    p.add_argument(
-        "--allow-private-host",
-        action="append",
-        dest="allow_private_hosts",
-        metavar="H",
-        help="admit this private/loopback host past the SSRF guard (repeatable)",
-    )
+    _add_fetch_scope_options(p, "fetch `url` sources only from these domains")
     p.add_argument("--timeout", type=float, dest="timeout_s", help="seconds per `url` source (default 10)")
     p.add_argument(
         "--max-false-failures",
