@@ -965,6 +965,12 @@ def _block_drafts(
             items.extend((s, c) for c in extra)
         if not items and not kinds:
             continue  # states no fact and cites nothing (most sentences: the rules below cost more)
+        # Each rule below only skips the sentence, so their order changes nothing but the cost:
+        # titles first (cheap to tell, and the commonest skip on link-heavy pages).
+        if split and not quote and sentence_links:
+            outside = _words_outside(smask, sentence_links, s, e)
+            if outside == 0 and not reads_as_statement(sentence):
+                continue  # a title: a link-only list item or line that states nothing
         if is_boilerplate(sentence, figure=ClaimKind.statistic in kinds):
             continue
         if not kinds and is_lead_in(sentence):
@@ -973,10 +979,6 @@ def _block_drafts(
             continue  # a testimonial's feelings ("I really enjoyed working with …")
         if not (set(kinds) - {ClaimKind.quote}) and is_definition(sentence):
             continue  # "Docker is a tool for …"
-        if split and not quote and sentence_links:
-            outside = _words_outside(smask, sentence_links, s, e)
-            if outside == 0 and not reads_as_statement(sentence):
-                continue  # a title: a link-only list item or line that states nothing
         if (
             split
             and not quote
