@@ -957,20 +957,24 @@ def _block_drafts(
             items = [(s, _inherited(item)) for _, item in prev_items if not isinstance(item, resolve.Mention)]
         prev_items = items
         smask = mask[s:e]
-        kinds = detect_kinds(kind_mask[s:e])
-        if quote and ClaimKind.quote not in kinds:
-            kinds.append(ClaimKind.quote)
         if extra:
             # a quotation's attribution and lead-in cite every sentence of it
             items.extend((s, c) for c in extra)
+        # Each rule from here on only skips the sentence, so their order changes nothing but the
+        # cost: titles first (the commonest skip on link-heavy pages, and it needs no kinds).
+        if (
+            split
+            and not quote
+            and sentence_links
+            and _words_outside(smask, sentence_links, s, e) == 0
+            and not reads_as_statement(sentence)
+        ):
+            continue  # a title: a link-only list item or line that states nothing
+        kinds = detect_kinds(kind_mask[s:e])
+        if quote and ClaimKind.quote not in kinds:
+            kinds.append(ClaimKind.quote)
         if not items and not kinds:
             continue  # states no fact and cites nothing (most sentences: the rules below cost more)
-        # Each rule below only skips the sentence, so their order changes nothing but the cost:
-        # titles first (cheap to tell, and the commonest skip on link-heavy pages).
-        if split and not quote and sentence_links:
-            outside = _words_outside(smask, sentence_links, s, e)
-            if outside == 0 and not reads_as_statement(sentence):
-                continue  # a title: a link-only list item or line that states nothing
         if is_boilerplate(sentence, figure=ClaimKind.statistic in kinds):
             continue
         if not kinds and is_lead_in(sentence):
