@@ -10,7 +10,7 @@ Y/P/N/-, …), `recall.jsonl` (every real claim of some files read in full, with
 carries where the judgment says its extracted ones were partly right or wrong; for a read-only
 set, `bench/<SET NAME>.truth.jsonl`). By default the
 bench scores the development set (`realdocs-dev` in ../shared/eval or CITECHECK_EVAL_DIR) and the
-held-out sets `tests/data/realdocs-heldout` and `tests/data/realdocs-heldout2` (labelled from
+held-out sets `tests/data/realdocs-heldout`, `-heldout2` and `-heldout3` (labelled from
 repositories nobody tuned for; see their READMEs). `--quick` (CI's smoke run): one timing
 round; where the development set is absent, the small committed sample `tests/data/realdocs`
 instead (a few files of it, with their labels).
@@ -72,6 +72,7 @@ KINDS = ("hyperlinked", "statistic", "quote", "temporal", "comparative")
 SAMPLE = _ROOT / "tests" / "data" / "realdocs"
 HELDOUT = _ROOT / "tests" / "data" / "realdocs-heldout"
 HELDOUT2 = _ROOT / "tests" / "data" / "realdocs-heldout2"
+HELDOUT3 = _ROOT / "tests" / "data" / "realdocs-heldout3"
 SUFFIXES = (".md", ".mdx", ".markdown")
 
 # Template and MDX markup that is not prose; a claim whose text holds one leaked it.
@@ -385,7 +386,7 @@ def main() -> None:
     if not sets:
         dev = _eval_dir() / "realdocs-dev"
         sets = [dev if dev.exists() or not args.quick else SAMPLE]
-        sets += [d for d in (HELDOUT, HELDOUT2) if d.exists()]
+        sets += [d for d in (HELDOUT, HELDOUT2, HELDOUT3) if d.exists()]
     before = json.loads(args.before.read_text()) if args.before else {}
     out: dict[str, dict] = {}
     for set_dir in sets:

@@ -789,6 +789,37 @@ def reads_as_statement(text: str) -> bool:
     return len(words) < 3 or sum(w[0].isupper() for w in words) * 10 <= len(words) * 6
 
 
+# A pointer or request after a leading clause ("Readers who are in need of a service mesh, check
+# out Linkerd.", "To sign up …, please add yourself to the signup list", "If you're not happy
+# with …, contact the EASS"): the main clause opens with a pointer verb and states nothing.
+_CLAUSE_THEN_POINTER = re.compile(r"[^,;:.!?—–]{3,160},\s+([a-z]+)\b")
+# A conditional addressed to the reader, then whom to contact ("If you have something you'd
+# like to be included contact the newsletter owner.").
+_IF_YOU_CONTACT = re.compile(
+    r"(?i:if|when)\s+you\b[^.!?]{0,160}?\b(?:contact|email|ask|tell|message|ping|let\s+us\s+know|"
+    r"get\s+in\s+touch\s+with|reach\s+out\s+to)\s+(?:the|us|me|our|them|[A-Z@])"
+)
+# Where advice is ("AbilityNet has advice on making your device easier to use"): a pointer.
+_HAS_ADVICE = re.compile(
+    r"\b(?:has|have|offers?|provides?|gives?)\s+(?:(?:some|more|useful|helpful|further|detailed|additional|"
+    r"practical|good)\s+)*(?:advice|guidance|information|tips|instructions)\s+(?:on|about|for)\b",
+    re.IGNORECASE,
+)
+# A list item that continues the one before it, with no verb of its own ("and others who
+# designed std::task.").
+_CONTINUATION = re.compile(r"(?:and|or|as\s+well\s+as|plus)\s")
+
+
+def _points_elsewhere(stripped: str) -> bool:
+    """A pointer, request or contact that is not at the sentence's start (see above)."""
+    m = _CLAUSE_THEN_POINTER.match(stripped)
+    if m is not None and m.group(1) in _POINTER_VERBS and _STATEMENT.search(stripped, m.end()) is None:
+        return True
+    if _IF_YOU_CONTACT.match(stripped) is not None or _HAS_ADVICE.search(stripped) is not None:
+        return True
+    return _CONTINUATION.match(stripped) is not None and not reads_as_statement(stripped)
+
+
 _NAMED_AFTER_VERB = re.compile(r"[A-Za-z]+\s+the\s+[A-Z]\w*(?:\s+[A-Z]\w*){0,3}\s+\w+ed\b")
 
 
@@ -811,7 +842,7 @@ def is_boilerplate(text: str, *, figure: bool = False) -> bool:
         if first in _POINTER_VERBS and second not in _NOT_IMPERATIVE_NEXT and not m.group(1).isupper():
             # "Read the Docs received a grant": a name that opens with a verb
             return not figure and _NAMED_AFTER_VERB.match(stripped) is None
-    return False
+    return not figure and _points_elsewhere(stripped)
 
 
 # A person's feelings, as a sentence opens: "I really enjoyed working with …", "I'm proud of …",

@@ -111,7 +111,8 @@ def test_a_later_quotation_counts_when_the_first_is_a_single_word() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["in May 2021", "since March", "Sept. 3", "3rd of Dec.", "the 5 June release", "you may see March"]
+    "text",
+    ["in May 2021", "since March", "Sept. 3", "3rd of Dec.", "the 5 June release", "you may see March"],
 )
 def test_every_month_date_holds_a_capitalised_month(text: str) -> None:
     # `_MONTH_NAME` is searched before `_TEMPORAL_MONTH`: it must hold in every match of it
