@@ -810,12 +810,18 @@ _HAS_ADVICE = re.compile(
 _CONTINUATION = re.compile(r"(?:and|or|as\s+well\s+as|plus)\s")
 
 
-def _points_elsewhere(stripped: str) -> bool:
-    """A pointer, request or contact that is not at the sentence's start (see above)."""
+_ADVICE_WORDS = ("advice", "guidance", "information", "tips", "instructions")
+
+
+def _points_elsewhere(stripped: str, low: str) -> bool:
+    """A pointer, request or contact that is not at the sentence's start (see above); `low` is
+    `stripped` lower-cased."""
     m = _CLAUSE_THEN_POINTER.match(stripped)
     if m is not None and m.group(1) in _POINTER_VERBS and _STATEMENT.search(stripped, m.end()) is None:
         return True
-    if _IF_YOU_CONTACT.match(stripped) is not None or _HAS_ADVICE.search(stripped) is not None:
+    if _IF_YOU_CONTACT.match(stripped) is not None:
+        return True
+    if any(w in low for w in _ADVICE_WORDS) and _HAS_ADVICE.search(stripped) is not None:
         return True
     return _CONTINUATION.match(stripped) is not None and not reads_as_statement(stripped)
 
@@ -842,7 +848,7 @@ def is_boilerplate(text: str, *, figure: bool = False) -> bool:
         if first in _POINTER_VERBS and second not in _NOT_IMPERATIVE_NEXT and not m.group(1).isupper():
             # "Read the Docs received a grant": a name that opens with a verb
             return not figure and _NAMED_AFTER_VERB.match(stripped) is None
-    return not figure and _points_elsewhere(stripped)
+    return not figure and _points_elsewhere(stripped, low)
 
 
 # A person's feelings, as a sentence opens: "I really enjoyed working with …", "I'm proud of …",
