@@ -791,8 +791,12 @@ def reads_as_statement(text: str) -> bool:
 
 # A pointer or request after a leading clause ("Readers who are in need of a service mesh, check
 # out Linkerd.", "To sign up …, please add yourself to the signup list", "If you're not happy
-# with …, contact the EASS"): the main clause opens with a pointer verb and states nothing.
-_CLAUSE_THEN_POINTER = re.compile(r"[^,;:.!?—–]{3,160},\s+([a-z]+)\b")
+# with …, contact the EASS"): the main clause opens with a pointer verb and states nothing. The
+# leading clause is a condition, a purpose or whom it addresses, never a statement of its own
+# ("Revenue doubled in 2022, see [the guide](…)" is a claim).
+_CLAUSE_THEN_POINTER = re.compile(
+    r"(?i:if|when|whenever|once|to|for|in\s+order\s+to|[a-z]+\s+who)\b[^,;:.!?—–]{0,160},\s+([a-z]+)\b"
+)
 # A conditional addressed to the reader, then whom to contact ("If you have something you'd
 # like to be included contact the newsletter owner.").
 _IF_YOU_CONTACT = re.compile(

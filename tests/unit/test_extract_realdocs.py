@@ -583,6 +583,10 @@ def test_a_pointer_or_request_after_a_leading_clause_is_no_claim_tokio_reg_govuk
         "For one benchmark, the new scheduler is [10x faster](https://github.com/tokio-rs/tokio/pull/1657)."
     )
     assert texts(kept) == ["For one benchmark, the new scheduler is 10x faster."]
+    # a leading clause that states something keeps the sentence a claim, pointer or not
+    assert texts("Revenue doubled in 2022, see [the guide](https://example.org/g).") == [
+        "Revenue doubled in 2022, see the guide."
+    ]
     # a clause before a dash is not the leading clause (modelled on tokio-rs/website
     # 2026-03-03-tokioconf-update.md, whose "— no need to …, get a reservation" the rule once took)
     kept = (
