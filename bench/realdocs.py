@@ -1,6 +1,7 @@
 """Extraction on real documentation, scored against hand-labelled claims.
 
 Usage: python bench/realdocs.py [SET_DIR ...] [--quick] [--rounds 3] [--json OUT] [--before BEFORE.json] [-v]
+       python bench/realdocs.py --time DIR [--rounds 3]   (throughput alone, on any Markdown)
 
 A labelled set is a folder laid out like `../shared/eval/realdocs-dev` (its README gives the
 labelling rules): `corpus/OWNER+NAME/original/PATH` (the Markdown files, unchanged),
@@ -379,9 +380,26 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="write the figures here")
     ap.add_argument("--before", type=Path, help="figures of an earlier run, printed beside these")
     ap.add_argument("-v", "--verbose", action="store_true", help="list lost, wrong and leaking claims")
+    ap.add_argument(
+        "--time",
+        type=Path,
+        metavar="DIR",
+        help="only the throughput on the Markdown files under DIR (no labels)",
+    )
     args = ap.parse_args()
     if args.quick:
         args.rounds = 1
+    if args.time:
+        files = sorted(
+            p.relative_to(args.time).as_posix()
+            for p in args.time.rglob("*")
+            if p.is_file() and p.suffix.lower() in SUFFIXES
+        )
+        bare, ext = throughput(args.time, files, max(args.rounds, 1))
+        print(
+            f"{args.time}: {len(files)} files, bare parse {bare:.3f} s, extraction {ext:.3f} s: {bare / ext:.0%}"
+        )
+        return
     sets = args.sets
     if not sets:
         dev = _eval_dir() / "realdocs-dev"
