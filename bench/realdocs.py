@@ -397,7 +397,8 @@ def main() -> None:
         )
         bare, ext = throughput(args.time, files, max(args.rounds, 1))
         print(
-            f"{args.time}: {len(files)} files, bare parse {bare:.3f} s, extraction {ext:.3f} s: {bare / ext:.0%}"
+            f"{args.time}: {len(files)} files, bare parse {bare:.3f} s,"
+            f" extraction {ext:.3f} s: {bare / ext:.0%}"
         )
         return
     sets = args.sets
