@@ -1,6 +1,7 @@
 """Extraction on real documentation, scored against hand-labelled claims.
 
 Usage: python bench/realdocs.py [SET_DIR ...] [--quick] [--rounds 3] [--json OUT] [--before BEFORE.json] [-v]
+       python bench/realdocs.py --time DIR [--rounds 3]   (throughput alone, on any Markdown)
 
 A labelled set is a folder laid out like `../shared/eval/realdocs-dev` (its README gives the
 labelling rules): `corpus/OWNER+NAME/original/PATH` (the Markdown files, unchanged),
@@ -10,7 +11,7 @@ Y/P/N/-, …), `recall.jsonl` (every real claim of some files read in full, with
 carries where the judgment says its extracted ones were partly right or wrong; for a read-only
 set, `bench/<SET NAME>.truth.jsonl`). By default the
 bench scores the development set (`realdocs-dev` in ../shared/eval or CITECHECK_EVAL_DIR) and the
-held-out sets `tests/data/realdocs-heldout` and `tests/data/realdocs-heldout2` (labelled from
+held-out sets `tests/data/realdocs-heldout`, `-heldout2` and `-heldout3` (labelled from
 repositories nobody tuned for; see their READMEs). `--quick` (CI's smoke run): one timing
 round; where the development set is absent, the small committed sample `tests/data/realdocs`
 instead (a few files of it, with their labels).
@@ -72,6 +73,7 @@ KINDS = ("hyperlinked", "statistic", "quote", "temporal", "comparative")
 SAMPLE = _ROOT / "tests" / "data" / "realdocs"
 HELDOUT = _ROOT / "tests" / "data" / "realdocs-heldout"
 HELDOUT2 = _ROOT / "tests" / "data" / "realdocs-heldout2"
+HELDOUT3 = _ROOT / "tests" / "data" / "realdocs-heldout3"
 SUFFIXES = (".md", ".mdx", ".markdown")
 
 # Template and MDX markup that is not prose; a claim whose text holds one leaked it.
@@ -378,14 +380,32 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="write the figures here")
     ap.add_argument("--before", type=Path, help="figures of an earlier run, printed beside these")
     ap.add_argument("-v", "--verbose", action="store_true", help="list lost, wrong and leaking claims")
+    ap.add_argument(
+        "--time",
+        type=Path,
+        metavar="DIR",
+        help="only the throughput on the Markdown files under DIR (no labels)",
+    )
     args = ap.parse_args()
     if args.quick:
         args.rounds = 1
+    if args.time:
+        files = sorted(
+            p.relative_to(args.time).as_posix()
+            for p in args.time.rglob("*")
+            if p.is_file() and p.suffix.lower() in SUFFIXES
+        )
+        bare, ext = throughput(args.time, files, max(args.rounds, 1))
+        print(
+            f"{args.time}: {len(files)} files, bare parse {bare:.3f} s,"
+            f" extraction {ext:.3f} s: {bare / ext:.0%}"
+        )
+        return
     sets = args.sets
     if not sets:
         dev = _eval_dir() / "realdocs-dev"
         sets = [dev if dev.exists() or not args.quick else SAMPLE]
-        sets += [d for d in (HELDOUT, HELDOUT2) if d.exists()]
+        sets += [d for d in (HELDOUT, HELDOUT2, HELDOUT3) if d.exists()]
     before = json.loads(args.before.read_text()) if args.before else {}
     out: dict[str, dict] = {}
     for set_dir in sets:

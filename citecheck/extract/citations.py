@@ -73,9 +73,15 @@ def parse_gate(*extra: str) -> re.Pattern[str]:
     return re.compile("|".join(alternatives))
 
 
+# Any running-text form's needle: most blocks hold none, and one search says so.
+_ANY_NEEDLE = re.compile("|".join(re.escape(n) for f in _RUNNING for n in f.needles))
+
+
 def running_forms(text: str) -> list[CitationForm]:
     """The running-text forms that may occur in `text` (their cheap test passes), in order."""
     lower = text.lower()
+    if _ANY_NEEDLE.search(lower) is None:
+        return []
     return [f for f in _RUNNING if f.may_occur(lower)]
 
 

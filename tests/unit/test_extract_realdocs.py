@@ -564,3 +564,69 @@ def test_reading_list_entry_with_a_particle_surname_open_science_mooc() -> None:
         "(van der See and Reich, 2018).\n"
     )
     assert texts(md) == []
+
+
+def test_a_pointer_or_request_after_a_leading_clause_is_no_claim_tokio_reg_govuk_numpy() -> None:
+    # tokio-rs/website 2019-10-scheduler.md; alan-turing-institute/REG-handbook lightning_talks.md;
+    # alphagov/govuk-design-system accessibility-statement.md; numpy/numpy.org contribute.md, install.md
+    for md in (
+        "Readers who are in need of a service mesh, check out [Linkerd](https://linkerd.io/).",
+        "To sign up to present a Lightning Talk, please add yourself to the [signup list](https://github.com/x/y)",
+        "If you’re not happy with how the team responds to your complaint, contact the [Equality Advisory and"
+        " Support Service (EASS)](https://www.equalityadvisoryservice.com/).",
+        "For a visual guide on how to contribute to NumPy, check out [this comic](https://heyzine.com/f/3e.html).",
+        "If your installation fails with the message below, see [Troubleshooting ImportError](https://numpy.org/t).",
+    ):
+        assert texts(md) == [], md
+    # counter-examples written for the test: the main clause states something
+    kept = (
+        "For one benchmark, the new scheduler is [10x faster](https://github.com/tokio-rs/tokio/pull/1657)."
+    )
+    assert texts(kept) == ["For one benchmark, the new scheduler is 10x faster."]
+    # a leading clause that states something keeps the sentence a claim, pointer or not
+    assert texts("Revenue doubled in 2022, see [the guide](https://example.org/g).") == [
+        "Revenue doubled in 2022, see the guide."
+    ]
+    # a clause before a dash is not the leading clause (modelled on tokio-rs/website
+    # 2026-03-03-tokioconf-update.md, whose "— no need to …, get a reservation" the rule once took)
+    kept = (
+        "The conference has [a venue](https://example.org/v) with 300 seats — no need to book a room,"
+        " get a ticket, or bring a laptop."
+    )
+    assert texts(kept) == [
+        "The conference has a venue with 300 seats — no need to book a room, get a ticket, or bring a laptop."
+    ]
+
+
+def test_if_you_then_whom_to_contact_is_no_claim_reg_handbook() -> None:
+    # alan-turing-institute/REG-handbook knowledge_sharing.md (no comma before the instruction)
+    md = "If you have something you'd like to be included contact the [newsletter owner](https://github.com/o)."
+    assert texts(md) == []
+
+
+def test_where_advice_is_is_no_claim_govuk() -> None:
+    # alphagov/govuk-design-system accessibility-statement.md
+    md = (
+        "[AbilityNet](https://mcmw.abilitynet.org.uk/) has advice on making your device easier to use,"
+        " if you have a disability."
+    )
+    assert texts(md) == []
+    # with a figure it says what the source states, a claim about it (written for the test)
+    kept = "[The survey](https://example.org/s) provides information on 1,200 projects."
+    assert texts(kept) == ["The survey provides information on 1,200 projects."]
+
+
+def test_a_list_continuation_without_a_verb_is_no_claim_tokio() -> None:
+    # tokio-rs/website 2019-10-scheduler.md: a thank-you list over several lines
+    md = (
+        "* [Carl Lerche](https://github.com/carllerche), [Taylor Cramer](https://github.com/cramertj)\n"
+        "  and others who designed std::task.\n"
+    )
+    assert all(not t.startswith("and others") for t in texts(md))
+    assert (
+        texts("and others who worked on [Rust's async / await](https://github.com/withoutboats) feature.")
+        == []
+    )
+    # a continuation that states something stays (written for the test)
+    kept = "and [the new release](https://example.org/r) was downloaded 40,000 times in its first week."
+    assert texts(kept) == ["and the new release was downloaded 40,000 times in its first week."]

@@ -79,7 +79,20 @@ def test_second_held_out_figures_hold() -> None:
     fig = score(ROOT / "tests" / "data" / "realdocs-heldout2", rounds=0)
     assert fig.judged == 50
     assert fig.dropped_real == 0, fig.details["lost (labelled real, no longer extracted)"]
-    assert _precision(fig) >= 0.30
+    assert _precision(fig) >= 0.36
     assert _rate(fig.citations) >= 0.98, fig.details["citations not exact"]
     assert _rate(fig.unsourced) >= 0.14
+    assert fig.leaks == 0 and fig.raw_keys == 0
+
+
+def test_third_held_out_figures_hold() -> None:
+    # tests/data/realdocs-heldout3: 40 claims of main's extraction (numpy.org, the Scientific
+    # Python blog) labelled before the rules of h23 were written (its README); 9 of the 40 are
+    # real; precision was 9/40 and unsourced precision 3/15 then.
+    fig = score(ROOT / "tests" / "data" / "realdocs-heldout3", rounds=0)
+    assert fig.judged == 40
+    assert fig.dropped_real == 0, fig.details["lost (labelled real, no longer extracted)"]
+    assert _precision(fig) >= 0.25
+    assert _rate(fig.citations) >= 0.98, fig.details["citations not exact"]
+    assert _rate(fig.unsourced) >= 0.21
     assert fig.leaks == 0 and fig.raw_keys == 0
