@@ -179,6 +179,29 @@ class Redactor:
             return [self.data(v) for v in value]
         return value
 
+    def changes(self, value: Any) -> bool:
+        """Whether `data(value)` would change any string in a JSON-like value (nothing copied)."""
+        # Without secrets only URLs are masked, and a string without "://" holds none.
+        urls_only = self._pattern is None
+        stack = [value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                if (not urls_only or "://" in item) and self(item) != item:
+                    return True
+            elif isinstance(item, dict):
+                stack.extend(item.values())
+            elif isinstance(item, list):
+                stack.extend(item)
+        return False
+
     def model(self, model: _M) -> _M:
-        """A copy of a pydantic model (a Report) with every string in it redacted."""
-        return type(model).model_validate(self.data(model.model_dump(mode="json")))
+        """A pydantic model (a Report) with every string in it redacted: a copy, or the model
+        itself when redacting would change none of its strings."""
+        dumped = model.model_dump(mode="json")
+        # The usual report has nothing to redact: looking is ~25 ms for 1,000 claims, where
+        # rebuilding the data and validating it again into a copy took ~70 ms (CheckResult's
+        # validators run per check), on every format rendered.
+        if not self.changes(dumped):
+            return model
+        return type(model).model_validate(self.data(dumped))

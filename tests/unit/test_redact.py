@@ -107,3 +107,33 @@ def test_redactor_walks_a_whole_report() -> None:
     # Nothing else changes: the same report, field for field.
     assert clean.model_dump(exclude={"claims", "notes"}) == report.model_dump(exclude={"claims", "notes"})
     assert clean.claims[0].line == 3 and clean.claims[0].verdict == Verdict.not_verified
+
+
+def test_a_report_with_nothing_to_redact_is_kept_as_it_is() -> None:
+    """`model` returns the report itself when no string in it would change, and a redacted copy
+    (the original untouched) as soon as one would: one URL with userinfo deep in a citation."""
+    clean_url = "https://example.com/a?page=2"
+    claim = ClaimResult(
+        text=f"Grew 5% per {clean_url}",
+        kinds=[ClaimKind.statistic],
+        file="docs/a.md",
+        line=3,
+        column=1,
+        citations=[Citation(raw=clean_url, kind=CitationKind.bare_url, url=clean_url)],
+        verdict=Verdict.pass_,
+        source_url=clean_url,
+    )
+    report = build_report([claim], settings=Settings(), notes=["no secret here"])
+    assert not Redactor().changes(report.model_dump(mode="json"))
+    assert Redactor().model(report) is report
+    assert Redactor([KEY]).model(report) is report
+
+    secret_url = "https://u:p@host/x"
+    report.claims[0].citations[0].url = secret_url
+    assert Redactor().changes(report.model_dump(mode="json"))
+    clean = Redactor().model(report)
+    assert clean is not report and clean.claims[0].citations[0].url == "https://***@host/x"
+    assert report.claims[0].citations[0].url == secret_url
+    # A secret anywhere (a note, no URL in it) is found as well.
+    leaky = build_report([claim], settings=Settings(), notes=[f"key {KEY}"])
+    assert Redactor([KEY]).model(leaky).notes == ["key ***"]
