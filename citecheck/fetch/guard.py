@@ -182,6 +182,16 @@ def parse_url(raw: str) -> httpx.URL:
     if url.scheme in ("http", "https") and (not host or not _HOST_CHARS.match(host)):
         # httpx percent-encodes a space in a host name; no resolver should ever see that.
         raise ValueError(f"invalid URL (bad host name {host!r})")
+    if host and not host.startswith("["):
+        # Later steps would fail on these with a bare codec message (`check_url` decoding the
+        # name, the resolver encoding it): punycode that decodes to nothing ("xn--a") and an
+        # empty label ("a..b"; a trailing dot is the root, not a label).
+        if "" in host.rstrip(".").split("."):
+            raise ValueError(f"invalid URL (bad host name {host!r}: an empty label)")
+        try:
+            url.host  # noqa: B018 - decoding is the check
+        except (ValueError, UnicodeError) as exc:
+            raise ValueError(f"invalid URL (bad host name {host!r}: {exc})") from None
     return url
 
 

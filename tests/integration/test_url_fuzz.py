@@ -118,6 +118,11 @@ def test_fetch_all_gives_every_url_a_source_and_never_raises(
         ),
         ("http://\ud800.com/", "invalid URL (Invalid IDNA hostname: '\\ud800.com')"),
         ("http://exa mple.com/", "invalid URL (bad host name 'exa%20mple.com')"),
+        ("http://a..b.org/x", "invalid URL (bad host name 'a..b.org': an empty label)"),
+        (
+            "http://xn--a.org/x",
+            "invalid URL (bad host name 'xn--a.org': Codepoint U+0080 at position 1 of '\\x80' not allowed)",
+        ),
     ],
 )
 def test_invalid_urls_are_named(url: str, error: str) -> None:
