@@ -121,8 +121,9 @@ def _add_judge_run_options(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--judge-mode",
         choices=["interactive", "batch"],
-        help="interactive (default): one call at a time, for PRs; batch: the provider's batch API "
-        "at half the price, answers in minutes to hours, for scheduled audits",
+        help="interactive (default): calls as the pages arrive, up to --judge-concurrency at once, "
+        "for PRs; batch: the provider's batch API at half the price, answers in minutes to hours, "
+        "for scheduled audits",
     )
     g.add_argument(
         "--judge-deadline-minutes",

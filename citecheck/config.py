@@ -37,7 +37,7 @@ class FilterMode(StrEnum):
 
 
 class JudgeMode(StrEnum):
-    interactive = "interactive"  # one call at a time, paced to the account's rate limits
+    interactive = "interactive"  # calls as pages arrive, paced to the account's rate limits
     batch = "batch"  # the provider's batch API: half the price, answers in minutes to hours
 
 
