@@ -363,8 +363,8 @@ def _keep_link(url: str) -> str:
 # point that a "]" could close. (Skipped at another character, footnote_ref does not add its
 # empty table to the env; `_inline_footnotes` reads the table whether it is there or not.)
 _BRACKET_RULES = {"link": "[", "image": "!", "footnote_inline": "^", "footnote_ref": "["}
-_CLOSES_KEY = "citecheck: closing brackets"
-_PARSER_KEY = "citecheck: parser"  # in the parser's env: the file's parser, for its blocks' inline parse  # in the parser's env: per source text, where "]" stands
+_CLOSES_KEY = "citecheck: closing brackets"  # in the parser's env: per source text, where "]" stands
+_PARSER_KEY = "citecheck: parser"  # in the parser's env: the file's parser, for its blocks' inline parse
 
 
 def _needs_closing_bracket(rule: Any, start: str) -> Any:
@@ -1303,6 +1303,26 @@ def _blockquote_context(
     return _QuoteContext(close, [], False), None
 
 
+# The token types the walk acts on; any other token matters only to a pending citecheck-ignore
+# marker (and the open block quotes are popped at the next of these, which reads the same).
+_WALKED = frozenset(
+    [
+        "html_block",
+        "admonition_title_open",
+        "heading_open",
+        "blockquote_open",
+        "footnote_reference_open",
+        "footnote_reference_close",
+        "list_item_open",
+        "list_item_close",
+        "thead_open",
+        "thead_close",
+        "tr_close",
+        "inline",
+    ]
+)
+
+
 def _walk(
     tokens: list[Token],
     lines: list[str],
@@ -1337,6 +1357,8 @@ def _walk(
             if tok.nesting == -1 and tok.level == skip_close_level:
                 skip_close_level = None
             continue
+        if ttype not in _WALKED and ignore_level is None:
+            continue  # most tokens (paragraph and list opens and closes, cells): nothing to do
         if ttype == "html_block":
             clock.check(tok.map[0] + 1 if tok.map else None)
             markers = list(_MARKER.finditer(tok.content))
