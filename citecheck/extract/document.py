@@ -89,9 +89,13 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from operator import attrgetter, itemgetter
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, TypeVar
 
 from markdown_it import MarkdownIt
+from markdown_it import helpers as _md_helpers
+from markdown_it.common.utils import unescapeAll
+from markdown_it.helpers.parse_link_destination import _Result as _DestResult
 from markdown_it.token import Token
 from mdit_py_plugins.admon import admon_plugin
 from mdit_py_plugins.container import container_plugin
@@ -191,9 +195,102 @@ def block_cost(content: str) -> int:
     )
 
 
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
-    # Built once per process; MarkdownIt.parse does not mutate the instance.
+# What ends a link destination's plain run (markdown-it's parseLinkDestination, which reads it
+# a character at a time and was a tenth of extraction on link-heavy pages): a space or control
+# character, a backslash, a parenthesis. Between them the same run is skipped by one search.
+_DEST_STOP = re.compile(r"[\x00-\x20\x7f\\()]")
+_MAX_DEST_PARENS = 32  # markdown-it's nesting limit for parentheses in a destination
+
+
+def _link_destination(string: str, pos: int, maximum: int) -> Any:
+    """markdown-it's `parseLinkDestination`, same result, searching for the characters that
+    matter instead of testing each one (linear: each search starts where the last one ended)."""
+    if pos < len(string) and string[pos] == "<":
+        return _md_helpers.parseLinkDestination(string, pos, maximum)
+    start = pos
+    level = 0
+    result = _DestResult()
+    while True:
+        m = _DEST_STOP.search(string, pos, maximum)
+        if m is None:
+            pos = max(pos, min(maximum, len(string)))
+            break
+        pos = m.start()
+        ch = string[pos]
+        if ch == "\\":
+            if pos + 1 < maximum:
+                if string[pos + 1 : pos + 2] == " ":
+                    break
+                pos += 2
+            else:
+                pos += 1
+        elif ch == "(":
+            level += 1
+            if level > _MAX_DEST_PARENS:
+                return result
+            pos += 1
+        elif ch == ")":
+            if level == 0:
+                break
+            level -= 1
+            pos += 1
+        else:
+            break  # a space or a control character
+    if start == pos or level != 0:
+        return result
+    result.str = unescapeAll(string[start:pos])
+    result.pos = pos
+    result.ok = True
+    return result
+
+
+# Rules that cannot match in a text without their marker, by the markers any of which they need
+# (block rules run at every block start, and paragraph-terminating ones at every line; inline
+# rules at every punctuation character). A file's parser leaves out those whose markers the file
+# lacks, which gives the same tokens for less work: the variants are built once each (`_parser`).
+_RULE_MARKERS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("front_matter",), ("---",)),  # checked at the text's start (`_disabled_rules`)
+    (("table",), ("|",)),  # a table's header line holds a "|"
+    (("container_div",), (":::",)),
+    (("admonition",), ("!!!", "???")),
+    (("fence",), ("```", "~~~")),
+    (("blockquote",), (">",)),
+    (("footnote_def", "footnote_ref"), ("[^",)),
+    (("footnote_inline",), ("^[",)),
+    (("reference",), ("]:",)),  # "[label]:", the "]" and ":" adjacent even over lines
+    (("html_block", "html_inline", "autolink"), ("<",)),
+    (("escape",), ("\\",)),
+    (("backticks",), ("`",)),
+    (("entity",), ("&",)),
+    (("strikethrough",), ("~~",)),
+    (("emphasis",), ("*", "_")),
+    (("pandoc_cite",), ("@",)),  # a citation bracket holds a key "@…"
+)
+
+
+def _disabled_rules(text: str) -> frozenset[str]:
+    """The rules that cannot match anywhere in `text`."""
+    off: list[str] = []
+    for names, markers in _RULE_MARKERS:
+        if names[0] == "front_matter":
+            if not text.startswith("-"):
+                off.extend(names)
+        elif not any(m in text for m in markers):
+            off.extend(names)
+    return frozenset(off)
+
+
+@lru_cache(maxsize=256)  # a variant is about 11 KB and takes 2 ms to build
+def _parser(disabled: frozenset[str] = frozenset()) -> MarkdownIt:
+    """The parser without the `disabled` rules (a file's variant: `_disabled_rules`)."""
+    md = _build_parser()
+    if disabled:
+        md.disable(sorted(disabled))
+    return md
+
+
+def _build_parser() -> MarkdownIt:
+    # Built once per configuration (`_parser`); MarkdownIt.parse does not mutate the instance.
     # Inline parsing is done lazily, block by block (`_children`): most paragraphs can hold no
     # claim, and skipping their inline parse is what keeps extraction near the bare parse speed.
     # Footnote bodies stay where they are written (no footnote_tail), so they keep their lines.
@@ -212,6 +309,12 @@ def _parser() -> MarkdownIt:
     # A citation keeps its URL as the author wrote it (markdown-it would percent-encode and
     # punycode it, and that costs a fifth of the extraction time); the fetcher encodes it.
     md.normalizeLink = _keep_link  # type: ignore[method-assign]
+    # this instance's link helpers (markdown-it reads them from `md.helpers`, the module by default)
+    md.helpers = SimpleNamespace(  # type: ignore[assignment]
+        parseLinkDestination=_link_destination,
+        parseLinkLabel=_md_helpers.parseLinkLabel,
+        parseLinkTitle=_md_helpers.parseLinkTitle,
+    )
     for rule in md.inline.ruler.__rules__:
         if rule.name in _BRACKET_RULES:
             md.inline.ruler.at(rule.name, _needs_closing_bracket(rule.fn, _BRACKET_RULES[rule.name]))
@@ -261,6 +364,7 @@ def _keep_link(url: str) -> str:
 # empty table to the env; `_inline_footnotes` reads the table whether it is there or not.)
 _BRACKET_RULES = {"link": "[", "image": "!", "footnote_inline": "^", "footnote_ref": "["}
 _CLOSES_KEY = "citecheck: closing brackets"  # in the parser's env: per source text, where "]" stands
+_PARSER_KEY = "citecheck: parser"  # in the parser's env: the file's parser, for its blocks' inline parse
 
 
 def _needs_closing_bracket(rule: Any, start: str) -> Any:
@@ -290,7 +394,7 @@ def _children(tok: Token, env: dict[str, Any], clock: _Clock) -> list[Token]:
     if not tok.children and tok.content:
         clock.check_block(tok)
         children: list[Token] = []
-        md = _parser()
+        md = env[_PARSER_KEY]
         md.inline.parse(tok.content, md, env, children)
         tok.children = children
     return tok.children or []
@@ -1199,6 +1303,26 @@ def _blockquote_context(
     return _QuoteContext(close, [], False), None
 
 
+# The token types the walk acts on; any other token matters only to a pending citecheck-ignore
+# marker (and the open block quotes are popped at the next of these, which reads the same).
+_WALKED = frozenset(
+    [
+        "html_block",
+        "admonition_title_open",
+        "heading_open",
+        "blockquote_open",
+        "footnote_reference_open",
+        "footnote_reference_close",
+        "list_item_open",
+        "list_item_close",
+        "thead_open",
+        "thead_close",
+        "tr_close",
+        "inline",
+    ]
+)
+
+
 def _walk(
     tokens: list[Token],
     lines: list[str],
@@ -1233,6 +1357,8 @@ def _walk(
             if tok.nesting == -1 and tok.level == skip_close_level:
                 skip_close_level = None
             continue
+        if ttype not in _WALKED and ignore_level is None:
+            continue  # most tokens (paragraph and list opens and closes, cells): nothing to do
         if ttype == "html_block":
             clock.check(tok.map[0] + 1 if tok.map else None)
             markers = list(_MARKER.finditer(tok.content))
@@ -1593,8 +1719,9 @@ def extract_text(
     doc = ExtractedDocument(file=file)
     mdx = file.lower().endswith(".mdx")
     text = blank_markup(_blank_non_markdown(text, mdx=mdx), mdx=mdx)
-    env: dict[str, Any] = {}
-    tokens = _parser().parse(text, env)
+    md = _parser(_disabled_rules(text))
+    env: dict[str, Any] = {_PARSER_KEY: md}
+    tokens = md.parse(text, env)
     try:
         _walk(tokens, text.split("\n"), file, doc, env, clock, source)
     except _Stopped as stop:

@@ -358,9 +358,39 @@ def _gates(text: str) -> tuple[bool, set[str]]:
     return _DIGIT.search(text) is not None, set(words)
 
 
+# Every word a kind test looks for before it tries a pattern. Each test needs a digit, a
+# currency sign, a quotation mark or one of these words, so a text with none of them has no
+# kind, which one set test says for most sentences and blocks (a new gate word joins this set).
+_ANY_GATE = frozenset(
+    _STAT_WORD_GATE
+    | _MONTH_GATE
+    | _RELATIVE_GATE
+    | _TEMPORAL_ALWAYS
+    | {"than"}
+    | _SUPERLATIVE_GATE
+    | _CHANGE_ALWAYS
+    | _CHANGE_GATE
+)
+
+
+def _may_have_kind(text: str, has_digit: bool, lower: set[str]) -> bool:
+    return (
+        has_digit
+        or not lower.isdisjoint(_ANY_GATE)
+        or "$" in text
+        or "€" in text
+        or "£" in text
+        or '"' in text
+        or "“" in text
+        or "‘" in text
+    )
+
+
 def detect_kinds(text: str) -> list[ClaimKind]:
     """The fact kinds of a sentence (without `hyperlinked`), in `ClaimKind` order."""
     has_digit, lower = _gates(text)
+    if not _may_have_kind(text, has_digit, lower):
+        return []
     return [kind for kind, test in _KIND_TESTS if test(text, has_digit, lower)]
 
 
@@ -368,7 +398,9 @@ def has_kind(text: str) -> bool:
     """`bool(detect_kinds(text))`, stopping at the first kind found (the walk asks it of whole
     blocks, to decide whether to parse them)."""
     has_digit, lower = _gates(text)
-    return any(test(text, has_digit, lower) for test in _CHEAPEST_FIRST)
+    return _may_have_kind(text, has_digit, lower) and any(
+        test(text, has_digit, lower) for test in _CHEAPEST_FIRST
+    )
 
 
 # --- skip rules -----------------------------------------------------------------------------

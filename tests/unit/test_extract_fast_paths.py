@@ -103,6 +103,37 @@ def test_has_kind_is_detect_kinds_on_random_text(text: str) -> None:
     assert has_kind(text) is bool(detect_kinds(text))
 
 
+def _every_test(text: str) -> list[ClaimKind]:
+    """`detect_kinds` without its shortcut for text that has no gate word, digit or mark."""
+    has_digit, lower = kinds._gates(text)
+    return [kind for kind, test in kinds._KIND_TESTS if test(text, has_digit, lower)]
+
+
+def test_the_no_gate_shortcut_drops_no_kind_on_real_text() -> None:
+    shortcut = 0
+    for text in SENTENCES + [p for t in TEXTS for p in t.split("\n\n")]:
+        assert detect_kinds(text) == _every_test(text), text[:80]
+        shortcut += not kinds._may_have_kind(text, *kinds._gates(text))
+    assert shortcut > 500  # the shortcut is taken, so the comparison means something
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PROSE)
+def test_the_no_gate_shortcut_drops_no_kind_on_random_text(text: str) -> None:
+    assert detect_kinds(text) == _every_test(text)
+
+
+def test_each_gate_word_alone_can_make_a_kind() -> None:
+    # a gate word missing from `_ANY_GATE` would make the shortcut drop its kind
+    for words in (kinds._STAT_WORD_GATE, kinds._MONTH_GATE, kinds._RELATIVE_GATE, kinds._CHANGE_GATE):
+        assert words <= kinds._ANY_GATE
+    assert (
+        kinds._SUPERLATIVE_GATE | kinds._CHANGE_ALWAYS | kinds._TEMPORAL_ALWAYS | {"than"} <= kinds._ANY_GATE
+    )
+    assert detect_kinds("Sales doubled after the launch.") == [ClaimKind.comparative]
+    assert detect_kinds("It is faster than the old one.") == [ClaimKind.comparative]
+
+
 def test_a_later_quotation_counts_when_the_first_is_a_single_word() -> None:
     # the first quotation ("--no-verify", no space in it) is skipped, not the end of the search
     sentence = 'Pass "--no-verify" only when, as the maintainer said, "every check already ran in CI".'
