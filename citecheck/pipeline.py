@@ -18,8 +18,9 @@ each claim's verdicts per source are picked in the same order (`verify`).
 
 The run tells a progress listener (`citecheck.progress`) of each stage as it starts and ends
 and of its counts as they move: files read and claims found as each file is extracted, pages
-as the fetch stage hands them over (`on_page`, given only when someone listens or the judge
-streams), judge calls as the judge settles them (`Judge`'s `on_calls`), and batch mode's polls.
+as the fetch stage hands them over to the streaming judge (`on_page`) or, without one, as its
+tally (`FetchTally`) reads twice a second, judge calls as the judge settles them (`Judge`'s
+`on_calls`), and batch mode's polls.
 The stages report in order — extract, fetch (+ checks, the judge starting on pages as they
 arrive), judge (what remains of it once the last page is in), report — with a heartbeat while
 the fetch and the judge run. Without a listener nothing of this runs.
@@ -61,7 +62,7 @@ from citecheck.progress import Progress, ProgressListener, Stage
 
 if TYPE_CHECKING:
     from citecheck.checks import CheckedPage
-    from citecheck.fetch.fetcher import FetchResult, OnPage
+    from citecheck.fetch.fetcher import FetchResult, FetchTally, OnPage
     from citecheck.judge.core import JudgeItem
     from citecheck.judge.resolve import JudgeConfig
 
@@ -125,7 +126,7 @@ class _Run:
 
     async def verify(self, claims: list[Claim]) -> list[ClaimResult]:
         from citecheck import checks
-        from citecheck.fetch.fetcher import fetch_key
+        from citecheck.fetch.fetcher import FetchTally, fetch_key
 
         progress = self.progress
         progress.start(Stage.fetch)
@@ -197,25 +198,28 @@ class _Run:
             page_ready(key, source, prepared)
             progress.add(sources_fetched=1)
 
-        async def count_page(key: str, source: FetchedSource, prepared: CheckedPage | None) -> None:
-            progress.add(sources_fetched=1)
-
+        # One call at a time, the judge starts on each page as it arrives, while the others
+        # still download; in batch mode (one batch for the run) and without a judge, the pages
+        # are taken once all are in, and a listener hears of them from the fetch stage's tally,
+        # read by the heartbeat: the fetch tasks then run as they do without a listener.
+        streaming = judging is not None and not judging.batch
+        tally = FetchTally() if progress.on and not streaming else None
         if self.settings.fetch and progress.on:
             progress.update(sources=len({fetch_key(u) for u in citing if u}))  # as fetch_all counts them
-        heartbeat = asyncio.create_task(progress.beat()) if progress.on else None
+        heartbeat = None
+        if progress.on:
+            poll = (lambda: {"sources_fetched": tally.done}) if tally is not None else None
+            heartbeat = asyncio.create_task(progress.beat(poll=poll))
         try:
-            # One call at a time, the judge starts on each page as it arrives, while the others
-            # still download; in batch mode (one batch for the run) and without a judge, the
-            # pages are taken once all are in (and only counted as they come, if someone listens).
-            streaming = judging is not None and not judging.batch
-            fetched = await self._fetch(
-                citing, on_page=on_page if streaming else (count_page if progress.on else None)
-            )
+            fetched = await self._fetch(citing, on_page=on_page if streaming else None, tally=tally)
             for url in sorted(citing):
                 key = fetch_key(url)
                 if key not in handed:
                     page_ready(key, fetched.sources[url], fetched.prepared.get(url))
-            progress.finish(Stage.fetch)
+            if tally is not None:
+                progress.finish(Stage.fetch, sources_fetched=tally.done)
+            else:
+                progress.finish(Stage.fetch)
             if judging is not None:
                 progress.start(Stage.judge)
                 await judging.finish()
@@ -229,7 +233,11 @@ class _Run:
         return [out[i] for i in sorted(out)]
 
     async def _fetch(
-        self, citing: dict[str, list[Claim]], *, on_page: OnPage[CheckedPage] | None = None
+        self,
+        citing: dict[str, list[Claim]],
+        *,
+        on_page: OnPage[CheckedPage] | None = None,
+        tally: FetchTally | None = None,
     ) -> FetchResult[CheckedPage]:
         from citecheck.checks import preparers
         from citecheck.fetch.fetcher import FetchResult, fetch_all, fetch_key
@@ -259,6 +267,7 @@ class _Run:
             prepare=preparers(by_page),
             launcher=launcher,
             on_page=on_page,
+            tally=tally,
         )
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -126,10 +126,13 @@ class Progress:
             self.counts = dataclasses.replace(self.counts, **counts)  # type: ignore[arg-type]
         self._emit(EventKind.started)
 
-    def finish(self, stage: Stage) -> None:
+    def finish(self, stage: Stage, **counts: int | float) -> None:
+        """A stage ends, with some counts (fields of `Counts`) set as it does."""
         if self.listener is None:
             return
         self.stage = stage
+        if counts:
+            self.counts = dataclasses.replace(self.counts, **counts)  # type: ignore[arg-type]
         self._emit(EventKind.finished)
 
     def update(self, **counts: int | float) -> None:
@@ -152,13 +155,22 @@ class Progress:
             return
         self._emit(EventKind.message, text)
 
-    async def beat(self, every_s: float = HEARTBEAT_S) -> None:
+    async def beat(
+        self, every_s: float = HEARTBEAT_S, *, poll: Callable[[], Mapping[str, int]] | None = None
+    ) -> None:
         """Until cancelled: the counts again whenever the listener has heard nothing for
-        `every_s` (a stage where nothing moves for a while still shows it is alive)."""
+        `every_s` (a stage where nothing moves for a while still shows it is alive). `poll`,
+        if given, is read every `min_interval_s` for counts kept elsewhere (fields of `Counts`,
+        e.g. the fetch stage's tally of pages), which then move as if `update`d."""
         if self.listener is None:
             return
+        tick = every_s if poll is None else min(every_s, self._min_interval_s)
         while True:
-            await asyncio.sleep(every_s)
+            await asyncio.sleep(tick)
+            if poll is not None:
+                counts = self.counts
+                if moved := {name: n for name, n in poll().items() if getattr(counts, name) != n}:
+                    self.update(**moved)
             if self._clock() - self._last >= every_s:
                 self._emit(EventKind.progress)
 

@@ -34,7 +34,8 @@ There the caller's `prepare` callable of each page (`content.Prepare`: the check
 checks of the claims citing it) runs too, as the page arrives; `fetch_all` returns what it
 made beside the sources. This stage knows nothing of what it prepares. Each page is handed to
 the caller as soon as it is fetched (`fetch_all`'s `on_page`, an opaque callback), so the later
-stages start on it while the other pages still download.
+stages start on it while the other pages still download; a caller that only counts the pages
+reads a `FetchTally` instead.
 """
 
 from __future__ import annotations
@@ -72,6 +73,20 @@ T = TypeVar("T")
 # Told of each page as soon as it is fetched (its fetch key, the source, what was prepared of it
 # in a worker or None), while other pages still download: see `fetch_all`.
 OnPage = Callable[[str, FetchedSource, T | None], Awaitable[None]]
+
+
+class FetchTally:
+    """How many pages (once per fetch key) a run has finished so far, fetched or failed, from
+    the network or the cache: read when the caller likes (the pipeline's progress, twice a
+    second). Nothing is called per page, so with progress on the fetch tasks are those of a run
+    without it: counting through `on_page` (awaited in each page's fetch task) took ~9 us of CPU
+    a page against one addition here (docs/benchmarks.md, "Fetching")."""
+
+    __slots__ = ("done",)
+
+    def __init__(self) -> None:
+        self.done = 0
+
 
 CACHE_NAMESPACE = "sources"
 FAILURE_CACHE_S = 600.0
@@ -239,6 +254,7 @@ class Fetcher:
         ssl_context: ssl.SSLContext | None = None,
         worker: ExtractionWorker | None = None,
         prepare: Mapping[str, Prepare[Any]] | None = None,
+        tally: FetchTally | None = None,
     ) -> None:
         self.settings = settings
         self.cache = cache
@@ -248,6 +264,7 @@ class Fetcher:
         # What was prepared of each page the worker extracted, by fetch key: this run's output,
         # with the sources, for `fetch_all` to return.
         self.prepared: dict[str, Any] = {}
+        self.tally = tally if tally is not None else FetchTally()
         # Fetches not (yet) waiting on text extraction: at 0, this process is idle and
         # may help the extraction worker.
         self._downloading = 0
@@ -371,16 +388,18 @@ class Fetcher:
     async def fetch(self, url: str) -> FetchedSource:
         self._downloading += 1
         try:
-            return await self._fetch(url)
+            source = await self._fetch(url)
         except Exception as exc:
             # No URL may crash the run: whatever this one met fails it alone (the tests of
             # every input form make sure the known ones are named better than this).
             reason = f"fetch failed ({type(exc).__name__}: {exc})"[:300]
-            return FetchedSource(
+            source = FetchedSource(
                 info=SourceInfo(url=fetch_key(url)), outcome=FetchOutcome.unreachable, error=reason
             )
         finally:
             self._downloading -= 1
+        self.tally.done += 1
+        return source
 
     async def _fetch(self, url: str) -> FetchedSource:
         key = fetch_key(url)
@@ -603,6 +622,7 @@ async def fetch_all(
     worker: ExtractionWorker | None = None,
     launcher: WorkerLauncher | None = None,
     on_page: OnPage[T] | None = None,
+    tally: FetchTally | None = None,
 ) -> FetchResult[T]:
     """Fetch every URL once (fragments ignored).
 
@@ -620,6 +640,8 @@ async def fetch_all(
     and prepared, in that page's own fetch task, while the others still download: the caller's
     later stages start on it there (the judge's calls, in `citecheck.pipeline`). It should hand
     slow work to tasks of its own; an exception from it fails the run, like a bug of this stage.
+    `tally`, if given, counts the pages finished as they finish (a caller showing progress reads
+    it; without `on_page`, the pages' tasks run exactly as they would without a listener).
     """
     given = list(dict.fromkeys(urls))
     keys = list(dict.fromkeys(fetch_key(u) for u in given))
@@ -631,7 +653,7 @@ async def fetch_all(
         worker = await launcher.start(processes)
     elif own:
         worker = await ExtractionWorker.start(processes=processes)
-    fetcher = Fetcher(settings, cache, ssl_context=ssl_context, worker=worker, prepare=prepare)
+    fetcher = Fetcher(settings, cache, ssl_context=ssl_context, worker=worker, prepare=prepare, tally=tally)
 
     async def fetch_one(key: str) -> FetchedSource:
         source = await fetcher.fetch(key)

@@ -42,3 +42,10 @@ def test_the_command_line_loads_the_mcp_sdk_only_for_the_mcp_command() -> None:
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.split() == []
     assert not [m for m in loaded_by("citecheck.cli") if m.startswith("citecheck.mcp")]
+
+
+def test_the_command_line_loads_the_judges_registry_but_not_its_prompt() -> None:
+    # The registry gives `--judge` its choices; the prompt (pydantic models) waits for a call.
+    loaded = loaded_by("citecheck.cli")
+    assert "citecheck.judge.providers" in loaded
+    assert "citecheck.judge.prompt" not in loaded

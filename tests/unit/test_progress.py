@@ -75,6 +75,30 @@ def test_the_heartbeat_repeats_the_counts_while_nothing_moves() -> None:
     assert beats and all(e.counts.judge_calls_total == 4 and e.stage == Stage.judge for e in beats)
 
 
+def test_the_heartbeat_reads_counts_kept_elsewhere_as_they_move() -> None:
+    # The fetch stage's tally of pages, read by the heartbeat instead of a call per page.
+    events: list[ProgressEvent] = []
+    tally = {"sources_fetched": 0}
+
+    async def fetching() -> None:
+        progress = Progress(events.append, min_interval_s=0.01)
+        progress.start(Stage.fetch, sources=3)
+        beat = asyncio.create_task(progress.beat(every_s=10.0, poll=lambda: dict(tally)))
+        for _ in range(3):
+            await asyncio.sleep(0.05)
+            tally["sources_fetched"] += 1
+        await asyncio.sleep(0.05)
+        beat.cancel()
+        progress.finish(Stage.fetch, sources_fetched=tally["sources_fetched"])
+
+    asyncio.run(fetching())
+    moved = [e.counts.sources_fetched for e in events if e.kind == EventKind.progress]
+    # Each change heard once (a slow loop may see two at once), none repeated while nothing
+    # moved (the 10 s heartbeat never came).
+    assert moved and moved == sorted(set(moved)) and moved[-1] == 3
+    assert events[-1].kind == EventKind.finished and events[-1].counts == Counts(sources=3, sources_fetched=3)
+
+
 def test_lines_every_interval_at_each_stage_end_and_every_message() -> None:
     clock, written = Clock(), []
     lines = LineProgress(written.append, interval_s=5.0, clock=clock)

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from citecheck.judge.prompt import TOOL_NAME, VERDICT_SCHEMA
 from citecheck.judge.providers.base import (
     BatchResults,
     BatchStatus,
@@ -152,6 +151,10 @@ class AnthropicConnection:
         await self._client.aclose()
 
     def _params(self, request: Request) -> dict[str, Any]:
+        # The prompt module (its pydantic models: ~5 ms) is imported when a call is made, not
+        # with the registry, which every run imports for the CLI's choices (`--judge none` too).
+        from citecheck.judge.prompt import TOOL_NAME, VERDICT_SCHEMA
+
         content: str | list[dict[str, Any]] = request.user
         if request.cache:
             # The source part is the same in every call for the source (its excerpt and fence
@@ -183,6 +186,8 @@ class AnthropicConnection:
 
     @staticmethod
     def _response(message: anthropic.types.Message) -> Response:
+        from citecheck.judge.prompt import TOOL_NAME
+
         usage = message.usage
         out = Response(truncated=message.stop_reason == "max_tokens")
         if usage is not None:

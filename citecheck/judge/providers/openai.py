@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from citecheck.judge.prompt import PROMPT_JSON_NOTE, TOOL_NAME, VERDICT_SCHEMA
 from citecheck.judge.providers.base import (
     BatchResults,
     BatchStatus,
@@ -166,6 +165,9 @@ class OpenAIConnection:
     def _body(self, request: Request, mode: JsonMode) -> dict[str, Any]:
         """The Chat Completions request body (also a batch line's `body`). The source part
         leads the user message, so calls for one source share their prefix (OpenAI's cache)."""
+        # Imported when a call is made, not with the registry (see the Anthropic provider's `_params`).
+        from citecheck.judge.prompt import PROMPT_JSON_NOTE, TOOL_NAME, VERDICT_SCHEMA
+
         if self._reasoning:
             messages = [{"role": "user", "content": request.system + "\n\n" + request.user}]
             body: dict[str, Any] = {"max_completion_tokens": request.max_tokens}
