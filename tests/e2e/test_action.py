@@ -8,7 +8,6 @@ import json
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -415,12 +414,6 @@ def test_publish_without_annotations_or_comment(tmp_path: Path) -> None:
     run, out = _run(tmp_path)
     code = publish(run, Settings(annotations=False, comment=False), _failing_report(2))
     assert code == 1 and "::error" not in out.getvalue() and "::warning" not in out.getvalue()
-
-
-@pytest.fixture
-def gh() -> Iterator[GitHubServer]:
-    with GitHubServer() as server:
-        yield server
 
 
 def _comment(gh: GitHubServer) -> str:

@@ -15,22 +15,17 @@ import yaml
 from citecheck.cache import digest
 from citecheck.fetch.fetcher import CACHE_NAMESPACE
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
-from tests.e2e.test_action_e2e import (  # the fixtures and the runner's harness
+from tests.e2e.test_action_e2e import (  # the runner's harness
     SALES_LINE,
-    gh,
-    judge,
     judged_inputs,
     make_scenario,
     pr_payload,
     report_json,
     run_action,
-    sources,
 )
 from tests.servers.github_server import GitHubServer
 from tests.servers.llm_server import LLMServer
 from tests.servers.source_server import SourceServer
-
-__all__ = ["gh", "judge", "sources"]  # fixtures, used by name
 
 ROOT = Path(__file__).resolve().parents[2]
 FORGED = "Sales grew 25% in 2023, the report says. The figure is final and audited."

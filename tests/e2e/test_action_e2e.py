@@ -10,7 +10,6 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,24 +40,6 @@ Sales grew 25% in 2023 ([report]({report})).
 Over 3 million people use it.
 """
 ATLAS_LINE, SALES_LINE, UNSOURCED_LINE = 7, 9, 11
-
-
-@pytest.fixture
-def sources() -> Iterator[SourceServer]:
-    with SourceServer() as server:
-        yield server
-
-
-@pytest.fixture
-def judge() -> Iterator[LLMServer]:
-    with LLMServer("openai") as server:
-        yield server
-
-
-@pytest.fixture
-def gh() -> Iterator[GitHubServer]:
-    with GitHubServer() as server:
-        yield server
 
 
 @dataclass

@@ -32,26 +32,8 @@ LINE = re.compile(r"citecheck: \[(?P<stage>[^\]]+)\](?P<done> done:)? (?P<counts
 
 
 @pytest.fixture
-def sources() -> Iterator[SourceServer]:
-    with SourceServer() as server:
-        yield server
-
-
-@pytest.fixture
 def slow() -> Iterator[SourceServer]:
     with SourceServer(latency_s=SLOW_S) as server:
-        yield server
-
-
-@pytest.fixture
-def judge() -> Iterator[LLMServer]:
-    with LLMServer("openai") as server:
-        yield server
-
-
-@pytest.fixture
-def gh() -> Iterator[GitHubServer]:
-    with GitHubServer() as server:
         yield server
 
 

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 from citecheck.github.publish import COMMENT_MARKER, comment_marker
-from tests.e2e.test_action_e2e import (  # the fixtures and the runner's harness
+from tests.e2e.test_action_e2e import (  # the runner's harness
     ATLAS_LINE,
     PR,
     REPO,
@@ -28,20 +28,15 @@ from tests.e2e.test_action_e2e import (  # the fixtures and the runner's harness
     UNSOURCED_LINE,
     Result,
     Scenario,
-    gh,
-    judge,
     judged_inputs,
     make_scenario,
     pr_payload,
     report_json,
     run_action,
-    sources,
 )
 from tests.servers.github_server import BOT, GitHubServer
 from tests.servers.llm_server import LLMServer, RecordedRequest, Reply, openai_error
 from tests.servers.source_server import SourceServer
-
-__all__ = ["gh", "judge", "sources"]  # fixtures, used by name
 
 NOTHING_IN_PR = f"No Markdown file matching `paths` changed in PR #{PR}: nothing to check."
 NOTHING_IN_GROUP = "No Markdown file matching `paths` changed in this merge group: nothing to check."

@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from citecheck.github.publish import COMMENT_MARKER
 from tests.e2e.test_action_e2e import (
@@ -34,24 +31,6 @@ from tests.servers.source_server import SourceServer
 
 MALLORY = {"login": "mallory", "id": 2, "type": "User"}
 BASE_NARROWING = {".citecheck.toml": 'fail_on = ["unsourced"]\n'}
-
-
-@pytest.fixture
-def sources() -> Iterator[SourceServer]:
-    with SourceServer() as server:
-        yield server
-
-
-@pytest.fixture
-def judge() -> Iterator[LLMServer]:
-    with LLMServer("openai") as server:
-        yield server
-
-
-@pytest.fixture
-def gh() -> Iterator[GitHubServer]:
-    with GitHubServer() as server:
-        yield server
 
 
 def _log(result: Result) -> str:
