@@ -106,6 +106,7 @@ from citecheck.config import DEFAULT_EXTRACT_BUDGET_S
 from citecheck.extract import bibliography, citations, resolve
 from citecheck.extract.forms import pandoc
 from citecheck.extract.kinds import (
+    addresses_reader,
     detect_kinds,
     has_kind,
     is_boilerplate,
@@ -1081,6 +1082,8 @@ def _block_drafts(
             continue  # states no fact and cites nothing (most sentences: the rules below cost more)
         if is_boilerplate(sentence, figure=ClaimKind.statistic in kinds):
             continue
+        if ClaimKind.statistic not in kinds and ClaimKind.quote not in kinds and addresses_reader(sentence):
+            continue  # an instruction, offer or invitation to the reader, even with a link
         if not kinds and is_lead_in(sentence):
             continue  # a lead-in ("In the words of Section508.gov:"): its links go to what follows
         if ClaimKind.statistic not in kinds and is_sentiment(sentence):

@@ -42,7 +42,8 @@ from citecheck.numbers import wordset
 
 # Each kind is a few small regexes, run only when a cheap test (a digit, a word from a set)
 # says they could match: extraction must keep up with the parser (bench/extract.py).
-_NUM = r"(?<![\w.,$€£¥/#-])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+# A number glued to a word by an apostrophe is part of a name ("SciPy'19", "PyCon’24").
+_NUM = r"(?<![\w.,$€£¥/#'’-])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 _SMALL = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|\d+)"
 _COUNT_NOUNS = (
     r"(?:people|persons|users|developers|devs|contributors|maintainers|members|projects|repositories|repos|"
@@ -67,7 +68,7 @@ _STAT_DIGITS = re.compile(
             # a measurement with its unit: "200ms", "512 MiB", "3GiB", "6MB", "40 Gbps" ("1.4s", "90s"
             # only with a decimal or up to three digits: "the 1990s" is a decade)
             rf"{_NUM}\s?(?:[KMGTP]i?B|[kKMG]b(?:ps)?|ms|µs|ns|[KMG]Hz|fps|rps|qps)\b",
-            r"(?<![\w.,$/#-])(?:\d+\.\d+|\d{1,3})\s?s\b(?!['’])",
+            r"(?<![\w.,$/#'’-])(?:\d+\.\d+|\d{1,3})\s?s\b(?!['’])",
             r"[$€£¥₹]\s?\d",
             rf"{_NUM}\s?(?:USD|EUR|GBP|dollars|euros|pounds|thousand|million|billion|trillion|bn|mn|k)\b",
             rf"{_NUM}\s?[x×](?!\w)",
@@ -75,7 +76,7 @@ _STAT_DIGITS = re.compile(
             rf"{_NUM}\s+(?:times|fold)\b",
             # a count is a number before a lower-case noun: "24 Pull Requests" is a name
             rf"{_NUM}\s+(?-i:(?:[a-z]+\s+)?{_COUNT_NOUNS})\b",
-            r"(?<![\w.,$/#-])(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?\s+(?-i:(?:[a-z]+\s+)?[a-z]{3,}s)\b",
+            r"(?<![\w.,$/#'’-])(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?\s+(?-i:(?:[a-z]+\s+)?[a-z]{3,}s)\b",
         ]
     )
     + ")",
@@ -865,6 +866,29 @@ def _points_elsewhere(stripped: str, low: str) -> bool:
 _NAMED_AFTER_VERB = re.compile(r"[A-Za-z]+\s+the\s+[A-Z]\w*(?:\s+[A-Z]\w*){0,3}\s+\w+ed\b")
 
 
+# What the writer is about to do: "I here show how to apply this to the joblib example", "We will
+# explore the links … more in Module 3", "In this post, we look at …". A meta note.
+_META = re.compile(
+    r"^\W*(?:in\s+this\s+(?:post|article|section|chapter|tutorial|guide|blog\s+post|series|module),?\s+)?"
+    r"(?:I|we)\s+(?:(?:here|now|then|first|next|also|briefly|will|['’]ll|am\s+going\s+to|are\s+going\s+to)\s+)*"
+    r"(?:show|explain|describe|demonstrate|walk\s+through|discuss|present|look\s+at|explore|cover|outline|"
+    r"summari[sz]e|introduce|go\s+over|dive\s+into)\s+(?:how|what|why|when|where|which|the|a|an|this|these|"
+    r"some|each|our|my|its|their)\b",
+    re.IGNORECASE,
+)
+# A page, talk or document as the subject of a verb that says what is in it: "This SciPy'19 talk
+# explains how much difference that support has made", "The Data Science Skills wiki contains the
+# talks schedule …": a pointer to it (the caller keeps one that states a figure).
+_RESOURCE_POINTER = re.compile(
+    r"^\W*(?:this|the|that|these|those|our|their|a|an)\s+(?:[\w'’.-]+\s+){0,3}?(?:talk|post|blog\s+post|article|"
+    r"guide|video|paper|page|tutorial|document|documentation|docs|wiki|book|course|section|chapter|thread|faq|"
+    r"repository|repo|notebook|slides|site|website|readme|presentation|webinar|podcast|episode|handbook|manual)s?"
+    r"\s+(?:also\s+|further\s+)?(?:explains?|describes?|shows?|covers?|contains?|lists?|walks|goes\s+(?:into|over|"
+    r"through)|discuss(?:es)?|details|outlines?|introduces?|summari[sz]es?)\b",
+    re.IGNORECASE,
+)
+
+
 def is_boilerplate(text: str, *, figure: bool = False) -> bool:
     """A pointer, a call to action, thanks, a byline or date stamp, a disclaimer or meta note,
     an image credit or a metadata line: no claim, even with a link (see the module docstring).
@@ -884,6 +908,8 @@ def is_boilerplate(text: str, *, figure: bool = False) -> bool:
         if first in _POINTER_VERBS and second not in _NOT_IMPERATIVE_NEXT and not m.group(1).isupper():
             # "Read the Docs received a grant": a name that opens with a verb
             return not figure and _NAMED_AFTER_VERB.match(stripped) is None
+    if not figure and (_META.match(stripped) is not None or _RESOURCE_POINTER.match(stripped) is not None):
+        return True
     return not figure and _points_elsewhere(stripped, low)
 
 
@@ -985,6 +1011,70 @@ def is_imperative_or_opinion(text: str) -> bool:
     return bool(_ADVICE.search(text))
 
 
+# --- sentences addressed to the reader: no claim even with a link ---------------------------
+
+# The reader as the subject of what the sentence says: "You can track the status under this
+# issue", "Since this release upgrades to React 18, you will also need to follow the upgrade
+# guide", "If you'd like to prepare slides, there's a template …", "To create a new RNG you can
+# use the default_rng function", "We encourage you to try out Hermes". An instruction, an offer or
+# an invitation: what the linked page says is not checked by it. Anchored at the start of the
+# sentence or of its main clause (after one leading clause), so "Editor Maëlle Salmon is leading
+# this work, and you can find the book" keeps its fact.
+_YOU_MODAL = (
+    r"you\s+(?:(?:also|now|then|still|just|simply|first|always|\w+ly)\s+)?(?:can|can['’]t|cannot|could|may|"
+    r"might|will|won['’]t|would|should|must|need|needs|have\s+to|want|wish)\b|you['’](?:ll|d)\s"
+)
+_READER = re.compile(
+    r"^\W*(?:[^,;:.!?—–()]{1,120},\s+)?(?:" + _YOU_MODAL + r")|"
+    r"^\W*(?:[A-Za-z]+(?:\s+[A-Za-z]+)?,\s+)?(?:if|when|whenever|unless|once|whether)\s+you(?:['’](?:re|ve|d))?\s|"
+    r"^\W*to\s+[a-z]+\b[^,.;:!?]{0,100}?\s+" + _YOU_MODAL + r"|"
+    r"^\W*(?:we|I)\s+(?:(?:also|strongly|highly|kindly|\w+ly)\s+)?(?:encourage|ask|invite|recommend|urge|suggest|"
+    r"advise)\s+(?:that\s+)?you\b",
+    re.IGNORECASE,
+)
+# "Use static analyzers (e.g., Clang-Tidy) to look for defects", "Track our progress on the
+# GitHub issue", "Be careful with parallel random number generation", "First, let's explore
+# whether …": an imperative. With a link it is checked only when it is clearly one: the verb is
+# followed by its object's determiner or a particle, or the sentence has no verb of its own
+# ("Support for X was added" and "Mark C. Miller is …" open with a noun). "Note that X", "Remember
+# that X" state X.
+_OBJECT_NEXT = wordset(
+    "the a an your our their its this these those it them us me all each every some any up out in on off "
+    "sure careful aware mindful"
+)
+_STATES_WHAT_FOLLOWS = wordset("note notice remember recall say imagine assume expect")
+# "Let's Encrypt is …" is a name: the verb after "let's" is lower case.
+_LETS = re.compile(r"^\W*(?:[A-Za-z]+,\s+)?(?i:let)(?:['’]s|\s+us)\s+[a-z]")
+# "Make sure all users can see the button – the … colour must have a contrast ratio of …": a
+# clause after a dash, colon or semicolon that states something.
+_SECOND_CLAUSE = re.compile(r"\s[–—-]\s|[:;]\s")
+
+
+def addresses_reader(text: str) -> bool:
+    """Whether a sentence is an instruction, an offer or an invitation to the reader ("You can
+    …", "If you …, …", "We encourage you to …", "Use the …", "Let's explore …"): no claim, even
+    when it links a page (the caller keeps one that states a figure, a quotation or a finding)."""
+    if _READER.match(text) is not None or _LETS.match(text) is not None:
+        return not _FINDING.search(text)
+    m = _FIRST_WORDS.match(_LEAD_LABEL.sub("", text, count=1))
+    if m is None:
+        return False
+    first, second = m.group(1).lower(), m.group(2)
+    if (
+        first not in _IMPERATIVE_VERBS
+        or first in _STATES_WHAT_FOLLOWS
+        or first in ("never", "always", "please", "let", "let's")
+        or m.group(1).isupper()
+        or second.lower() in _NOT_IMPERATIVE_NEXT
+        or second[:1].isupper()
+        or second.lower() == "that"
+    ):
+        return False
+    if _STATEMENT.search(text, m.end()) is None:
+        return True
+    return second.lower() in _OBJECT_NEXT and _SECOND_CLAUSE.search(text) is None
+
+
 # --- sourceless sentences with nothing to check ------------------------------------------------
 
 # Hedges: "the AUPR may be competitive", "the community does seem to be gaining expertise".
@@ -1029,6 +1119,11 @@ _FEELING = re.compile(
 )
 
 
+# A list entry that names someone or something and gives its dates or role, with no verb: "Alex
+# Griffing (2015-2017)", "Travis Oliphant (project founder, 2005-2012)". A roster, not a statement.
+_ROSTER = re.compile(r"^[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,4}\s*\([^()]{1,80}\)\.?$")
+
+
 def states_nothing_checkable(text: str, kinds: list[ClaimKind]) -> bool:
     """Whether a sentence that cites nothing carries no fact worth an *Unsourced* flag: a hedge
     ("may", "seems", "probably") on a comparison or a date, a comparison stated as a general
@@ -1039,6 +1134,8 @@ def states_nothing_checkable(text: str, kinds: list[ClaimKind]) -> bool:
     quotation is kept unless it only voices feelings."""
     if _FINDING.search(text):
         return False
+    if _ROSTER.match(text) is not None:
+        return True
     has_figure = ClaimKind.statistic in kinds
     quoted = ClaimKind.quote in kinds
     if quoted:

@@ -630,3 +630,113 @@ def test_a_list_continuation_without_a_verb_is_no_claim_tokio() -> None:
     # a continuation that states something stays (written for the test)
     kept = "and [the new release](https://example.org/r) was downloaded 40,000 times in its first week."
     assert texts(kept) == ["and the new release was downloaded 40,000 times in its first week."]
+
+
+# --- session 8: instructions and offers to the reader, meta notes, resource pointers, rosters -----
+
+
+def test_sentences_addressed_to_the_reader_are_no_claims_even_with_a_link() -> None:
+    # facebook/react-native website blog 2022-11-22 and 2024-10-23; scientific-python blog
+    # numpy-rng and An-Inquiry-into-Matplotlib-Figures; numpy/numpy.org contribute.md;
+    # alan-turing-institute/REG-handbook lightning_talks.md and knowledge_sharing.md; facebook/
+    # react-native 2021-10-26-toward-hermes; tokio-rs/website 2020-10-tokio-0-3.md
+    for md in (
+        "You can track the status of this effort under [this umbrella issue](https://github.com/r/i/1).",
+        "Since this release also upgrades to React 18, you will also need to follow the"
+        " [React 18 Upgrade guide](https://react.dev/blog/upgrade).",
+        "You can refer to the documentation of [SeedSequence Spawning](https://numpy.org/doc/s) for"
+        " examples.",
+        "You need to attach/add an [Axes](https://matplotlib.org/a) to it to do any kind of plotting.",
+        "If you are new to contributing to open source, we also highly recommend reading"
+        " [this guide](https://opensource.guide/how-to-contribute/).",
+        "If you'd like to prepare slides, there's a PowerPoint template and examples from previous talks"
+        " [under here](https://example.org/slides) that can help you get started.",
+        "To join in with the use of [Geekbot](https://geekbot.com/), you will need to first add the Geekbot"
+        " app to Slack.",
+        "To create a new RNG you can use the [default_rng](https://numpy.org/doc/r) function.",
+        "We encourage you to try out Hermes, and file issues on our [GitHub repository](https://github.com/h).",
+        "We ask that you, the Tokio community, try out Tokio 0.3 and give us feedback through"
+        " [GitHub Issues](https://github.com/tokio-rs/tokio/issues).",
+    ):
+        assert texts(md) == [], md
+
+
+def test_what_the_reader_is_told_keeps_a_fact_beside_it() -> None:
+    # ropensci/roweb3 blog index.md: the fact is in the first clause
+    md = (
+        "Editor Maëlle Salmon is leading this work, and you can find the in-progress book,"
+        " [rOpenSci Packages](https://devguide.ropensci.org/)."
+    )
+    assert len(texts(md)) == 1
+    # scientific-python blog numpy-rng: a figure keeps a sentence that addresses the reader
+    md = (
+        "If you want to use a seed for reproducibility, [the NumPy documentation](https://numpy.org/doc/q)"
+        " recommends using a large random number, where large means at least 128 bits."
+    )
+    assert len(texts(md)) == 1
+    # letsencrypt/website 2025-12-09-10-years.md: "Let's Encrypt" is a name, not "let's"
+    md = (
+        "Today, Let's Encrypt is the largest certificate authority in the world in terms of"
+        " [certificates issued](https://letsencrypt.org/stats/)."
+    )
+    assert len(texts(md)) == 1
+
+
+def test_imperatives_with_a_link_are_no_claims_unless_a_clause_states_something() -> None:
+    # betterscientificsoftware/bssw.io 2024-09-TechnicalProperties; scientific-python blog numpy-rng
+    # and networkx aTSP; alphagov/govuk-design-system accessibility-statement.md
+    for md in (
+        "Use static analyzers (e.g., [Clang-Tidy](https://clang.llvm.org/extra/clang-tidy/)) to look for"
+        " software defects.",
+        "Be careful with parallel random number generation and use the"
+        " [strategies provided by NumPy](https://numpy.org/doc/p).",
+        "First, let's explore whether the partition scheme discussed in the Sörensen and Janssens paper"
+        " [[4]](https://example.org/p) will work for a directed graph.",
+        "Track our progress on the [GitHub issue](https://github.com/alphagov/govuk-frontend/issues/1).",
+    ):
+        assert texts(md) == [], md
+    # a noun that is also a verb opens a statement: jestjs/jest 2025-06-04-jest-30.md, Mark C. Miller
+    # in bssw.io Covid19WorkstationCleanliness.md
+    assert (
+        len(texts("Support for import.meta.* was added when using [native ESM](https://jestjs.io/e).")) == 1
+    )
+    assert len(texts("Mark C. Miller is a [computer scientist](https://example.org/m) at LLNL.")) == 1
+    # alphagov/govuk-design-system components/button/index.md: the clause after the dash is a fact
+    md = (
+        "Make sure all users can see the button – the white button and background colour must have a"
+        " contrast ratio of at least 4.5:1 to meet [WCAG 2.2](https://www.w3.org/TR/WCAG22/)."
+    )
+    assert len(texts(md)) == 1
+
+
+def test_meta_notes_and_resource_pointers_are_no_claims() -> None:
+    # scientific-python blog numpy-rng; open-science-mooc MAIN.md; numpy/numpy.org contribute.md;
+    # alan-turing-institute/REG-handbook lunchtime_tech_talks.md
+    for md in (
+        "I here show how to apply this to the [joblib](https://joblib.readthedocs.io/) example mentioned"
+        " above.",
+        "We will explore the links between Open Science and [reproducible research](https://e.org/r) more in"
+        " Module 3.",
+        "[This SciPy'19 talk](https://www.youtube.com/watch?v=dBTJD_FDVjU) explains how much difference that"
+        " support has made.",
+        "The [Data Science Skills wiki](https://github.com/d/wiki) contains the talks schedule and"
+        " information on signing up for a talk.",
+    ):
+        assert texts(md) == [], md
+    # a figure makes it a claim about what the page says (written for the test)
+    assert len(texts("[The report](https://example.org/r) shows that 40% of builds fail.")) == 1
+    # "has been updated" is a fact, not a pointer: Homebrew/brew.sh 2023-02-16-homebrew-4.0.0.md
+    assert (
+        len(texts("Our [governance documents](https://docs.brew.sh/g) have been updated as part of our AGM."))
+        == 1
+    )
+
+
+def test_a_roster_entry_is_no_unsourced_claim_numpy_org() -> None:
+    # numpy/numpy.org content/en/about.md: emeritus maintainers with their years
+    md = "- Alex Griffing (2015-2017)\n- Travis Oliphant (project founder, 2005-2012)\n"
+    assert texts(md) == []
+    # a number glued to a name is no count (numpy.org contribute.md: "SciPy'19 talk")
+    assert claims("The SciPy'19 talk was recorded.") == []
+    # a statement with dates is still a claim (written for the test)
+    assert len(texts("- Alex Griffing maintained NumPy from 2015 to 2017.\n")) == 1
