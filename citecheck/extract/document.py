@@ -120,6 +120,7 @@ from citecheck.extract.kinds import (
     states_nothing_checkable,
 )
 from citecheck.extract.markup import FILL, blank_markup, drop_fill, strip_fill
+from citecheck.extract.urls import is_change_reference
 from citecheck.models import Citation, CitationKind, Claim, ClaimKind, ExtractedDocument, FileError, Reference
 from citecheck.models import ResolveStatus as RS
 from citecheck.sentences import split_sentences
@@ -1109,6 +1110,10 @@ def _block_drafts(
                 isinstance(c, Citation) and c.resolve_status == RS.skipped for _, c in items
             ):
                 continue  # the author told us to ignore the only citations
+            if not kinds and all(
+                isinstance(c, Citation) and is_change_reference(c.raw, c.url or "") for _, c in items
+            ):
+                continue  # a change-log entry, "Fix X ([#123](…/pull/123))": its links name changes
         elif not kinds or is_imperative_or_opinion(sentence) or states_nothing_checkable(sentence, kinds):
             continue  # nothing to check, or no fact worth an unsourced flag
         line, col = block.position(s)

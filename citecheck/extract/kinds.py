@@ -753,15 +753,27 @@ _BOILERPLATE_WORDS = (
     "information",
     "details",
     "reading",
+    "be found",
+    "be read",
+    "be viewed",
+    "be accessed",
+    "be downloaded",
+    "be seen",
+    "be watched",
 )
 _BOILERPLATE_ANY = re.compile(
-    r"\b(?=[wisahmf])(?:"  # the first letters of the alternatives (see `_STAT_DIGITS`)
+    r"\b(?=[wisahmfc])(?:"  # the first letters of the alternatives (see `_STAT_DIGITS`)
     r"\b(?:we|I)(?:\s+would\s+like\s+to|\s+want\s+to|\s+wanted\s+to|['’]d\s+like\s+to)\s+(?:say\s+)?"
     r"(?:thank|acknowledge)|\b(?:we|I)\s+(?:thank|are\s+grateful|am\s+grateful)\b|\bspecial\s+thanks\b|"
     r"\bworth\s+(?:mentioning|reading|a\s+read|a\s+look|checking\s+out|noting\s+here)\b|"
     r"\b(?:is|are)\s+available\s+(?:here|at\s+the\s+link|online\s+here)\b|"
     r"\bhas\s+a\s+(?:website|homepage|home\s+page|blog|personal\s+site)\b|"
-    r"\b(?:more|further)\s+(?:information|details|reading)\s+(?:is\s+|are\s+|can\s+be\s+found\s+)?(?:here|at|in|on)\b)",
+    r"\b(?:more|further)\s+(?:information|details|reading)\s+(?:is\s+|are\s+|can\s+be\s+found\s+)?(?:here|at|in|on)\b|"
+    # "The source can be found here.", "The slides can be viewed on our website."
+    r"\b(?:can|may)\s+(?:also\s+)?be\s+(?:found|read|viewed|accessed|downloaded|seen|watched)\s+(?:here|there|below|"
+    r"above|online|at|on\s+(?:the|our|this|its|their|GitHub|YouTube)|in\s+(?:the|our|this|its|their)\s+(?:docs|"
+    r"documentation|repository|repo|guide|blog|wiki|readme|changelog|release\s+notes|post|article|book|website|"
+    r"site|page|issue|thread|forum|chapter|section|appendix))\b)",
     re.IGNORECASE,
 )
 # A date a line opens with, then a byline: "Oct 16, 2025 by Jane Doe", "2024-05-03 — by …".
@@ -773,7 +785,7 @@ _DATED_BYLINE = re.compile(
 )
 # "Posted on March 3 by …", "Last updated: 2024-05-03": a byline or stamp is short.
 _STAMP = re.compile(
-    r"^(?:posted|published|written|authored|last\s+updated|last\s+modified|last\s+reviewed|originally\s+published|"
+    r"^(?:posted|published|released|written|authored|last\s+updated|last\s+modified|last\s+reviewed|originally\s+published|"
     r"updated|reviewed)\b",
     re.IGNORECASE,
 )
@@ -965,13 +977,14 @@ _FINDING = re.compile(
 
 def is_lead_in(text: str) -> bool:
     """A sentence ending with a colon that introduces a quotation, list or example and states
-    nothing itself (short, or a verb of saying or a "here's how" opener)."""
+    nothing itself (short, a verb of saying or a "here's how" opener, or no verb at all)."""
     text = text.rstrip()
     if not text.endswith(":"):
         return False
     if _FINDING.search(text):
         return False  # "For example, Homebrew finds that Google Analytics helps them …:"
-    return len(text.split()) <= 6 or _INTRODUCTION.search(text) is not None
+    # "Managing packages in an environment (replacing pip and pipdeptree):" heads a list
+    return len(text.split()) <= 6 or _INTRODUCTION.search(text) is not None or not reads_as_statement(text)
 
 
 def is_question(text: str) -> bool:
@@ -1042,8 +1055,18 @@ _OBJECT_NEXT = wordset(
     "the a an your our their its this these those it them us me all each every some any up out in on off "
     "sure careful aware mindful"
 )
+# Verbs that open a sentence only as verbs, so "Use Docker to start …" is an imperative although a
+# name follows ("Mark C. Miller is …", "Open Science is …" open with a noun or a name).
+_CLEAR_VERBS = wordset(
+    "use install configure enable disable create add remove delete avoid ensure consider choose"
+)
 _STATES_WHAT_FOLLOWS = wordset("note notice remember recall say imagine assume expect")
 # "Let's Encrypt is …" is a name: the verb after "let's" is lower case.
+# "To resolve an error where Python.h is missing, install the python3-dev package.", "For most
+# users, use the installer": a purpose or whom it is for, then an imperative.
+_CLAUSE_THEN_VERB = re.compile(
+    r"^\W*(?:to|for|in\s+order\s+to)\s+[^,;:!?]{1,100},\s+([a-z]+)\s+([\w'’]+)", re.IGNORECASE
+)
 _LETS = re.compile(r"^\W*(?:[A-Za-z]+,\s+)?(?i:let)(?:['’]s|\s+us)\s+[a-z]")
 # "Make sure all users can see the button – the … colour must have a contrast ratio of …": a
 # clause after a dash, colon or semicolon that states something.
@@ -1056,6 +1079,13 @@ def addresses_reader(text: str) -> bool:
     when it links a page (the caller keeps one that states a figure, a quotation or a finding)."""
     if _READER.match(text) is not None or _LETS.match(text) is not None:
         return not _FINDING.search(text)
+    clause = _CLAUSE_THEN_VERB.match(text)
+    if (
+        clause is not None
+        and clause.group(1).lower() in _IMPERATIVE_VERBS
+        and clause.group(2).lower() not in _NOT_IMPERATIVE_NEXT
+    ):
+        return True
     m = _FIRST_WORDS.match(_LEAD_LABEL.sub("", text, count=1))
     if m is None:
         return False
@@ -1066,7 +1096,7 @@ def addresses_reader(text: str) -> bool:
         or first in ("never", "always", "please", "let", "let's")
         or m.group(1).isupper()
         or second.lower() in _NOT_IMPERATIVE_NEXT
-        or second[:1].isupper()
+        or (second[:1].isupper() and first not in _CLEAR_VERBS)
         or second.lower() == "that"
     ):
         return False

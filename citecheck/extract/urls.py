@@ -4,6 +4,7 @@ form's business (`citecheck.extract.citations`)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -94,3 +95,25 @@ def parse_text_fragment(url: str) -> str | None:
     """The decoded `textStart` of a URL's first `#:~:text=` directive: the author's pointer."""
     tf = parse_text_fragment_full(url)
     return tf.start if tf else None
+
+
+# A change on a code host: a pull or merge request, an issue, a commit, a comparison of two tags.
+_CHANGE_PATH = re.compile(
+    r"https?://[^/\s]+/[^/\s]+/[^/\s]+/(?:-/)?(?:pulls?|issues|commits?|merge_requests|compare)/[\w.~^-]+/?(?:#\S*)?",
+    re.IGNORECASE,
+)
+# How a change log names one: "#123", "!45", "GH-123", "PR #12", a commit hash.
+_CHANGE_NAME = re.compile(r"(?:(?:PR|pull|issue|MR|GH)[\s-]?)?[#!]?\d+|[0-9a-f]{7,40}", re.IGNORECASE)
+
+
+def is_change_reference(raw: str, url: str) -> bool:
+    """Whether a citation is a change log's cross-reference: a link named by its number or hash
+    ("[#14172](https://github.com/astral-sh/uv/pull/14172)", "([abc1234](…/commit/abc1234))") or
+    a bare URL of a pull request, issue or commit. It says where a change was made, not where a
+    fact is stated."""
+    if _CHANGE_PATH.fullmatch(url) is None:
+        return False
+    if not raw.startswith("["):
+        return True  # a bare URL or an autolink
+    end = raw.find("]")
+    return end > 0 and _CHANGE_NAME.fullmatch(raw[1:end].strip().strip("`")) is not None

@@ -740,3 +740,60 @@ def test_a_roster_entry_is_no_unsourced_claim_numpy_org() -> None:
     assert claims("The SciPy'19 talk was recorded.") == []
     # a statement with dates is still a claim (written for the test)
     assert len(texts("- Alex Griffing maintained NumPy from 2015 to 2017.\n")) == 1
+
+
+def test_change_log_entries_are_no_claims_uv() -> None:
+    # astral-sh/uv changelogs/0.7.x.md and CHANGELOG.md: each entry links the pull request that made it
+    md = (
+        "- Add XPU to `--torch-backend` ([#14172](https://github.com/astral-sh/uv/pull/14172))\n"
+        "- Improve tracing when encountering invalid `requires-python` values"
+        " ([#1568](https://github.com/astral-sh/uv/pull/1568))\n"
+        "- Fix a crash (https://github.com/o/r/issues/12)\n"
+        "- Handle Ctrl-C properly ([abc1234f](https://gitlab.com/g/p/-/commit/abc1234f))\n"
+        "\nReleased on 2026-02-10.\n"
+    )
+    assert texts(md) == []
+    # a figure or a date keeps an entry: uv changelogs/0.7.x.md; Homebrew/brew.sh
+    # 2022-05-17-homebrew-security-audit.md (a timeline entry that cites the pull requests)
+    md = "- Make cold resolves about 10% faster ([#14035](https://github.com/astral-sh/uv/pull/14035))\n"
+    assert len(texts(md)) == 1
+    md = (
+        "- October 2020 - March 2021: ROS communicates issues to Homebrew which are resolved, e.g. with"
+        " https://github.com/Homebrew/brew/pull/10970\n"
+    )
+    assert len(texts(md)) == 1
+    # a link named by its words is a source, not a cross-reference (tokio-rs/website 2019-10-scheduler.md)
+    md = "The new scheduler is described in [the scheduler pull request](https://github.com/tokio-rs/tokio/pull/1657)."
+    assert len(texts(md)) == 1
+
+
+def test_where_a_page_can_be_found_is_a_pointer() -> None:
+    # astral-sh/uv crates/*/README.md; jestjs/jest 2025-06-04-jest-30.md; swcarpentry good-enough-practices
+    for md in (
+        "The source can be found [here](https://github.com/astral-sh/uv).",
+        "The full list of breaking changes can be found in the [CHANGELOG](https://github.com/j/j/c).",
+        "A PDF of this paper can be found at http://arxiv.org/abs/1609.00037.",
+    ):
+        assert texts(md) == [], md
+
+
+def test_a_verbless_line_before_a_colon_heads_what_follows() -> None:
+    # astral-sh/uv docs/getting-started/features.md; bssw.io 2024-09-TechnicalProperties
+    for md in (
+        "Managing packages in an environment (replacing [pip](https://pip.pypa.io/)):\n\n- one\n",
+        "The [Better Scientific Software](https://bssw.io/) community defines software sustainability as:\n",
+    ):
+        assert texts(md) == [], md
+    # a lead-in that states something is a claim (facebook/react-native 2024-10-23 new architecture)
+    md = "Popular libraries like [Reanimated](https://docs.swmansion.com/r) are already using it:\n"
+    assert len(texts(md)) == 1
+
+
+def test_a_purpose_then_an_imperative_is_an_instruction_uv() -> None:
+    # astral-sh/uv docs/reference/troubleshooting/build-failures.md
+    md = (
+        "To resolve an error where `Python.h` is missing, install the [python3-dev](https://d.org/p) package."
+    )
+    assert texts(md) == []
+    # "To date, support has been added …" opens with a noun after the comma (written for the test)
+    assert len(texts("To date, support has been added for [40 platforms](https://example.org/p).")) == 1
