@@ -52,7 +52,10 @@ What is skipped
   bylines and date stamps, disclaimers and meta notes, image credits, metadata lines, lead-ins
   that only introduce a quotation or list, link-only titles (no verb, or Title Case), reading-list
   entries ("[Title](…) (Author, 2018)."), definitions and product descriptions, first-person
-  feelings without a figure; an attributed block quote's "Name, role" last paragraph.
+  feelings without a figure; an attributed block quote's "Name, role" last paragraph;
+  instructions, offers and invitations to the reader and clear imperatives (`addresses_reader`),
+  meta notes and pointers whose subject is a page; change-log entries whose only citations are
+  pull-request, issue or commit cross-references (`citecheck.extract.urls.is_change_reference`).
 
 Table rows
   Each body row is one claim candidate; its text is the cells joined with " | ", its position

@@ -25,7 +25,9 @@ masked, so a URL, DOI, arXiv id or PMID is never read as a year or a figure.
 Sentences that assert nothing are skipped unless they cite: questions (`is_question`: ending
 in "?", even with a link), imperatives ("Use …", "Don't …", "Tip: Try [X](…)"), advice,
 requirements and opinions ("you should …", "the key must be …", "I think …", "it's a good
-idea …", "in my experience …") and copyright lines (`is_imperative_or_opinion`); a sentence that
+idea …", "in my experience …") and copyright lines (`is_imperative_or_opinion`); instructions,
+offers and invitations to the reader ("You can …", "If you …, …", "We encourage you to …") and
+clear imperatives are skipped even with a link (`addresses_reader`); a sentence that
 cites nothing is no unsourced claim when it has nothing to check (`states_nothing_checkable`:
 hedges, general comparisons, plans and procedures, method notes, testimonial feelings).
 """
