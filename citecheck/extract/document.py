@@ -1095,6 +1095,12 @@ def _block_drafts(
         if not (set(kinds) - {ClaimKind.quote}) and is_definition(sentence):
             continue  # "Docker is a tool for …"
         if (
+            block.masked
+            and not ({ClaimKind.quote, ClaimKind.temporal, ClaimKind.comparative} & set(kinds))
+            and _opens_reference_entry(block.masked, text, s, e)
+        ):
+            continue  # "`code` string - Equivalent to KeyboardEvent.code.": an API reference entry
+        if (
             split
             and not quote
             and sentence_links
@@ -1133,6 +1139,28 @@ def _inherited(
 
 
 _WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+# After a code span that opens a sentence: its type, "(optional)", platforms, then a dash or a
+# colon ("`brew info` output is clearer: …" is a statement: "output" is no type).
+_TYPE_WORD = (
+    r"(?:string|number|boolean|bool|int|integer|float|double|object|array|function|any|null|undefined|list|"
+    r"dict|str|bytes|buffer|void|\((?:optional|required|deprecated|experimental)\)|(?i:macos|mas|windows|linux|"
+    r"ios|android)|"
+    r"[A-Z][\w.]*(?:<[^<>]{0,40}>)?(?:\[\])?|\w+\[\]|\|)"
+)
+_ENTRY_TAIL = re.compile(rf"\s*(?:{_TYPE_WORD}\s*){{0,5}}(?:[-–—]|:)\s")
+
+
+def _opens_reference_entry(masked: list[tuple[int, int]], text: str, s: int, e: int) -> bool:
+    """Whether a sentence is a reference entry that names code and then describes it
+    ("`securityScopedBookmarks` boolean (optional) macOS - Create …", "`zoomOut` - Zoom out the
+    focused page by 10%": electron/electron docs/api): what it says is the API's contract, not a
+    fact a source could support."""
+    for ms, me in masked:
+        if ms == s:
+            return _ENTRY_TAIL.match(text, me, e) is not None
+    return False
 
 
 def _words_outside(smask: str, links: list[_Link], s: int, e: int) -> int:

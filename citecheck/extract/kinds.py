@@ -729,7 +729,10 @@ _POINTER_VERBS = frozenset(
     ]
 )
 _BOILERPLATE_START = re.compile(
-    r"(?:for\s+(?:more|further|additional|full|complete)\s+(?:information|info|details|context|examples|"
+    # copyright and licence lines, with or without a link: "Copyright (c) 2019 Elan Shanker
+    # (https://…)", "License: MIT By: … Repository: https://…"
+    r"(?:copyright\b|\(c\)\s|©|licen[cs]e\s*:|"
+    r"for\s+(?:more|further|additional|full|complete)\s+(?:information|info|details|context|examples|"
     r"background|reading)\b|more\s+(?:information|info|details)\s+(?:is|are|can|about|on)\b|"
     r"(?:you\s+can|you\s+may|feel\s+free\s+to)\s+(?:also\s+)?(?:read|learn|find|see|check|watch|download|try|"
     r"get|view|follow|join|listen|explore|browse)\b|(?:to\s+)?(?:learn|read|find\s+out)\s+more\b|"
@@ -953,9 +956,22 @@ def is_sentiment(text: str) -> bool:
     return _SENTIMENT.search(text) is not None
 
 
+# An API reference's description, which has no subject: "Returns Promise<GlobalResponse>",
+# "Adds tasks to the Tasks category of the Jump List on Windows", "Emitted when the window closes".
+_SUBJECTLESS = re.compile(
+    # only verb forms that are not also plural nouns ("Updates to X were …", "Lists of …")
+    r"(?:Returns|Adds|Creates|Gets|Removes|Deletes|Emitted|Fired|Called|Invoked|Triggered|Indicates|Specifies|"
+    r"Represents|Defines|Determines|Enables|Disables|Allows|Sends|Receives|Resolves|Rejects|Unregisters|"
+    r"Converts|Parses|Accepts|Retrieves|Clears|Resets|Throws|Listens|Subscribes|Executes|Configures|"
+    r"Initiali[sz]es|Generates|Computes|Calculates|Validates|Fetches)\b"
+)
+
+
 def is_definition(text: str) -> bool:
-    """A definition or product description ("Docker is a tool for …"): no fact to check."""
-    return _DEFINITION.match(text.lstrip("*_ ")) is not None
+    """A definition or product description ("Docker is a tool for …"), or an API reference's
+    subjectless description ("Returns …", "Adds tasks to …"): no fact to check."""
+    text = text.lstrip("*_ ")
+    return _DEFINITION.match(text) is not None or _SUBJECTLESS.match(text) is not None
 
 
 # A sentence that only introduces what follows it ("In the words of Section508.gov:", "Here's how
@@ -997,7 +1013,7 @@ def is_question(text: str) -> bool:
 # sequencing word and an optional adverbial phrase. The verb after them must take an object or a
 # particle ("keep your", "use the", "set up"), so "Next, support for X was added" stays a statement.
 _OPENER = re.compile(
-    r"^(?:finally|first(?:ly)?|second(?:ly)?|third(?:ly)?|also|then|next|lastly|additionally|in\s+addition|"
+    r"^(?:(?:and|but|so|now)\s+)?(?:finally|first(?:ly)?|second(?:ly)?|third(?:ly)?|also|then|next|lastly|additionally|in\s+addition|"
     r"instead|otherwise|alternatively|again|similarly|of\s+course|above\s+all|when\s+in\s+doubt|"
     r"where(?:ver)?\s+possible|if\s+possible),\s+"
     r"(?:(?:apart\s+from|besides|in\s+addition\s+to|as\s+well\s+as|along\s+with|after|before|when|while|once)"
@@ -1081,6 +1097,9 @@ def addresses_reader(text: str) -> bool:
     when it links a page (the caller keeps one that states a figure, a quotation or a finding)."""
     if _READER.match(text) is not None or _LETS.match(text) is not None:
         return not _FINDING.search(text)
+    opener = _OPENER.match(text)
+    if opener is not None and opener.group(1).lower() in _IMPERATIVE_VERBS:
+        return True  # "And then, open the docs for the sub-application, at …"
     clause = _CLAUSE_THEN_VERB.match(text)
     if (
         clause is not None

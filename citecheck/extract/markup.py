@@ -13,6 +13,8 @@ Markdown holds markup no reader sees:
   which keeps its visible text (its second string argument, else its first);
 - MDX: `{/* comments */}`, JSX tags (`<Tabs>`, `<Figure src={img} />`: the tag and its props
   blanked, the children text kept) and, in `.mdx` files, `{expressions}` outside code;
+- code includes: `{* ../../docs_src/app.py hl[11, 19] *}` (FastAPI's MkDocs docs), whose line
+  numbers are no `[N]` citations;
 - attribute lists: kramdown's `{: .class}` and pandoc's `{#id .class}` (a pandoc `{#id}` still
   names an anchor: `citecheck.extract.document` reads it before the blanking).
 `:::type` admonitions and `!!! type` blocks are left to the parser (mdit-py-plugins' container
@@ -60,7 +62,7 @@ _CODE_SHORTCODES = frozenset(
 _LIQUID_BODIES = frozenset({"highlight", "comment"})
 _XREF_MACRO = re.compile(r"(?i)(?:xref|glossary|element|attr|header|method|status|event)$")
 _STRING_ARG = re.compile(r"\"([^\"]{0,200})\"|'([^']{0,200})'")
-_OPENERS = re.compile(r"\{\{|\{%|\{/\*|\{[:#.]")
+_OPENERS = re.compile(r"\{\{|\{%|\{/\*|\{\*|\{[:#.]")
 _LIQUID_END = re.compile(r"\{%-?\s*end(\w+)\s*-?%\}")
 _SHORTCODE = re.compile(r"\{\{([<%])\s*(/?)\s*([\w.-]+)")
 _LIQUID_NAME = re.compile(r"\{%-?\s*(\w+)")
@@ -170,7 +172,12 @@ def _template_spans(
         for m in _LIQUID_END.finditer(text):
             ends_by_name.setdefault(m.group(1), []).append((m.start(), m.end()))
     shortcode_closes: dict[str, list[tuple[int, int]]] = {}
-    closers = {"{{": _Closer(text, "}}"), "{%": _Closer(text, "%}"), "{/*": _Closer(text, "*/}")}
+    closers = {
+        "{{": _Closer(text, "}}"),
+        "{%": _Closer(text, "%}"),
+        "{/*": _Closer(text, "*/}"),
+        "{*": _Closer(text, "*}"),
+    }
     pos = 0
     for m in _OPENERS.finditer(text):
         start = m.start()

@@ -797,3 +797,40 @@ def test_a_purpose_then_an_imperative_is_an_instruction_uv() -> None:
     assert texts(md) == []
     # "To date, support has been added …" opens with a noun after the comma (written for the test)
     assert len(texts("To date, support has been added for [40 platforms](https://example.org/p).")) == 1
+
+
+def test_api_reference_entries_are_no_claims_electron() -> None:
+    # electron/electron docs/api/dialog.md, web-contents.md, menu-item.md, app.md, session.md
+    for md in (
+        "* `securityScopedBookmarks` boolean (optional) _macOS_ _mas_ - Create [security scoped"
+        " bookmarks](https://developer.apple.com/s) when packaged for the Mac App Store.\n",
+        "* `code` string - Equivalent to [KeyboardEvent.code](https://developer.mozilla.org/k).\n",
+        "* `zoomOut` - Zoom out the focused page by 10%.\n",
+        "Adds tasks to the [Tasks](https://learn.microsoft.com/t) category of the Jump List on Windows.\n",
+        "Returns `Promise<GlobalResponse>` - see [Response](https://developer.mozilla.org/r).\n",
+    ):
+        assert texts(md) == [], md
+    # a statement after a code span is kept: Homebrew/brew.sh 2026-06-11-homebrew-6.0.0.md
+    md = "`brew info` output is clearer: a [Binaries](https://docs.brew.sh/b) section lists executables.\n"
+    assert len(texts(md)) == 1
+    # "Updates to …" opens with a noun (written for the test)
+    assert len(texts("Updates to [the policy](https://example.org/p) were published in March 2024.")) == 1
+
+
+def test_copyright_and_licence_lines_are_no_claims_even_with_a_link_vite() -> None:
+    # vitejs/vite packages/vite/LICENSE.md (third-party notices)
+    for md in (
+        "Copyright (c) 2019 Elan Shanker, Paul Miller (https://paulmillr.com)\n",
+        "License: MIT By: Luke Edwards Repository: https://github.com/lukeed/totalist\n",
+    ):
+        assert texts(md) == [], md
+
+
+def test_mkdocs_code_includes_are_markup_fastapi() -> None:
+    # fastapi/fastapi docs/en/docs/tutorial/handling-errors.md: a code include with highlighted lines
+    md = "Intro.\n\n{* ../../docs_src/handling_errors/tutorial001_py310.py hl[11, 19] *}\n\nMore text.\n"
+    assert texts(md) == []
+    assert blank_markup(md, mdx=False).count("\n") == md.count("\n")
+    # fastapi/fastapi docs/en/docs/advanced/sub-applications.md: an instruction after "And then,"
+    md = "And then, open the docs for the sub-application, at [the docs](https://fastapi.tiangolo.com/d)."
+    assert texts(md) == []
