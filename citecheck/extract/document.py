@@ -1014,9 +1014,11 @@ def _block_drafts(
             mentions = [mn for mn in mentions if not in_links.covers(mn.start)]
             mask = _apply_mask(mask, [(mn.start, mn.end) for mn in covered])
     # an author-year citation's year is where the claim comes from, not a date it states
-    kind_mask = _apply_mask(
-        mask, [(mn.start, mn.end) for mn in mentions if mn.kind == CitationKind.author_year]
-    )
+    not_facts = [(mn.start, mn.end) for mn in mentions if mn.kind == CitationKind.author_year]
+    if "$" in mask:
+        # the numbers of TeX math ("the path from node $0$ to node $14$") are no figures or years
+        not_facts += [m.span() for m in _TEX_MATH.finditer(mask)]
+    kind_mask = _apply_mask(mask, not_facts)
     mention_items = _by_sentence(starts, n, mentions, attrgetter("start"))
     footnote_items = _by_sentence(starts, n, block.footnotes, itemgetter(0))
     pandoc_items = _by_sentence(starts, n, block.pandoc, itemgetter(0))
@@ -1139,6 +1141,11 @@ def _inherited(
 
 
 _WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+# Inline TeX math by pandoc's rule: "$" then a non-space, a non-space then "$" not followed by a
+# digit, so "$5 and $10" is money, not math.
+_TEX_MATH = re.compile(r"\$\$[^$]{1,500}?\$\$|\$(?=[^\s$])(?:[^$\n\\]|\\.){1,200}?(?<=\S)\$(?!\d)")
 
 
 # After a code span that opens a sentence: its type, "(optional)", platforms, then a dash or a

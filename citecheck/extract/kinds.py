@@ -758,6 +758,7 @@ _BOILERPLATE_WORDS = (
     "information",
     "details",
     "reading",
+    "credit",
     "be found",
     "be read",
     "be viewed",
@@ -767,11 +768,15 @@ _BOILERPLATE_WORDS = (
     "be watched",
 )
 _BOILERPLATE_ANY = re.compile(
-    r"\b(?=[wisahmfc])(?:"  # the first letters of the alternatives (see `_STAT_DIGITS`)
+    r"\b(?=[wisahmfct])(?:"  # the first letters of the alternatives (see `_STAT_DIGITS`)
     r"\b(?:we|I)(?:\s+would\s+like\s+to|\s+want\s+to|\s+wanted\s+to|['’]d\s+like\s+to)\s+(?:say\s+)?"
     r"(?:thank|acknowledge)|\b(?:we|I)\s+(?:thank|are\s+grateful|am\s+grateful)\b|\bspecial\s+thanks\b|"
     r"\bworth\s+(?:mentioning|reading|a\s+read|a\s+look|checking\s+out|noting\s+here)\b|"
     r"\b(?:is|are)\s+available\s+(?:here|at\s+the\s+link|online\s+here)\b|"
+    # an announcement that something can be had: "[Tickets](…) are available."
+    r"\b(?:is|are)\s+(?:now\s+)?available\s*[.!]?\s*$|"
+    # a credit line: "The credits for this syntax go to Björn Rabenstein."
+    r"\b(?:the\s+)?credits?\s+(?:for\b[^.!?]{0,80}?\s)?(?:goes|go)\s+to\b|"
     r"\bhas\s+a\s+(?:website|homepage|home\s+page|blog|personal\s+site)\b|"
     r"\b(?:more|further)\s+(?:information|details|reading)\s+(?:is\s+|are\s+|can\s+be\s+found\s+)?(?:here|at|in|on)\b|"
     # "The source can be found here.", "The slides can be viewed on our website."
@@ -1172,7 +1177,10 @@ _FEELING = re.compile(
 
 # A list entry that names someone or something and gives its dates or role, with no verb: "Alex
 # Griffing (2015-2017)", "Travis Oliphant (project founder, 2005-2012)". A roster, not a statement.
-_ROSTER = re.compile(r"^[A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,4}\s*\([^()]{1,80}\)\.?$")
+_ROSTER = re.compile(
+    r"^[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|(?:de|del|della|der|den|di|da|du|dos|la|le|van|von|ter|bin|al)\b)){0,5}"
+    r"\s*\([^()]{1,80}\)\.?$"
+)
 
 
 def states_nothing_checkable(text: str, kinds: list[ClaimKind]) -> bool:
