@@ -1084,12 +1084,12 @@ _CLEAR_VERBS = wordset(
     "use install configure enable disable create add remove delete avoid ensure consider choose"
 )
 _STATES_WHAT_FOLLOWS = wordset("note notice remember recall say imagine assume expect")
-# "Let's Encrypt is …" is a name: the verb after "let's" is lower case.
 # "To resolve an error where Python.h is missing, install the python3-dev package.", "For most
 # users, use the installer": a purpose or whom it is for, then an imperative.
 _CLAUSE_THEN_VERB = re.compile(
     r"^\W*(?:to|for|in\s+order\s+to)\s+[^,;:!?]{1,100},\s+([a-z]+)\s+([\w'’]+)", re.IGNORECASE
 )
+# "Let's Encrypt is …" is a name: the verb after "let's" is lower case.
 _LETS = re.compile(r"^\W*(?:[A-Za-z]+,\s+)?(?i:let)(?:['’]s|\s+us)\s+[a-z]")
 # "Make sure all users can see the button – the … colour must have a contrast ratio of …": a
 # clause after a dash, colon or semicolon that states something.
