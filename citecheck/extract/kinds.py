@@ -170,15 +170,18 @@ _SUPERLATIVE_WORDS = (
 _SUPERLATIVE_GATE = frozenset(
     [*_SUPERLATIVE_WORDS.split(), "most", "least", "top", "growing", "selling", "best"]
 )
-# "the lowest cost possible", "its weakest link": idioms, not comparisons
-_SUPERLATIVE_IDIOM = re.compile(r"\s+(?:\w+\s+)?possible\b|\s+link\b")
+# "the lowest cost possible", "its weakest link", "the shortest path" (of a graph): idioms, not
+# comparisons
+_SUPERLATIVE_IDIOM = re.compile(r"\s+(?:\w+\s+)?possible\b|\s+link\b|\s+paths?\b")
 _SUPERLATIVE = re.compile(
     r"\b(?:the|its|their|our|his|her|world'?s|[A-Z]\w+'s)\s+(?:(?:single|very|second|third|\w+'s)\s+)?"
     r"(?:" + _SUPERLATIVE_WORDS.replace(" ", "|") + r"|(?:most|least)\s+(?!important\b|interesting\b|"
     r"useful\b|valuable\b|effective\b|helpful\b|exciting\b|rewarding\b|difficult\b|challenging\b|fun\b|"
     r"controversial\b|innovative\b|amazing\b|engaged\b|experienced\b|talented\b|impressive\b|inspiring\b|"
     r"powerful\b|meaningful\b|beautiful\b|enjoyable\b|critical\b|essential\b|part\b|out\b|of\b|likely\b|"
-    r"cases\b|people\b)[a-z]\w+|fastest-growing|best-selling|top\s+\d+)\b|"
+    r"cases\b|people\b|productive\b|convenient\b|versatile\b|comfortable\b|natural\b|obvious\b|"
+    r"straightforward\b|elegant\b|intuitive\b|flexible\b|practical\b|sensible\b|appropriate\b|suitable\b|"
+    r"relevant\b|promising\b|to\b|for\b)[a-z]\w+|fastest-growing|best-selling|top\s+\d+)\b|"
     r"\b(?:fastest-growing|most\s+popular|most\s+used|most\s+widely|world's\s+largest|best[- ]known|"
     r"best[- ]selling|most[- ]downloaded|most[- ]starred)\b"
 )

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from citecheck.extract.document import extract_file, extract_text
 from citecheck.extract.forms import isbn, pandoc
+from citecheck.extract.kinds import detect_kinds
 from citecheck.extract.markup import FILL, blank_markup
 from citecheck.models import CitationKind, Claim, ClaimKind, ResolveStatus
 
@@ -855,3 +856,17 @@ def test_announcements_credits_and_rosters_with_particles() -> None:
         assert texts(md) == [], md
     # where something is available, with a figure, is a claim (written for the test)
     assert len(texts("[Python 3.12](https://python.org/d) is available in 40 languages.")) == 1
+
+
+def test_evaluative_superlatives_and_graph_idioms_are_no_comparisons() -> None:
+    # numpy/numpy.org report-handling-manual.md; scientific-python blog matplotlib/book and
+    # networkx/hacking-shortest-paths; prometheus/docs 2016-09-04-promcon-2016-its-a-wrap.md
+    for md in (
+        "Understanding the full context is hard, but ultimately the most productive for our community.",
+        "It is composed of a myriad of tools, ranging from the most versatile down to the more specialised.",
+        "The solution is equivalent to finding the shortest path from source to target.",
+        "Our sponsors deserve a special mention, since they did the most to support us.",
+    ):
+        assert detect_kinds(md) == [], md
+    # a factual superlative stays (letsencrypt/website 2025-12-09-10-years.md)
+    assert K.comparative in detect_kinds("Let's Encrypt is the largest certificate authority in the world.")
