@@ -870,3 +870,14 @@ def test_evaluative_superlatives_and_graph_idioms_are_no_comparisons() -> None:
         assert detect_kinds(md) == [], md
     # a factual superlative stays (letsencrypt/website 2025-12-09-10-years.md)
     assert K.comparative in detect_kinds("Let's Encrypt is the largest certificate authority in the world.")
+
+
+def test_names_that_open_with_a_verb_are_statements_opensource_guide() -> None:
+    # github/opensource.guide getting-paid.md, best-practices.md, building-community.md
+    for md in (
+        "[Read the Docs](https://readthedocs.org/) received a grant from Mozilla Open Source Support",
+        "- [mention-bot](https://github.com/facebook/mention-bot) mentions potential reviewers for pull requests\n",
+        "[Kubernetes kops](https://github.com/kubernetes/kops) sets aside office hours every other week to help"
+        " community members:\n",
+    ):
+        assert len(texts(md)) == 1, md
