@@ -876,8 +876,8 @@ def test_names_that_open_with_a_verb_are_statements_opensource_guide() -> None:
     # github/opensource.guide getting-paid.md, best-practices.md, building-community.md
     for md in (
         "[Read the Docs](https://readthedocs.org/) received a grant from Mozilla Open Source Support",
-        "- [mention-bot](https://github.com/facebook/mention-bot) mentions potential reviewers for pull requests\n",
-        "[Kubernetes kops](https://github.com/kubernetes/kops) sets aside office hours every other week to help"
+        "- [mention-bot](https://github.com/f/mention-bot) mentions potential reviewers for pull requests\n",
+        "[Kubernetes kops](https://github.com/k/kops) sets aside office hours every other week to help"
         " community members:\n",
     ):
         assert len(texts(md)) == 1, md
