@@ -284,7 +284,7 @@ def test_a_key_the_provider_rejects_is_an_error_never_green(
 # ------------------------------------------------------------------ links that are not sources
 
 NOT_SOURCES = """
-Open http://localhost:3000 in your browser to see the dashboard.
+The dashboard runs at http://localhost:3000 during development.
 
 The service answers 250 requests a second on [the demo box](http://[::1]:8080/stats).
 
@@ -330,7 +330,7 @@ def test_links_that_are_not_sources_never_fail_the_check(
     # A sentence that states a figure is still a claim: unsourced now, which fails only when asked.
     unsourced = {c["text"] for c in claims if c["verdict"] == "unsourced"}  # type: ignore[index]
     assert "Our wiki says uptime was 99.9% in 2024 (wiki)." in unsourced
-    assert "Open http://localhost:3000 in your browser to see the dashboard." not in {
+    assert "The dashboard runs at http://localhost:3000 during development." not in {
         c["text"] for c in claims
     }  # type: ignore[index]
     assert sources.hits() == sources.hits("/atlas") + sources.hits("/report")  # only real sources
