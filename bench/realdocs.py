@@ -11,7 +11,7 @@ Y/P/N/-, …), `recall.jsonl` (every real claim of some files read in full, with
 carries where the judgment says its extracted ones were partly right or wrong; for a read-only
 set, `bench/<SET NAME>.truth.jsonl`). By default the
 bench scores the development set (`realdocs-dev` in ../shared/eval or CITECHECK_EVAL_DIR) and the
-held-out sets `tests/data/realdocs-heldout`, `-heldout2`, `-heldout3` and `-heldout4` (labelled from
+held-out sets `tests/data/realdocs-heldout` to `-heldout5` (labelled from
 repositories nobody tuned for; see their READMEs). `--quick` (CI's smoke run): one timing
 round; where the development set is absent, the small committed sample `tests/data/realdocs`
 instead (a few files of it, with their labels).
@@ -71,10 +71,7 @@ from citecheck.models import Claim, ResolveStatus  # noqa: E402
 
 KINDS = ("hyperlinked", "statistic", "quote", "temporal", "comparative")
 SAMPLE = _ROOT / "tests" / "data" / "realdocs"
-HELDOUT = _ROOT / "tests" / "data" / "realdocs-heldout"
-HELDOUT2 = _ROOT / "tests" / "data" / "realdocs-heldout2"
-HELDOUT3 = _ROOT / "tests" / "data" / "realdocs-heldout3"
-HELDOUT4 = _ROOT / "tests" / "data" / "realdocs-heldout4"
+HELD_OUT = [_ROOT / "tests" / "data" / f"realdocs-heldout{n}" for n in ("", "2", "3", "4", "5")]
 SUFFIXES = (".md", ".mdx", ".markdown")
 
 # Template and MDX markup that is not prose; a claim whose text holds one leaked it.
@@ -407,7 +404,7 @@ def main() -> None:
     if not sets:
         dev = _eval_dir() / "realdocs-dev"
         sets = [dev if dev.exists() or not args.quick else SAMPLE]
-        sets += [d for d in (HELDOUT, HELDOUT2, HELDOUT3, HELDOUT4) if d.exists()]
+        sets += [d for d in HELD_OUT if d.exists()]
     before = json.loads(args.before.read_text()) if args.before else {}
     out: dict[str, dict] = {}
     for set_dir in sets:

@@ -443,6 +443,8 @@ _IMPERATIVE_VERBS = frozenset(
         "clone",
         "close",
         "collect",
+        "come",
+        "cover",
         "commit",
         "communicate",
         "compare",
@@ -1071,7 +1073,6 @@ _YOU_MODAL = (
 )
 _READER = re.compile(
     r"^\W*(?:[^,;:.!?—–()]{1,120},\s+)?(?:" + _YOU_MODAL + r")|"
-    r"^\W*(?:[A-Za-z]+(?:\s+[A-Za-z]+)?,\s+)?(?:if|when|whenever|unless|once|whether)\s+you(?:['’](?:re|ve|d))?\s|"
     r"^\W*to\s+[a-z]+\b[^,.;:!?]{0,100}?\s+" + _YOU_MODAL + r"|"
     r"^\W*(?:we|I)\s+(?:(?:also|strongly|highly|kindly|\w+ly)\s+)?(?:encourage|ask|invite|recommend|urge|suggest|"
     r"advise)\s+(?:that\s+)?you\b",
@@ -1098,6 +1099,48 @@ _STATES_WHAT_FOLLOWS = wordset("note notice remember recall say imagine assume e
 _CLAUSE_THEN_VERB = re.compile(
     r"^\W*(?:to|for|in\s+order\s+to)\s+[^,;:!?]{1,100},\s+([a-z]+)\s+([\w'’]+)", re.IGNORECASE
 )
+# A condition on the reader ("If you'd like to prepare slides, there's a template …", "When you
+# cough or sneeze, cover it"): an instruction when what follows the condition speaks to the
+# reader too; "If you place the CONTRIBUTING file in your repository, GitHub will automatically
+# link to it" states what GitHub does.
+_IF_YOU = re.compile(
+    r"^\W*(?:[A-Za-z]+(?:\s+[A-Za-z]+)?,\s+)?(?:if|when|whenever|unless|once|whether)\s+you(?:['’](?:re|ve|d))?\s",
+    re.IGNORECASE,
+)
+_YOU_MODAL_ANYWHERE = re.compile(r"\b(?:" + _YOU_MODAL + r")", re.IGNORECASE)
+# asides and parentheses, which may hold commas: "— the event, the workshop, travel —", "(e.g., …)"
+_ASIDE = re.compile(r"\s[—–]\s[^—–]{0,120}?\s[—–]\s")
+_PARENTHESES = re.compile(r"\([^()]{0,120}\)")
+# a request anywhere after the condition: "… these issues list our needs -- and feel free to share"
+_REQUEST = re.compile(r"\b(?:feel\s+free|please|don['’]t\s+hesitate)\b", re.IGNORECASE)
+_TO_READER = re.compile(
+    r"(?:you|we|I|there|here|please|feel\s+free|let['’]s|make\s+sure|be\s+sure|don['’]t|do\s+not)\b",
+    re.IGNORECASE,
+)
+
+
+def _then_speaks_to_reader(text: str, start: int) -> bool:
+    """After a condition on the reader that ends at `start`: whether the main clause is addressed
+    to the reader too (you, we, there is, an imperative)."""
+    # an aside ends the condition as a comma would ("If you have questions — the event, travel —
+    # reach out at …")
+    rest = _ASIDE.sub(", ", _PARENTHESES.sub(" ", text[start:]))
+    if _REQUEST.search(rest) is not None:
+        return True
+    comma = rest.find(",")
+    if comma < 0:
+        return _YOU_MODAL_ANYWHERE.search(rest) is not None  # "if you have questions you can find us"
+    main = rest[comma + 1 :].lstrip()
+    if _TO_READER.match(main) is not None:
+        return True
+    m = _FIRST_WORDS.match(main)
+    return (
+        m is not None
+        and m.group(1).lower() in _IMPERATIVE_VERBS
+        and m.group(2).lower() not in _NOT_IMPERATIVE_NEXT
+    )
+
+
 # "Let's Encrypt is …" is a name: the verb after "let's" is lower case.
 _LETS = re.compile(r"^\W*(?:[A-Za-z]+,\s+)?(?i:let)(?:['’]s|\s+us)\s+[a-z]")
 # "Make sure all users can see the button – the … colour must have a contrast ratio of …": a
@@ -1111,6 +1154,9 @@ def addresses_reader(text: str) -> bool:
     when it links a page (the caller keeps one that states a figure, a quotation or a finding)."""
     if _READER.match(text) is not None or _LETS.match(text) is not None:
         return not _FINDING.search(text)
+    condition = _IF_YOU.match(text)
+    if condition is not None:
+        return _then_speaks_to_reader(text, condition.end()) and not _FINDING.search(text)
     opener = _OPENER.match(text)
     if opener is not None and opener.group(1).lower() in _IMPERATIVE_VERBS:
         return True  # "And then, open the docs for the sub-application, at …"

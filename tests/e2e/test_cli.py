@@ -275,7 +275,7 @@ def test_check_leaves_out_links_that_are_not_sources(
     (tmp_path / ".citecheckignore").write_text("# our wiki\n^https://wiki\\.acme\\.org/\n")
     (tmp_path / ".citecheck.toml").write_text("max_claims = 900\n")
     (tmp_path / "a.md").write_text(
-        "Open http://localhost:8000 to see it.\n\n"
+        "The preview server runs at http://localhost:8000 while you edit.\n\n"
         "Uptime was 99.9% in 2024 ([wiki](https://wiki.acme.org/uptime)).\n\n"
         "Latency fell 30% in 2024 ([status](https://status.acme-internal.net/q3)).\n\n"
         f"The survey collected 14,000 responses [s]({url}).\n"

@@ -881,3 +881,24 @@ def test_names_that_open_with_a_verb_are_statements_opensource_guide() -> None:
         " community members:\n",
     ):
         assert len(texts(md)) == 1, md
+
+
+def test_a_condition_on_the_reader_then_a_fact_is_a_claim_opensource_guide() -> None:
+    # github/opensource.guide starting-a-project.md: what GitHub does is a fact
+    md = (
+        "If you place the CONTRIBUTING file in your project's repository, GitHub will automatically link to"
+        " your file when a contributor [creates an issue](https://docs.github.com/c)."
+    )
+    assert len(texts(md)) == 1
+    # ... and when what follows speaks to the reader, an instruction: tokio-rs/website
+    # 2026-03-03-tokioconf-update.md (after an aside), 2021-07-tonic-0-5.md (no comma),
+    # bssw.io Covid19WorkstationCleanliness.md, numpy/numpy.org contribute.md
+    for md in (
+        "If you have questions about anything — the event, the workshop, travel, whatever — reach out in the"
+        " [#tokioconf channel](https://discord.gg/tokio) on Discord.",
+        "As always, if you have questions you can find us in #tonic in the [Tokio Discord](https://discord.gg/t).",
+        "When you cough or sneeze, cover it ([CDC](https://www.cdc.gov/c)).",
+        "If you love web development, [these issues](https://github.com/n/i) list some of our unmet needs --"
+        " and feel free to share your own ideas.",
+    ):
+        assert texts(md) == [], md
