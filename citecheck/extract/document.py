@@ -953,6 +953,7 @@ def _block_drafts(
     split: bool = True,
     quote: bool = False,
     extra: list[Citation] | None = None,
+    list_item: bool = False,
 ) -> list[_Draft]:
     text = block.text
     if not text.strip():
@@ -1102,6 +1103,8 @@ def _block_drafts(
             and _opens_reference_entry(block.masked, text, s, e)
         ):
             continue  # "`code` string - Equivalent to KeyboardEvent.code.": an API reference entry
+        if list_item and k == 0 and not kinds and _describes_linked_tool(sentence_links, items, text, s):
+            continue  # "[dependabot](…) checks your dependency files every day …": a tool list's entry
         if (
             split
             and not quote
@@ -1141,6 +1144,28 @@ def _inherited(
 
 
 _WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+# After a linked name that opens a list item: a verb in the present tense ("[semantic-release](…)
+# automates your releases", "[spotless](…) lets you run prettier from gradle"). "is", "has" and
+# "was" open statements and definitions, which have rules of their own.
+# A plural noun is no verb: "[Vite's Open Collective](…) funds are managed by …".
+_PRESENT_VERB = re.compile(
+    r"\s+(?!(?:is|has|was|does|this|its|us|as|plus|versus|thus|less)\b)[a-z]{2,}s\b"
+    r"(?!\s+(?:are|were|have|had|can|could|will|would|may|might|must|should|do|did)\b)"
+)
+
+
+def _describes_linked_tool(links: list[_Link], items: list[tuple[int, Any]], text: str, s: int) -> bool:
+    """Whether a list item's first sentence is a tool or resource list's entry: it opens with a
+    link on a name, which it cites alone, and goes on in the present tense, saying what the named
+    thing does (opensource.guide's "[mention-bot](…) mentions potential reviewers for pull
+    requests", Prettier's related-projects list). What a tool does is its description, not a
+    claim its homepage supports; a past tense ("[Read the Docs](…) received a grant") or a figure
+    keeps the sentence."""
+    if not links or links[0].start != s or len(items) != 1:
+        return False
+    return _PRESENT_VERB.match(text, links[0].end) is not None
 
 
 # Inline TeX math by pandoc's rule: "$" then a non-space, a non-space then "$" not followed by a
@@ -1520,7 +1545,9 @@ def _walk(
             row.append(block)
             continue
         extra = quotes[-1].citations if attributed else None
-        new = _block_drafts(block, file, quote=attributed, extra=extra)
+        # the first paragraph of a list item (markdown-it keeps a tight list's paragraphs, hidden)
+        list_item = i >= 2 and tokens[i - 2].type == "list_item_open"
+        new = _block_drafts(block, file, quote=attributed, extra=extra, list_item=list_item)
         if footnote_key is not None:
             fn = footnotes[footnote_key]
             fn.add_urls(_block_urls(block))

@@ -876,7 +876,7 @@ def test_names_that_open_with_a_verb_are_statements_opensource_guide() -> None:
     # github/opensource.guide getting-paid.md, best-practices.md, building-community.md
     for md in (
         "[Read the Docs](https://readthedocs.org/) received a grant from Mozilla Open Source Support",
-        "- [mention-bot](https://github.com/f/mention-bot) mentions potential reviewers for pull requests\n",
+        "[mention-bot](https://github.com/f/mention-bot) mentions potential reviewers for pull requests\n",
         "[Kubernetes kops](https://github.com/k/kops) sets aside office hours every other week to help"
         " community members:\n",
     ):
@@ -902,3 +902,22 @@ def test_a_condition_on_the_reader_then_a_fact_is_a_claim_opensource_guide() -> 
         " and feel free to share your own ideas.",
     ):
         assert texts(md) == [], md
+
+
+def test_a_tool_lists_entries_are_no_claims_opensource_guide_prettier() -> None:
+    # github/opensource.guide best-practices.md; prettier/prettier docs/related-projects.md
+    md = (
+        "- [mention-bot](https://github.com/f/mention-bot) mentions potential reviewers for pull requests\n"
+        "- [dependabot](https://github.com/d) checks your dependency files every day for updates\n"
+        "- [spotless](https://github.com/s/spotless) lets you run prettier from gradle or maven.\n"
+    )
+    assert texts(md) == []
+    # the same sentence outside a list, a past tense, a figure or a plural noun keep it (opensource.guide
+    # building-community.md, getting-paid.md; vitejs/vite cloudflare-supports-vite post)
+    for md in (
+        "[Kubernetes kops](https://github.com/k/kops) sets aside office hours every other week.\n",
+        "- [Read the Docs](https://readthedocs.org/) received a grant from Mozilla Open Source Support\n",
+        "- [Jest](https://jestjs.io/) runs 40,000 tests a day at Meta\n",
+        "- [Vite's Open Collective](https://opencollective.com/vite) funds are managed by the Vite team.\n",
+    ):
+        assert len(texts(md)) == 1, md
