@@ -44,10 +44,10 @@ from dataclasses import dataclass, field
 from citecheck.judge.providers.base import BucketReading, RateLimits
 
 START = 4  # calls in flight before the account has said anything
-# Kept in the request bucket beyond a call's own request. Calls let go together may reach the
-# provider in another order, so a reading can miss a call sent before the one it answers
-# (and the mirror then thinks one more request is left than is); the spare request absorbs
-# that. It shifts when calls start, not how many a minute: the account's rate is used as fully.
+# Kept in the request bucket beyond a call's own request: what the mirror cannot see (a
+# reading rounded down, a call of another process), so a call goes only when the bucket holds
+# one more than it needs. It shifts when calls start, not how many a minute: the account's rate
+# is used as fully.
 SPARE = {"requests": 1.0}
 PER_MINUTE_S = 60.0  # both providers state their limits per minute
 MAX_BACKOFF_S = 60.0
@@ -94,6 +94,9 @@ class Ticket:
     started: float
     cost: Mapping[str, float] = field(default_factory=dict)
     wall: float = 0.0  # `started` on the wall clock (an absolute reset time is on it)
+    # Other calls were in flight when it was sent: they may reach the provider after it, so its
+    # reading may be older than one already seen.
+    concurrent: bool = False
 
 
 @dataclass
@@ -156,7 +159,9 @@ class Pacer:
             delay = self._delay(cost, now)
             if delay <= 0 and self._in_flight < int(self.window):
                 self._in_flight += 1
-                ticket = Ticket(next(self._seq), now, dict(cost), self._wall())
+                ticket = Ticket(
+                    next(self._seq), now, dict(cost), self._wall(), concurrent=self._in_flight > 1
+                )
                 for name, bucket in self._buckets.items():
                     if name in cost:
                         bucket.take(cost[name], now)
@@ -264,15 +269,29 @@ class Pacer:
         if reset is not None and reset > 0 and used >= max(2.0, reading.limit / 4):
             estimate = (used - 0.5) / reset
         bucket = self._buckets.get(name)
+        first = bucket is None
         if bucket is None:
             rate = estimate or reading.limit / PER_MINUTE_S
             bucket = self._buckets[name] = _Bucket(reading.limit, reading.remaining, rate, now)
         elif estimate is not None:
             bucket.rate = (bucket.rate + estimate) / 2  # smooths the headers' rounding
-        since = sum(t.cost.get(name, 0.0) for t in self._sent if t.seq > ticket.seq)
+        # Not in the reading: the calls sent after this one, and those sent before it that are
+        # still in flight — calls let go together may reach the provider in another order, so the
+        # first answer can be the last call's, whose reading misses the three sent just before it
+        # (the mirror then let two calls too many go: two 429s).
+        since = sum(
+            t.cost.get(name, 0.0)
+            for t in self._sent
+            if t.seq > ticket.seq or (t.seq < ticket.seq and t.seq in self._flying)
+        )
         bucket.limit = reading.limit
         refilled = bucket.rate * max(0.0, now - ticket.started)
-        bucket.level = min(reading.limit, reading.remaining + refilled) - since
+        level = min(reading.limit, reading.remaining + refilled) - since
+        if ticket.concurrent and not first:
+            # a call sent beside others may have reached the provider before calls whose answers
+            # were already read: its reading can only say the bucket holds less than thought
+            level = min(level, bucket.at(now))
+        bucket.level = level
         bucket.stamp = now
 
     def _wake(self) -> None:

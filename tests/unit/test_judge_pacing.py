@@ -221,6 +221,29 @@ def test_an_absolute_reset_counts_from_when_the_reading_was_taken() -> None:
     assert p._buckets["requests"].rate == pytest.approx(29.5 / 30)
 
 
+def test_calls_sent_together_and_answered_out_of_order_do_not_overdraw_the_account() -> None:
+    # 4 calls let go at once reach the provider in the order 4, 1, 2, 3 (a 4-a-second account,
+    # full): their readings say 3, 2, 1, 0 left. Answers read in the order 1, 2, 3, 4 — the last
+    # one, from the call that arrived first, is the oldest news. The account is empty: the next
+    # call waits (before, the mirror believed call 4's reading and let two calls go: two 429s).
+    p, clock = pacer()
+    tickets = [acquire(p, clock) for _ in range(4)]
+    readings = {0: 2, 1: 1, 2: 0, 3: 3}
+    for k, t in enumerate(tickets):
+        clock.advance(0.001)
+        p.release(
+            t, ok=True, limits={"requests": BucketReading(4, readings[k], reset_s=0.25 * (4 - readings[k]))}
+        )
+    with pytest.raises(DeadlineReached):
+        acquire(p, clock, within=0.1)
+    # the first answer read, from the call that arrived second, misses the calls still in flight
+    p, clock = pacer()
+    tickets = [acquire(p, clock) for _ in range(4)]
+    clock.advance(0.001)
+    p.release(tickets[3], ok=True, limits={"requests": BucketReading(4, 3, reset_s=0.25)})
+    assert p._buckets["requests"].level < 1  # 3 left at its arrival, less the 3 calls sent before it
+
+
 def test_a_call_never_sent_gives_its_share_back() -> None:
     p, clock = pacer()
     p.release(acquire(p, clock), ok=True, limits={"requests": BucketReading(3, 3, None)})
