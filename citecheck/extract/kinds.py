@@ -854,8 +854,10 @@ def reads_as_statement(text: str) -> bool:
 # with …, contact the EASS"): the main clause opens with a pointer verb and states nothing. The
 # leading clause is a condition, a purpose or whom it addresses, never a statement of its own
 # ("Revenue doubled in 2022, see [the guide](…)" is a claim).
-_CLAUSE_THEN_POINTER = re.compile(
-    r"(?i:if|when|whenever|once|to|for|in\s+order\s+to|[a-z]+\s+who)\b[^,;:.!?—–]{0,160},\s+([a-z]+)\b"
+# `addresses_reader` reads an imperative there too ("To resolve an error where Python.h is
+# missing, install the python3-dev package"); the clause may hold a dot ("Python.h").
+_LEADING_CLAUSE = re.compile(
+    r"(?i:if|when|whenever|once|to|for|in\s+order\s+to|[a-z]+\s+who)\b[^,;:!?—–]{0,160},\s+([a-z]+)\b\s*([\w'’]*)"
 )
 # A conditional addressed to the reader, then whom to contact ("If you have something you'd
 # like to be included contact the newsletter owner.").
@@ -880,7 +882,7 @@ _ADVICE_WORDS = ("advice", "guidance", "information", "tips", "instructions")
 def _points_elsewhere(stripped: str, low: str) -> bool:
     """A pointer, request or contact that is not at the sentence's start (see above); `low` is
     `stripped` lower-cased."""
-    m = _CLAUSE_THEN_POINTER.match(stripped)
+    m = _LEADING_CLAUSE.match(stripped)
     if m is not None and m.group(1) in _POINTER_VERBS and _STATEMENT.search(stripped, m.end()) is None:
         return True
     if _IF_YOU_CONTACT.match(stripped) is not None:
@@ -1025,6 +1027,12 @@ def is_question(text: str) -> bool:
     return text.rstrip(" \"'”’)]*_").endswith("?")
 
 
+# What follows an imperative verb: its object's determiner or a particle ("keep your", "use the",
+# "set up", "be careful"). "that" is not among them: "Note that X" states X.
+_OBJECT_NEXT = wordset(
+    "the a an your our their its this these those it them us me all each every some any up out in on off "
+    "sure careful aware mindful"
+)
 # "Finally, apart from cleaning your desk, keep your hands clean …": an imperative after a
 # sequencing word and an optional adverbial phrase. The verb after them must take an object or a
 # particle ("keep your", "use the", "set up"), so "Next, support for X was added" stays a statement.
@@ -1033,8 +1041,9 @@ _OPENER = re.compile(
     r"instead|otherwise|alternatively|again|similarly|of\s+course|above\s+all|when\s+in\s+doubt|"
     r"where(?:ver)?\s+possible|if\s+possible),\s+"
     r"(?:(?:apart\s+from|besides|in\s+addition\s+to|as\s+well\s+as|along\s+with|after|before|when|while|once)"
-    r"\b[^,]{0,80},\s+)?([a-z]+)\s+(the|a|an|your|their|our|its|this|that|these|those|it|them|all|each|every|"
-    r"some|any|up|out|in|on|off|sure|track|an?\s+eye)\b",
+    r"\b[^,]{0,80},\s+)?([a-z]+)\s+(?:"
+    + "|".join(sorted(_OBJECT_NEXT | {"that", "track"}))
+    + r"|an?\s+eye)\b",
     re.IGNORECASE,
 )
 
@@ -1081,24 +1090,15 @@ _READER = re.compile(
 # "Use static analyzers (e.g., Clang-Tidy) to look for defects", "Track our progress on the
 # GitHub issue", "Be careful with parallel random number generation", "First, let's explore
 # whether …": an imperative. With a link it is checked only when it is clearly one: the verb is
-# followed by its object's determiner or a particle, or the sentence has no verb of its own
-# ("Support for X was added" and "Mark C. Miller is …" open with a noun). "Note that X", "Remember
-# that X" state X.
-_OBJECT_NEXT = wordset(
-    "the a an your our their its this these those it them us me all each every some any up out in on off "
-    "sure careful aware mindful"
-)
+# followed by its object's determiner or a particle (`_OBJECT_NEXT`), or the sentence has no verb
+# of its own ("Support for X was added" and "Mark C. Miller is …" open with a noun). "Note that
+# X", "Remember that X" state X.
 # Verbs that open a sentence only as verbs, so "Use Docker to start …" is an imperative although a
 # name follows ("Mark C. Miller is …", "Open Science is …" open with a noun or a name).
 _CLEAR_VERBS = wordset(
     "use install configure enable disable create add remove delete avoid ensure consider choose"
 )
 _STATES_WHAT_FOLLOWS = wordset("note notice remember recall say imagine assume expect")
-# "To resolve an error where Python.h is missing, install the python3-dev package.", "For most
-# users, use the installer": a purpose or whom it is for, then an imperative.
-_CLAUSE_THEN_VERB = re.compile(
-    r"^\W*(?:to|for|in\s+order\s+to)\s+[^,;:!?]{1,100},\s+([a-z]+)\s+([\w'’]+)", re.IGNORECASE
-)
 # A condition on the reader ("If you'd like to prepare slides, there's a template …", "When you
 # cough or sneeze, cover it"): an instruction when what follows the condition speaks to the
 # reader too; "If you place the CONTRIBUTING file in your repository, GitHub will automatically
@@ -1160,13 +1160,14 @@ def addresses_reader(text: str) -> bool:
     opener = _OPENER.match(text)
     if opener is not None and opener.group(1).lower() in _IMPERATIVE_VERBS:
         return True  # "And then, open the docs for the sub-application, at …"
-    clause = _CLAUSE_THEN_VERB.match(text)
-    if (
-        clause is not None
-        and clause.group(1).lower() in _IMPERATIVE_VERBS
-        and clause.group(2).lower() not in _NOT_IMPERATIVE_NEXT
-    ):
-        return True
+    clause = _LEADING_CLAUSE.match(text.lstrip('*_ (["“'))
+    if clause is not None and clause.group(1).lower() in _IMPERATIVE_VERBS:
+        # "To date, support for X has been added" opens its main clause with a noun
+        after = clause.group(2).lower()
+        if after in _OBJECT_NEXT or (
+            after not in _NOT_IMPERATIVE_NEXT and _STATEMENT.search(text, clause.end(1)) is None
+        ):
+            return True
     m = _FIRST_WORDS.match(_LEAD_LABEL.sub("", text, count=1))
     if m is None:
         return False
