@@ -119,21 +119,19 @@ class Progress:
 
     def start(self, stage: Stage, **counts: int | float) -> None:
         """A stage begins, with some counts (fields of `Counts`) set as it does."""
-        if self.listener is None:
-            return
-        self.stage = stage
-        if counts:
-            self.counts = dataclasses.replace(self.counts, **counts)  # type: ignore[arg-type]
-        self._emit(EventKind.started)
+        self._at(stage, EventKind.started, counts)
 
     def finish(self, stage: Stage, **counts: int | float) -> None:
         """A stage ends, with some counts (fields of `Counts`) set as it does."""
+        self._at(stage, EventKind.finished, counts)
+
+    def _at(self, stage: Stage, kind: EventKind, counts: dict[str, int | float]) -> None:
         if self.listener is None:
             return
         self.stage = stage
         if counts:
             self.counts = dataclasses.replace(self.counts, **counts)  # type: ignore[arg-type]
-        self._emit(EventKind.finished)
+        self._emit(kind)
 
     def update(self, **counts: int | float) -> None:
         """Set some counts (fields of `Counts`); the listener hears of it unless it did less
