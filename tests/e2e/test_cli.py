@@ -15,6 +15,7 @@ import pytest
 from citecheck.cli import main
 from tests.servers.llm_server import LLMServer, echo_credentials_error
 from tests.servers.source_server import SourceServer
+from tests.terminal import read_until_closed
 
 PAGE = (
     "<html><body><article><p>The survey collected 14,000 responses in 112 countries.</p>"
@@ -177,19 +178,8 @@ def _run_on_a_terminal(args: list[str], env: dict[str, str]) -> tuple[int, str]:
         [sys.executable, "-m", "citecheck", *args], stdout=tty_fd, stderr=subprocess.DEVNULL, env=env
     )
     os.close(tty_fd)
-    chunks: list[bytes] = []
-    try:
-        while True:
-            try:
-                chunk = os.read(main_fd, 65536)
-            except OSError:  # EIO: every writer of the terminal has closed it
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-    finally:
-        os.close(main_fd)
-    return proc.wait(timeout=300), b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+    terminal = read_until_closed(main_fd)
+    return proc.wait(timeout=300), terminal.decode("utf-8").replace("\r\n", "\n")
 
 
 def test_text_report_is_coloured_on_a_terminal_only(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 
 from tests.servers.source_server import SourceServer
+from tests.terminal import read_until_closed
 
 PAGE = (
     "<html><body><article><p>The survey collected {n},000 responses in 112 countries."
@@ -66,20 +67,9 @@ def _on_a_terminal(args: list[str], env: dict[str, str]) -> tuple[int, str, str]
     out: list[bytes] = []
     reader = threading.Thread(target=lambda: out.append(proc.stdout.read() if proc.stdout else b""))
     reader.start()  # the report may be larger than a pipe holds
-    chunks: list[bytes] = []
-    try:
-        while True:
-            try:
-                chunk = os.read(main_fd, 65536)
-            except OSError:  # EIO: every writer of the terminal has closed it
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-    finally:
-        os.close(main_fd)
+    terminal = read_until_closed(main_fd)
     reader.join(timeout=300)
-    return proc.wait(timeout=300), out[0].decode("utf-8"), b"".join(chunks).decode("utf-8", "replace")
+    return proc.wait(timeout=300), out[0].decode("utf-8"), terminal.decode("utf-8", "replace")
 
 
 def _piped(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -84,18 +84,25 @@ def test_redactor_removes_secrets_whole_cut_short_and_encoded() -> None:
     assert Redactor().secrets(KEY) == KEY  # no secrets: nothing to take out
 
 
-def test_redactor_walks_a_whole_report() -> None:
-    url = "https://u:p@host/x?token=abc&page=2"
-    claim = ClaimResult(
+def _claim_citing(url: str, verdict: Verdict, reason: str | None = None) -> ClaimResult:
+    """A statistic on line 3 of docs/a.md that cites `url` in its text and as its source."""
+    return ClaimResult(
         text=f"Grew 5% per {url}",
         kinds=[ClaimKind.statistic],
         file="docs/a.md",
         line=3,
         column=1,
         citations=[Citation(raw=url, kind=CitationKind.bare_url, url=url)],
-        verdict=Verdict.not_verified,
-        reason=f"the judge API refused the request (HTTP 400): Bearer {KEY}",
+        verdict=verdict,
+        reason=reason,
         source_url=url,
+    )
+
+
+def test_redactor_walks_a_whole_report() -> None:
+    url = "https://u:p@host/x?token=abc&page=2"
+    claim = _claim_citing(
+        url, Verdict.not_verified, reason=f"the judge API refused the request (HTTP 400): Bearer {KEY}"
     )
     report = build_report([claim], settings=Settings(), notes=[f"token {TOKEN}"])
     clean = Redactor([KEY, TOKEN]).model(report)
@@ -113,16 +120,7 @@ def test_a_report_with_nothing_to_redact_is_kept_as_it_is() -> None:
     """`model` returns the report itself when no string in it would change, and a redacted copy
     (the original untouched) as soon as one would: one URL with userinfo deep in a citation."""
     clean_url = "https://example.com/a?page=2"
-    claim = ClaimResult(
-        text=f"Grew 5% per {clean_url}",
-        kinds=[ClaimKind.statistic],
-        file="docs/a.md",
-        line=3,
-        column=1,
-        citations=[Citation(raw=clean_url, kind=CitationKind.bare_url, url=clean_url)],
-        verdict=Verdict.pass_,
-        source_url=clean_url,
-    )
+    claim = _claim_citing(clean_url, Verdict.pass_)
     report = build_report([claim], settings=Settings(), notes=["no secret here"])
     assert not Redactor().changes(report.model_dump(mode="json"))
     assert Redactor().model(report) is report
