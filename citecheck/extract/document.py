@@ -1103,7 +1103,13 @@ def _block_drafts(
             and _opens_reference_entry(block.masked, text, s, e)
         ):
             continue  # "`code` string - Equivalent to KeyboardEvent.code.": an API reference entry
-        if list_item and k == 0 and not kinds and _describes_linked_tool(sentence_links, items, text, s):
+        if (
+            list_item
+            and k == 0
+            and not kinds
+            and len(items) == 1
+            and _describes_linked_tool(sentence_links, text, s)
+        ):
             continue  # "[dependabot](…) checks your dependency files every day …": a tool list's entry
         if (
             split
@@ -1148,22 +1154,22 @@ _WORD = re.compile(r"[A-Za-z]{2,}")
 
 # After a linked name that opens a list item: a verb in the present tense ("[semantic-release](…)
 # automates your releases", "[spotless](…) lets you run prettier from gradle"). "is", "has" and
-# "was" open statements and definitions, which have rules of their own.
-# A plural noun is no verb: "[Vite's Open Collective](…) funds are managed by …".
+# "was" open statements and definitions, which have rules of their own; a plural noun before an
+# auxiliary is no verb ("[Vite's Open Collective](…) funds are managed by …").
 _PRESENT_VERB = re.compile(
     r"\s+(?!(?:is|has|was|does|this|its|us|as|plus|versus|thus|less)\b)[a-z]{2,}s\b"
     r"(?!\s+(?:are|were|have|had|can|could|will|would|may|might|must|should|do|did)\b)"
 )
 
 
-def _describes_linked_tool(links: list[_Link], items: list[tuple[int, Any]], text: str, s: int) -> bool:
+def _describes_linked_tool(links: list[_Link], text: str, s: int) -> bool:
     """Whether a list item's first sentence is a tool or resource list's entry: it opens with a
     link on a name, which it cites alone, and goes on in the present tense, saying what the named
     thing does (opensource.guide's "[mention-bot](…) mentions potential reviewers for pull
     requests", Prettier's related-projects list). What a tool does is its description, not a
     claim its homepage supports; a past tense ("[Read the Docs](…) received a grant") or a figure
-    keeps the sentence."""
-    if not links or links[0].start != s or len(items) != 1:
+    keeps the sentence (the caller checks that the link is its only citation)."""
+    if not links or links[0].start != s:
         return False
     return _PRESENT_VERB.match(text, links[0].end) is not None
 
@@ -1177,8 +1183,8 @@ _TEX_MATH = re.compile(r"\$\$[^$]{1,500}?\$\$|\$(?=[^\s$])(?:[^$\n\\]|\\.){1,200
 # colon ("`brew info` output is clearer: …" is a statement: "output" is no type).
 _TYPE_WORD = (
     r"(?:string|number|boolean|bool|int|integer|float|double|object|array|function|any|null|undefined|list|"
-    r"dict|str|bytes|buffer|void|\((?:optional|required|deprecated|experimental)\)|(?i:macos|mas|windows|linux|"
-    r"ios|android)|"
+    r"dict|str|bytes|buffer|void|\((?:optional|required|deprecated|experimental)\)|"
+    r"(?i:macos|mas|windows|linux|ios|android)|"  # the platforms an entry is for
     r"[A-Z][\w.]*(?:<[^<>]{0,40}>)?(?:\[\])?|\w+\[\]|\|)"
 )
 _ENTRY_TAIL = re.compile(rf"\s*(?:{_TYPE_WORD}\s*){{0,5}}(?:[-–—]|:)\s")
