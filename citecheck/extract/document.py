@@ -114,6 +114,7 @@ from citecheck.extract.kinds import (
     has_kind,
     is_boilerplate,
     is_definition,
+    is_fragment,
     is_imperative_or_opinion,
     is_lead_in,
     is_question,
@@ -1120,12 +1121,11 @@ def _block_drafts(
         ):
             continue  # a reading-list entry: "[Title](…) (Author, 2018)."
         if items:
-            if (
-                not kinds
-                and _words_outside(smask, sentence_links, s, e) < 3
-                and not reads_as_statement(sentence)
+            if not kinds and (
+                is_fragment(sentence)
+                or (_words_outside(smask, sentence_links, s, e) < 3 and not reads_as_statement(sentence))
             ):
-                continue  # a link-only line, a navigation entry, a stray fragment (unless a statement)
+                continue  # a link-only line, a navigation entry, a phrase with no verb
             if not kinds and all(
                 isinstance(c, Citation) and c.resolve_status == RS.skipped for _, c in items
             ):

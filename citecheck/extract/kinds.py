@@ -849,6 +849,82 @@ def reads_as_statement(text: str) -> bool:
     return len(words) < 3 or sum(w[0].isupper() for w in words) * 10 <= len(words) * 6
 
 
+# A word after which an "-s" or "-ed" word is a noun or an adjective ("for projects", "the
+# normalized names"), not a verb; `_RELATIVE` opens a clause whose verb is not the sentence's.
+_NOUN_BEFORE = wordset(
+    "a an the these those its their our your his her my some any many more most all each every no "
+    "several few other such for of with to in on by from and or about into onto over under between among "
+    "across via per than as at like including new good best great first last two three four five"
+)
+# What follows a verb in the present plural: its object's determiner ("the Rollup team choose that
+# day", "many other organizations fund their work").
+_OBJECT_AFTER = wordset(
+    "the a an this that these those its their our your his her my some any each every all"
+)
+_RELATIVE = wordset("which that who whom whose where")
+_PRONOUN = wordset("we they i you he she it")
+_CONTRACTED = wordset(
+    "i'm i’m it's it’s that's that’s there's there’s here's here’s he's he’s she's she’s "
+    "i'd i’d we'd we’d they'd they’d you'd you’d"
+)
+_IRREGULAR_PAST = wordset(
+    "took made gave went began became built ran found brought got led won wrote said saw knew sold spent "
+    "held kept left met paid put set taught told thought understood came drew grew meant felt chose do did"
+)
+_TOKEN = re.compile(r"[A-Za-z][\w'’-]*")
+_NOT_VERB_S = ("ss", "us", "is", "ics")  # "process", "status", "analysis", "metrics"
+
+
+def _has_main_verb(text: str) -> bool:
+    """A guess, without a tagger, at whether a sentence with no auxiliary verb has a verb of its
+    own outside a relative clause: a past tense ("Zeiler and Fergus applied masks"), a present
+    tense after its subject ("Transparency matters", "we use", "others fund their work"), an
+    irregular past ("DeepSEA took …"). "maturin for projects with Rust" and "wake which takes
+    self" have none."""
+    tokens = _TOKEN.findall(text)
+    if tokens and tokens[0].lower() in _CONTRACTED:
+        return True
+    for i in range(1, len(tokens)):
+        word, prev = tokens[i], tokens[i - 1].lower()
+        if prev in _RELATIVE or (i >= 2 and tokens[i - 2].lower() in _RELATIVE):
+            continue
+        low = word.lower()
+        if low in _IRREGULAR_PAST:
+            return True
+        if not word.islower() or prev in _NOUN_BEFORE:
+            continue
+        if prev in _PRONOUN or low in _CONTRACTED:
+            return True
+        if len(low) >= 4 and (
+            low.endswith("ed") or (low.endswith("s") and not low.endswith(("ss", "us", "is", "ics")))
+        ):
+            return True
+        if low in _NOUN_BEFORE or low in _RELATIVE or low.endswith(("ly", "ing")):
+            continue
+        if (i + 1 < len(tokens) and tokens[i + 1] in _OBJECT_AFTER) or (
+            len(prev) >= 4
+            and prev.endswith("s")
+            and not prev.endswith(_NOT_VERB_S)
+            and tokens[i - 1].islower()
+        ):
+            return True  # "… choose that day", "other agencies share similar information"
+    return False
+
+
+# A phrase is short; past this many words the verb guess above is more often wrong than right.
+_FRAGMENT_WORDS = 20
+
+
+def is_fragment(text: str) -> bool:
+    """A phrase, not a sentence: no finite verb ("scikit-build-core for projects with C, C++",
+    "With Tartiflette ASGI to provide ASGI integration", "And also the docs about Strawberry with
+    FastAPI."): a list entry or caption that names what it links, so no claim unless it states a
+    figure, a date or a quotation (the caller checks)."""
+    return (
+        len(text.split()) <= _FRAGMENT_WORDS and _STATEMENT.search(text) is None and not _has_main_verb(text)
+    )
+
+
 # A pointer or request after a leading clause ("Readers who are in need of a service mesh, check
 # out Linkerd.", "To sign up …, please add yourself to the signup list", "If you're not happy
 # with …, contact the EASS"): the main clause opens with a pointer verb and states nothing. The

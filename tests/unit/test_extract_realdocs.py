@@ -921,3 +921,33 @@ def test_a_tool_lists_entries_are_no_claims_opensource_guide_prettier() -> None:
         "- [Vite's Open Collective](https://opencollective.com/vite) funds are managed by the Vite team.\n",
     ):
         assert len(texts(md)) == 1, md
+
+
+def test_a_phrase_with_no_verb_is_no_claim_even_with_a_link() -> None:
+    # astral-sh/uv docs/concepts/projects/init.md, fastapi/fastapi docs/en/docs/how-to/graphql.md,
+    # tokio-rs/website 2019-10-scheduler.md, scientific-python/blog.scientific-python.org
+    for md in (
+        "- [maturin](https://github.com/PyO3/maturin) for projects with Rust\n",
+        "- [scikit-build-core](https://github.com/s/core) for projects with C, C++, FORTRAN, Cython\n",
+        "    - With [Tartiflette ASGI](https://tartiflette.github.io/asgi/) to provide ASGI integration\n",
+        "And also the docs about [Strawberry with FastAPI](https://strawberry.rocks/docs/fastapi).\n",
+        "- [`wake`](https://docs.rs/w) which takes `self`\n",
+        "- [A NumPy issue](https://github.com/n/i) about the check_random_state function and RNG good"
+        " practices, especially [this comment](https://github.com/n/c) by Robert Kern.\n",
+    ):
+        assert texts(md) == [], md
+    # a verb without an auxiliary keeps the sentence: a past tense, an irregular past, a present after
+    # its subject or before its object, a contraction (greenelab/deep-review, vitejs/vite why.md and
+    # announcing-vite4.md, github/opensource.guide getting-paid.md, 18F, Homebrew brew.sh)
+    for md in (
+        "For analyzing images, Zeiler and Fergus [applied](https://doi.org/10.1/z) constant-value masks.\n",
+        "Nuxt, SvelteKit, Astro, and others [chose Vite](https://vite.dev/) as their foundation.\n",
+        "And in a symbolic move, the [Rollup team](https://rollupjs.org/) choose that exact day to release it.\n",
+        "[@Homebrew](https://github.com/h) (and many other maintainers) fund their work through GitHub Sponsors\n",
+        "Several other agencies share similar information, including [SSA](https://www.ssa.gov/a).\n",
+        "It's [not ready](https://github.com/Homebrew/brew/issues/1) for general use yet.\n",
+        "[Transparency](https://m.example.org/t) matters to governments like Bulgaria.\n",
+    ):
+        assert len(texts(md)) == 1, md
+    # a figure keeps a phrase: it is checked
+    assert len(texts("- [Jest](https://jestjs.io/) at 40,000 tests a day\n")) == 1
