@@ -1518,7 +1518,7 @@ def _walk(
             in_thead = False
             continue
         if ttype == "tr_close" and row:
-            if not disabled and ref_section is None:
+            if not disabled and ref_section is None and not _defines_fields(headers):
                 drafts.extend(_block_drafts(_join(row, headers), file, split=False))
             row = []
             continue
@@ -1593,6 +1593,27 @@ _BARE_FIGURE = re.compile(r"\s*(?:1[6-9]|20)\d\d\s*")
 _DATE_HEADER = re.compile(
     r"date|year|release|when|time|period|since|until|founded|launch|day|month", re.IGNORECASE
 )
+
+
+# A data dictionary or a parameter table: its first column names a field, another says what the
+# field means ("Header | Definition" in fivethirtyeight/data's READMEs, "Name | Type | Description").
+# Its rows define; "Title | Description" rows (a curated list's entries) state facts.
+_FIELD_HEADER = re.compile(
+    r"(?:header|column|field|variable|name|parameter|param|option|property|key|attribute|setting|flag|argument|"
+    r"code|term|abbreviation|acronym)s?",
+    re.IGNORECASE,
+)
+_MEANING_HEADER = re.compile(r"(?:definition|description|meaning|explanation)s?", re.IGNORECASE)
+_HEADER_MARKUP = " *_`"
+
+
+def _defines_fields(headers: list[str]) -> bool:
+    cells = [h.strip(_HEADER_MARKUP) for h in headers]
+    return (
+        len(cells) >= 2
+        and _FIELD_HEADER.fullmatch(cells[0]) is not None
+        and any(_MEANING_HEADER.fullmatch(c) is not None for c in cells[1:])
+    )
 
 
 def _join(cells: list[_Block], headers: list[str] | None = None) -> _Block:

@@ -70,7 +70,8 @@ _STAT_DIGITS = re.compile(
             # a measurement with its unit: "200ms", "512 MiB", "3GiB", "6MB", "40 Gbps" ("1.4s", "90s"
             # only with a decimal or up to three digits: "the 1990s" is a decade)
             rf"{_NUM}\s?(?:[KMGTP]i?B|[kKMG]b(?:ps)?|ms|µs|ns|[KMG]Hz|fps|rps|qps)\b",
-            r"(?<![\w.,$/#'’-])(?:\d+\.\d+|\d{1,3})\s?s\b(?!['’])",
+            # ("1:1s" are meetings)
+            r"(?<![\w.,$/#'’:-])(?:\d+\.\d+|\d{1,3})\s?s\b(?!['’])",
             r"[$€£¥₹]\s?\d",
             rf"{_NUM}\s?(?:USD|EUR|GBP|dollars|euros|pounds|thousand|million|billion|trillion|bn|mn|k)\b",
             rf"{_NUM}\s?[x×](?!\w)",
@@ -310,9 +311,31 @@ _LABEL_BEFORE = re.compile(
 )
 
 
+# Capitalised words before a year that date it rather than name something ("In 2018", "Summer
+# 2020", "Dec 2019"); any other capitalised word before a year is a name the year belongs to.
+_DATING_WORDS = _NOT_NAMES | wordset(
+    "until till through throughout circa early late mid end spring summer fall autumn winter jan feb mar apr "
+    "jun jul aug sep sept oct nov dec christmas easter year fiscal cy"
+)
+
+
+_DATE_GOES_ON = re.compile(r"[-/]\d")
+
+
+def _year_in_name(text: str, m: re.Match[str]) -> bool:
+    """Whether a year is part of a name: an edition, an event or a product ("Rust 2018",
+    "PromCon 2016", "Windows 2000"), not a date."""
+    if _YEARLIKE.fullmatch(m.group(0)) is None or _DATE_GOES_ON.match(text, m.end()) is not None:
+        return False  # a decade, "2 weeks ago", the year of "2019-06-05"
+    name = _NAME_BEFORE.search(text, max(0, m.start() - 40), m.start())
+    return name is not None and name.group(1).rstrip(".").lower() not in _DATING_WORDS
+
+
 def _has_date(text: str) -> bool:
     for m in _TEMPORAL_DIGITS.finditer(text):
-        if m.group(0)[:1].isdigit() and _LABEL_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+        if m.group(0)[:1].isdigit() and (
+            _LABEL_BEFORE.search(text, max(0, m.start() - 12), m.start()) or _year_in_name(text, m)
+        ):
             continue
         return True
     return False
@@ -507,6 +530,7 @@ _IMPERATIVE_VERBS = frozenset(
         "invest",
         "invite",
         "join",
+        "participate",
         "keep",
         "label",
         "launch",
@@ -737,6 +761,9 @@ _BOILERPLATE_START = re.compile(
     # copyright and licence lines, with or without a link: "Copyright (c) 2019 Elan Shanker
     # (https://…)", "License: MIT By: … Repository: https://…"
     r"(?:copyright\b|\(c\)\s|©|licen[cs]e\s*:|"
+    # an agenda's entry, its duration first ("(15 minutes) Framing round robin: …"; the caller has
+    # stripped the parenthesis)
+    r"~?\d+(?:\s*[-–]\s*\d+)?\s*(?:min|mins|minutes|hours?|hrs?)\.?\s*\)|"
     r"for\s+(?:more|further|additional|full|complete)\s+(?:information|info|details|context|examples|"
     r"background|reading)\b|more\s+(?:information|info|details)\s+(?:is|are|can|about|on)\b|"
     r"(?:you\s+can|you\s+may|feel\s+free\s+to)\s+(?:also\s+)?(?:read|learn|find|see|check|watch|download|try|"
@@ -944,7 +971,7 @@ _IF_YOU_CONTACT = re.compile(
 # Where advice is ("AbilityNet has advice on making your device easier to use"): a pointer.
 _HAS_ADVICE = re.compile(
     r"\b(?:has|have|offers?|provides?|gives?)\s+(?:(?:some|more|useful|helpful|further|detailed|additional|"
-    r"practical|good)\s+)*(?:advice|guidance|information|tips|instructions)\s+(?:on|about|for)\b",
+    r"practical|good)\s+)*(?:advice|guidance|information|tips|instructions|suggestions)\s+(?:on|about|for)\b",
     re.IGNORECASE,
 )
 # A list item that continues the one before it, with no verb of its own ("and others who
@@ -952,7 +979,7 @@ _HAS_ADVICE = re.compile(
 _CONTINUATION = re.compile(r"(?:and|or|as\s+well\s+as|plus)\s")
 
 
-_ADVICE_WORDS = ("advice", "guidance", "information", "tips", "instructions")
+_ADVICE_WORDS = ("advice", "guidance", "information", "tips", "instructions", "suggestions")
 
 
 def _points_elsewhere(stripped: str, low: str) -> bool:
@@ -987,10 +1014,21 @@ _META = re.compile(
 _RESOURCE_POINTER = re.compile(
     r"^\W*(?:this|the|that|these|those|our|their|a|an)\s+(?:[\w'’.-]+\s+){0,3}?(?:talk|post|blog\s+post|article|"
     r"guide|video|paper|page|tutorial|document|documentation|docs|wiki|book|course|section|chapter|thread|faq|"
-    r"repository|repo|notebook|slides|site|website|readme|presentation|webinar|podcast|episode|handbook|manual)s?"
+    r"repository|repo|notebook|slides|site|website|readme|presentation|webinar|podcast|episode|handbook|manual|"
+    r"folder|directory)s?"
     r"\s+(?:also\s+|further\s+)?(?:explains?|describes?|shows?|covers?|contains?|lists?|walks|goes\s+(?:into|over|"
-    r"through)|discuss(?:es)?|details|outlines?|introduces?|summari[sz]es?)\b",
+    r"through)|discuss(?:es)?|details|outlines?|introduces?|summari[sz]es?)\b|"
+    # "There's also a post on Mozilla Hacks", "There's a great guide to … on Stack Overflow"
+    r"^\W*there(?:['’]s|\s+is|\s+are)\s+(?:also\s+)?(?:a|an|another|some)\s+(?:[\w'’-]+\s+){0,2}?(?:post|"
+    r"guide|talk|article|video|write-?up|tutorial|thread|podcast|episode|book|course)s?\b",
     re.IGNORECASE,
+)
+
+
+# A request to read elsewhere inside a sentence: "There's a lot of details here, so please read the
+# edition guide for full details."
+_PLEASE_READ = re.compile(
+    r"\bplease\s+(?:read|see|refer\s+to|check|consult|visit|look\s+at|review|follow)\b", re.IGNORECASE
 )
 
 
@@ -1013,7 +1051,11 @@ def is_boilerplate(text: str, *, figure: bool = False) -> bool:
         if first in _POINTER_VERBS and second not in _NOT_IMPERATIVE_NEXT and not m.group(1).isupper():
             # "Read the Docs received a grant": a name that opens with a verb
             return not figure and _NAMED_AFTER_VERB.match(stripped) is None
-    if not figure and (_META.match(stripped) is not None or _RESOURCE_POINTER.match(stripped) is not None):
+    if not figure and (
+        _META.match(stripped) is not None
+        or _RESOURCE_POINTER.match(stripped) is not None
+        or ("please" in low and _PLEASE_READ.search(stripped) is not None)
+    ):
         return True
     return not figure and _points_elsewhere(stripped, low)
 
@@ -1224,6 +1266,10 @@ _LETS = re.compile(r"^\W*(?:[A-Za-z]+,\s+)?(?i:let)(?:['’]s|\s+us)\s+[a-z]")
 _SECOND_CLAUSE = re.compile(r"\s[–—-]\s|[:;]\s")
 
 
+# "Or send us a message on CNCF Slack …": a conjunction before an imperative.
+_CONJUNCTION = re.compile(r"^\W*(?:or|and|but|so)\s+(?=[a-z])", re.IGNORECASE)
+
+
 def addresses_reader(text: str) -> bool:
     """Whether a sentence is an instruction, an offer or an invitation to the reader ("You can
     …", "If you …, …", "We encourage you to …", "Use the …", "Let's explore …"): no claim, even
@@ -1244,7 +1290,7 @@ def addresses_reader(text: str) -> bool:
             after not in _NOT_IMPERATIVE_NEXT and _STATEMENT.search(text, clause.end(1)) is None
         ):
             return True
-    m = _FIRST_WORDS.match(_LEAD_LABEL.sub("", text, count=1))
+    m = _FIRST_WORDS.match(_CONJUNCTION.sub("", _LEAD_LABEL.sub("", text, count=1), count=1))
     if m is None:
         return False
     first, second = m.group(1).lower(), m.group(2)

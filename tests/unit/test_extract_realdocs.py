@@ -951,3 +951,78 @@ def test_a_phrase_with_no_verb_is_no_claim_even_with_a_link() -> None:
         assert len(texts(md)) == 1, md
     # a figure keeps a phrase: it is checked
     assert len(texts("- [Jest](https://jestjs.io/) at 40,000 tests a day\n")) == 1
+
+
+def test_a_year_in_a_name_is_no_date() -> None:
+    # rust-lang/blog.rust-lang.org Rust-2018-is-here.md, prometheus/docs 2016-09-04-promcon-2016 post
+    assert detect_kinds("By using Rust 2018, some new features are unlocked that are not allowed in Rust 2015.") == []
+    assert texts("The feedback we got from speakers and attendees at PromCon 2016 was incredibly encouraging.\n") == []
+    # a year after a word that dates it, a full date, a quarter, a fiscal year stay dates (actions/runner
+    # docs/adrs, 18F)
+    for text in (
+        "In 2018, we shipped 40 releases.",
+        "Summer 2020 saw the first release.",
+        "We met in Dec 2019.",
+        "Date 2019-06-05",
+        "Sales grew in Q3 2021.",
+        "Until 2019, the site ran on Jekyll.",
+    ):
+        assert ClaimKind.temporal in detect_kinds(text), text
+
+
+def test_one_to_ones_are_meetings_not_seconds_sourcegraph_handbook() -> None:
+    # sourcegraph/handbook: "… review with their manager in their weekly 1:1s."
+    assert detect_kinds("The TA reviews the Save Plan with their manager in their weekly 1:1s.") == []
+    assert detect_kinds("The page took 1.5s to load.") == [ClaimKind.statistic]
+
+
+def test_an_agendas_entries_are_no_claims_sourcegraph_handbook() -> None:
+    md = (
+        "- (15 minutes) Framing round robin: Share one way you feel what you read in Part 1 relates to our values\n"
+        "- (10 min) Introduction round robin: Name, role at Sourcegraph, something from the last week\n"
+        "- (5 minutes): For session 4, the facilitator posts a reminder a few days before the next session\n"
+    )
+    assert texts(md) == []
+
+
+def test_a_data_dictionarys_rows_are_definitions_fivethirtyeight() -> None:
+    # fivethirtyeight/data biden-agenda/README.md: "Header | Definition" rows define the columns
+    md = (
+        "Header | Definition\n"
+        "---|---\n"
+        "`biden_margin` | The difference between Biden's vote share and Trump's vote share in the relevant"
+        " state or district in 2020.\n"
+        "`num_polls` | The total number of polls with an end date between 180 and 15 days before the election.\n"
+    )
+    assert texts(md) == []
+    # a curated list's "Title | Description" rows state facts (kennethleungty/Failed-ML README.md)
+    md = (
+        "| Title | Description |\n"
+        "|---|---|\n"
+        "| [Sentient Investment AI Hedge Fund](https://www.bloomberg.com/s) | The once high flying AI-powered"
+        " fund failed to make money and was liquidated in less than 2 years |\n"
+    )
+    assert len(texts(md)) == 1
+
+
+def test_more_pointers_and_requests_are_no_claims() -> None:
+    for md in (
+        # rust-lang/blog.rust-lang.org Rust-2018-is-here.md (twice), prometheus/docs 2024-11-19 post
+        "There's also a post on [Mozilla Hacks](https://hacks.mozilla.org/2018/12/r) as well!\n",
+        "There's a lot of details here, so please read the [edition guide](https://doc.rust-lang.org/e).\n",
+        "There's also a [blog post](https://grafana.com/blog/y) from Cristian Greco's point of view.\n",
+        # fivethirtyeight/data ncaa-womens-basketball-tournament/README.md
+        "This folder contains the data behind the story [The Rise And Fall Of Women's NCAA Tournament"
+        " Dynasties](https://fivethirtyeight.com/f).\n",
+        # github/opensource.guide best-practices.md
+        "If your project already suffers from a large backlog, @steveklabnik has suggestions for [how to"
+        " triage issues efficiently](https://steveklabnik.com/w).\n",
+        # open-telemetry/opentelemetry.io blog: a conjunction, or a label, before an imperative
+        "Or send us a message on [CNCF Slack](https://slack.cncf.io/) in #opentelemetry if you have an urgent"
+        " access issue during voting.\n",
+        "- Join discussions: Participate in our weekly [SIG meetings](https://github.com/o/c), or open a"
+        " discussion\n",
+    ):
+        assert texts(md) == [], md
+    # a pointer that states a figure is a claim about its source
+    assert len(texts("There's also a [post](https://hacks.mozilla.org/p) showing that 40% of crates use it.\n")) == 1
