@@ -942,8 +942,8 @@ def test_a_phrase_with_no_verb_is_no_claim_even_with_a_link() -> None:
     for md in (
         "For analyzing images, Zeiler and Fergus [applied](https://doi.org/10.1/z) constant-value masks.\n",
         "Nuxt, SvelteKit, Astro, and others [chose Vite](https://vite.dev/) as their foundation.\n",
-        "And in a symbolic move, the [Rollup team](https://rollupjs.org/) choose that exact day to release it.\n",
-        "[@Homebrew](https://github.com/h) (and many other maintainers) fund their work through GitHub Sponsors\n",
+        "And in a symbolic move, the [Rollup team](https://rollupjs.org/) choose that day to release it.\n",
+        "[@Homebrew](https://github.com/h) (and many other maintainers) fund their work through Sponsors\n",
         "Several other agencies share similar information, including [SSA](https://www.ssa.gov/a).\n",
         "It's [not ready](https://github.com/Homebrew/brew/issues/1) for general use yet.\n",
         "[Transparency](https://m.example.org/t) matters to governments like Bulgaria.\n",
@@ -955,8 +955,8 @@ def test_a_phrase_with_no_verb_is_no_claim_even_with_a_link() -> None:
 
 def test_a_year_in_a_name_is_no_date() -> None:
     # rust-lang/blog.rust-lang.org Rust-2018-is-here.md, prometheus/docs 2016-09-04-promcon-2016 post
-    assert detect_kinds("By using Rust 2018, some new features are unlocked that are not allowed in Rust 2015.") == []
-    assert texts("The feedback we got from speakers and attendees at PromCon 2016 was incredibly encouraging.\n") == []
+    assert detect_kinds("By using Rust 2018, new features are unlocked that are not in Rust 2015.") == []
+    assert texts("The feedback we got from speakers at PromCon 2016 was incredibly encouraging.\n") == []
     # a year after a word that dates it, a full date, a quarter, a fiscal year stay dates (actions/runner
     # docs/adrs, 18F)
     for text in (
@@ -978,7 +978,7 @@ def test_one_to_ones_are_meetings_not_seconds_sourcegraph_handbook() -> None:
 
 def test_an_agendas_entries_are_no_claims_sourcegraph_handbook() -> None:
     md = (
-        "- (15 minutes) Framing round robin: Share one way you feel what you read in Part 1 relates to our values\n"
+        "- (15 minutes) Framing round robin: Share one way you feel what you read relates to our values\n"
         "- (10 min) Introduction round robin: Name, role at Sourcegraph, something from the last week\n"
         "- (5 minutes): For session 4, the facilitator posts a reminder a few days before the next session\n"
     )
@@ -992,7 +992,7 @@ def test_a_data_dictionarys_rows_are_definitions_fivethirtyeight() -> None:
         "---|---\n"
         "`biden_margin` | The difference between Biden's vote share and Trump's vote share in the relevant"
         " state or district in 2020.\n"
-        "`num_polls` | The total number of polls with an end date between 180 and 15 days before the election.\n"
+        "`num_polls` | The total number of polls with an end date between 180 and 15 days before it.\n"
     )
     assert texts(md) == []
     # a curated list's "Title | Description" rows state facts (kennethleungty/Failed-ML README.md)
@@ -1025,4 +1025,4 @@ def test_more_pointers_and_requests_are_no_claims() -> None:
     ):
         assert texts(md) == [], md
     # a pointer that states a figure is a claim about its source
-    assert len(texts("There's also a [post](https://hacks.mozilla.org/p) showing that 40% of crates use it.\n")) == 1
+    assert len(texts("There's also a [post](https://hacks.mozilla.org/p) showing 40% of crates do.\n")) == 1
