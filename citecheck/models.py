@@ -34,6 +34,7 @@ class CitationKind(StrEnum):
     pandoc = (
         "pandoc"  # [@key] resolved through the document's bibliography or aliases; @url:, @pmc:, @wikidata:
     )
+    role = "role"  # {cite}`key`, :cite:`key` (MyST, Sphinx, d2lbook) resolved through the project's BibTeX
 
 
 class ResolveStatus(StrEnum):

@@ -8,7 +8,12 @@ Where a document's keys are defined:
   `bibliography:` of its `metadata.yaml`, `citation-tags.tsv` (`tag<TAB>citation` rows), and the
   `[@key]: target` alias definitions of the folder's other Markdown files (manubot lets any
   content file hold them);
-- `[@key]: target` definitions in the document itself (read by the parser, passed in).
+- `[@key]: target` definitions in the document itself (read by the parser, passed in);
+- when the front matter names none, the BibTeX files the project configures, in the document's
+  folder or one above it in the repository (MyST and Sphinx projects cite with roles,
+  `citecheck.extract.forms.roles`): `bibtex_bibfiles` in a Jupyter Book `_config.yml` or a Sphinx
+  `conf.py`, `bibfile` in a d2lbook `config.ini`, `bibliography` in a MyST `myst.yml`, each path
+  from that file's folder.
 A path is resolved from the document's folder, then from the repository root (the nearest folder
 above it holding `.git`), as pandoc run from either would; a path that leaves the repository, a
 file over `MAX_BYTES` and more than `MAX_FILES` files are refused (the key then stays unresolved,
@@ -69,13 +74,16 @@ def _lookup(table: dict[str, str], key: str) -> str | None:
     return None
 
 
-def named_files(front_matter: str) -> list[str]:
-    """The paths in a YAML front matter's `bibliography:` (a string, a flow list or a block list)."""
+def named_files(front_matter: str, key: str = "bibliography", *, nested: bool = False) -> list[str]:
+    """The paths in a YAML front matter's `bibliography:` (a string, a flow list or a block list);
+    `key`: another key's; `nested`: the key may be indented (under `project:` in a `myst.yml`)."""
     lines = front_matter.split("\n")
     for n, line in enumerate(lines):
-        if not line.startswith("bibliography:"):
+        if nested:
+            line = line.lstrip()
+        if not line.startswith(f"{key}:"):
             continue
-        value = line[len("bibliography:") :].strip()
+        value = line[len(key) + 1 :].strip()
         if value.startswith("["):
             return [_unquote(v) for v in value.strip("[]").split(",") if v.strip()][:MAX_FILES]
         if value:
@@ -107,6 +115,10 @@ def load(
         return bib
     root = _repository_root(folder)
     wanted = [(name, True) for name in named_files(front_matter)]
+    if not wanted:
+        for base, name in configured_files(folder, root):
+            path = _find(name, base, root)
+            wanted.append((str(path.relative_to(root)) if path is not None else name, True))
     if siblings:
         meta = next((folder / m for m in ("metadata.yaml", "metadata.yml") if (folder / m).is_file()), None)
         if meta is not None and meta.stat().st_size <= MAX_BYTES:
@@ -150,6 +162,40 @@ def load(
             for k, v in _aliases(str(path), size, path.stat().st_mtime_ns).items():
                 bib.aliases.setdefault(k, v)
     return bib
+
+
+# Where MyST, Sphinx and d2lbook projects name their BibTeX files (see the module docstring).
+_CONF_PY = re.compile(r"^bibtex_bibfiles\s*=\s*[\[(]([^\])]{0,2000})[\])]", re.MULTILINE)
+_QUOTED = re.compile(r"""["']([^"'\n]{1,300})["']""")
+_CONFIG_INI = re.compile(r"^\s*bibfile\s*=\s*(\S{1,300})", re.MULTILINE)
+_CONFIG_BYTES = 256 * 1024
+
+
+def configured_files(folder: Path, root: Path) -> list[tuple[Path, str]]:
+    """(folder of the configuration file, path it names) for each BibTeX file a project's
+    configuration names, from the document's folder up to the repository root (the nearest
+    configuration wins)."""
+    here = folder.resolve()
+    for base in (here, *here.parents):
+        found: list[tuple[Path, str]] = []
+        for name in ("_config.yml", "_config.yaml", "myst.yml", "conf.py", "config.ini"):
+            path = base / name
+            if not path.is_file() or path.stat().st_size > _CONFIG_BYTES:
+                continue
+            text = path.read_text("utf-8", "replace")
+            if name == "conf.py":
+                m = _CONF_PY.search(text)
+                names = _QUOTED.findall(m.group(1)) if m else []
+            elif name == "config.ini":
+                names = _CONFIG_INI.findall(text)
+            elif name == "myst.yml":
+                names = named_files(text, nested=True)
+            else:
+                names = named_files(text, "bibtex_bibfiles")
+            found += [(base, n) for n in names]
+        if found or base == root:
+            return found[:MAX_FILES]
+    return []
 
 
 def _front(text: str) -> str:

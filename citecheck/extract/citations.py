@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from citecheck.extract.forms import arxiv, bare_url, doi, isbn, pandoc, pubmed
+from citecheck.extract.forms import arxiv, bare_url, doi, isbn, pandoc, pubmed, roles
 from citecheck.extract.forms.base import CitationForm, Hit
 from citecheck.extract.urls import parse_text_fragment, web_target
 from citecheck.models import Citation, CitationKind
@@ -44,6 +44,8 @@ FORMS: tuple[CitationForm, ...] = (
     CitationForm("numbered", CitationKind.numbered, gate=(r"\[",)),
     # [@key], [see @doi:10.…, p. 3; @tag:name]: the parser's pandoc_cite rule (forms/pandoc.py).
     pandoc.FORM,
+    # {cite}`key`, :cite:`a,b`: the parser's cite_role rule (forms/roles.py).
+    roles.FORM,
     # "(…2020…)": a year inside parentheses; "Smith (2020)" too.
     CitationForm(
         "author_year",

@@ -107,7 +107,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from citecheck.config import DEFAULT_EXTRACT_BUDGET_S
 from citecheck.extract import bibliography, citations, resolve
-from citecheck.extract.forms import pandoc
+from citecheck.extract.forms import pandoc, roles
 from citecheck.extract.kinds import (
     addresses_reader,
     detect_kinds,
@@ -271,6 +271,7 @@ _RULE_MARKERS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("strikethrough",), ("~~",)),
     (("emphasis",), ("*", "_")),
     (("pandoc_cite",), ("@",)),  # a citation bracket holds a key "@…"
+    (("cite_role",), ("cite",)),  # {cite}`key`, :cite:`key`
 )
 
 
@@ -325,7 +326,25 @@ def _build_parser() -> MarkdownIt:
         if rule.name in _BRACKET_RULES:
             md.inline.ruler.at(rule.name, _needs_closing_bracket(rule.fn, _BRACKET_RULES[rule.name]))
     md.inline.ruler.before("link", "pandoc_cite", _needs_closing_bracket(_pandoc_cite, "["))
+    md.inline.ruler.before("backticks", "cite_role", _cite_role)
     return md
+
+
+def _cite_role(state: Any, silent: bool) -> bool:
+    """A bibliography role, `` {cite:p}`a,b` `` or `` :cite:`key` `` (forms/roles.py): one token
+    holding its keys, and no visible text."""
+    src, pos = state.src, state.pos
+    if not src.startswith(roles.STARTS, pos):
+        return False
+    m = roles.ROLE.match(src, pos, state.posMax)
+    if m is None:
+        return False
+    if not silent:
+        token = state.push("cite_role", "", 0)
+        token.content = m.group(0)
+        token.meta = {"keys": roles.role_keys(m.group(1))}
+    state.pos = m.end()
+    return True
 
 
 def _pandoc_cite(state: Any, silent: bool) -> bool:
@@ -445,9 +464,11 @@ class _Anchor:
 
 @dataclass(frozen=True)
 class _PandocKeys:
-    """The keys of one pandoc citation bracket, resolved once the file is read."""
+    """The keys of one pandoc citation bracket or bibliography role, resolved once the file is
+    read."""
 
     keys: tuple[str, ...]
+    role: str | None = None  # the role as written (`{cite:p}`a,b``); None for a pandoc bracket
 
 
 @dataclass
@@ -693,7 +714,7 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
             if pos >= 0:
                 close = line.find("]", pos + 2)
                 cur = _skip_link_tail(line, close + 1) if close >= 0 else pos + 2
-        elif ctype == "pandoc_cite":
+        elif ctype in ("pandoc_cite", "cite_role"):
             raw = child.content
             first_line, _, rest = raw.partition("\n")
             pos = line.find(first_line, cur)
@@ -710,7 +731,8 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
                 last = parts[-1][-1] if parts[-1] else " "
             keys = (child.meta or {}).get("keys") or []
             if keys:
-                block.pandoc.append((vlen, _PandocKeys(tuple(keys))))
+                role = raw if ctype == "cite_role" else None
+                block.pandoc.append((vlen, _PandocKeys(tuple(keys), role)))
         elif ctype == "footnote_ref":
             pos = line.find("[^", cur)
             if pos < 0:
@@ -1713,18 +1735,18 @@ class _Keys:
     def __init__(self, front: str, aliases: dict[str, str], source: Path | None) -> None:
         self.front, self.aliases, self.source = front, aliases, source
         self.bib: bibliography.Bibliography | None = None
-        self.done: dict[str, Citation] = {}
+        self.done: dict[tuple[str, str | None], Citation] = {}
 
-    def citation(self, key: str) -> Citation:
-        if key not in self.done:
+    def citation(self, key: str, role: str | None = None) -> Citation:
+        if (key, role) not in self.done:
             if self.bib is None and pandoc.identifier_url(key) is None:
                 folder = self.source.parent if self.source is not None else None
                 self.bib = bibliography.load(
                     folder, self.front, self.aliases, siblings=True, exclude=self.source
                 )
             bib = self.bib or bibliography.Bibliography(aliases=self.aliases)
-            self.done[key] = resolve.pandoc_citation(key, bib)
-        return self.done[key]
+            self.done[key, role] = resolve.pandoc_citation(key, bib, role=role)
+        return self.done[key, role]
 
 
 def _finish(
@@ -1748,7 +1770,7 @@ def _finish(
                 if item.strong or references:
                     cits.append(resolve.mention_citation(item, index))
             elif isinstance(item, _PandocKeys):
-                cits.extend(keys.citation(k) for k in item.keys)
+                cits.extend(keys.citation(k, item.role) for k in item.keys)
             elif isinstance(item, _Anchor):
                 # an in-page link to a reference entry cites what the entry cites; to anything
                 # else (a heading, a note without a URL) it is navigation and cites nothing

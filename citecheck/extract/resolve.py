@@ -324,12 +324,14 @@ def attribution_citations(found: Iterable[Citation]) -> list[Citation]:
     return out
 
 
-def pandoc_citation(key: str, bib: Bibliography) -> Citation:
+def pandoc_citation(key: str, bib: Bibliography, *, role: str | None = None) -> Citation:
     """What a pandoc citation key names (see `citecheck.extract.forms.pandoc` for the order),
-    or an error citation saying why it names nothing."""
-    raw = f"@{key}"
+    or an error citation saying why it names nothing. `role`: the key comes from a bibliography
+    role as written (`{cite:p}`a,b``, `citecheck.extract.forms.roles`), which names no aliases."""
+    raw = role or f"@{key}"
+    form = CitationKind.role if role else CitationKind.pandoc
     found = pandoc.identifier_url(key)
-    if found is None:
+    if found is None and role is None:
         target = bib.alias(key)
         if target is not None:
             found = pandoc.identifier_url(target) or (
@@ -345,17 +347,21 @@ def pandoc_citation(key: str, bib: Bibliography) -> Citation:
     if found is None:
         known, url = bib.entry(key)
         if known and url:
-            found = (CitationKind.pandoc, key, url)
+            found = (form, key, url)
         elif known:
             where = ", ".join(bib.files)
-            return _error(
-                raw, CitationKind.pandoc, key, f"bibliography entry {key} ({where}) has no URL or identifier"
-            )
-    if found is None:
+            return _error(raw, form, key, f"bibliography entry {key} ({where}) has no URL or identifier")
+    if found is None and role is None:
         found = pandoc.inferred_url(key)
     if found is None:
         if bib.files:
-            reason = f"citation key [@{key}] not found in the bibliography ({', '.join(bib.files)})"
+            label = key if role else f"[@{key}]"
+            reason = f"citation key {label} not found in the bibliography ({', '.join(bib.files)})"
+        elif role:
+            reason = (
+                f"citation key {key} not found: the project configures no bibliography (bibtex_bibfiles"
+                " in _config.yml or conf.py, bibfile in config.ini, bibliography in myst.yml)"
+            )
         else:
             reason = (
                 f"citation key [@{key}] not found: the document names no bibliography"
@@ -363,7 +369,7 @@ def pandoc_citation(key: str, bib: Bibliography) -> Citation:
             )
         if bib.problems:
             reason += f"; {'; '.join(bib.problems)}"
-        return _error(raw, CitationKind.pandoc, key, reason)
+        return _error(raw, form, key, reason)
     kind, identifier, url = found
     return Citation(
         raw=raw, kind=kind, identifier=identifier, url=url, text_fragment=parse_text_fragment(url)

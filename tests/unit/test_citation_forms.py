@@ -42,6 +42,7 @@ SAMPLES = {
     "arxiv": "As shown by arXiv:2301.01234 it works",
     "pubmed": "As shown by PMID: 12345678 it works",
     "pandoc": "As shown [@smith2020] it works",
+    "role": "As shown {cite:p}`smith2020` it works",
     "isbn": "As shown in ISBN 978-0-13-468599-1 it works",
 }
 

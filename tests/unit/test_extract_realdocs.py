@@ -139,6 +139,63 @@ def test_a_bibliography_outside_the_repository_is_refused(tmp_path: Path) -> Non
     assert cit.url is None and "not found in the repository" in (cit.resolve_error or "")
 
 
+def test_bibliography_roles_resolve_through_the_projects_bibtex(tmp_path: Path) -> None:
+    # d2l-ai/d2l-en: chapter_convolutional-modern/batch-norm.md cites with :cite:`key`, and its
+    # config.ini names d2l.bib ("bibfile = d2l.bib" under [pdf])
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "config.ini").write_text("[project]\nname = d2l-en\n\n[pdf]\nbibfile = d2l.bib\n")
+    (tmp_path / "d2l.bib").write_text(
+        "@InProceedings{Ioffe.Szegedy.2015,\n  title = {Batch normalization},\n  year = {2015},\n"
+        "  url = {https://proceedings.mlr.press/v37/ioffe15.html}\n}\n"
+        "@Article{Bishop.1995,\n  title = {Training with noise is equivalent to Tikhonov regularization},\n"
+        "  year = {1995}\n}\n"
+    )
+    chapter = tmp_path / "chapter_convolutional-modern"
+    chapter.mkdir()
+    doc = chapter / "batch-norm.md"
+    doc.write_text(
+        "In this section, we describe *batch normalization*, a popular and effective technique\n"
+        "that consistently accelerates the convergence of deep networks :cite:`Ioffe.Szegedy.2015`.\n\n"
+        "This is equivalent to Tikhonov regularization on the inputs :cite:`Bishop.1995`.\n\n"
+        "Such as AdaGrad :cite:`Duchi.Hazan.Singer.2011,Kingma.Ba.2014` it adapts the step size.\n"
+    )
+    first, second, third = extract_file(doc).claims
+    assert first.text.endswith("convergence of deep networks.") and first.line == 1
+    assert [(c.kind, c.raw, c.url) for c in first.citations] == [
+        (CitationKind.role, ":cite:`Ioffe.Szegedy.2015`", "https://proceedings.mlr.press/v37/ioffe15.html")
+    ]
+    assert "entry Bishop.1995 (d2l.bib) has no URL or identifier" in (second.citations[0].resolve_error or "")
+    assert [c.identifier for c in third.citations] == ["Duchi.Hazan.Singer.2011", "Kingma.Ba.2014"]
+    assert "not found in the bibliography (d2l.bib)" in (third.citations[0].resolve_error or "")
+
+
+def test_myst_cite_roles_through_a_jupyter_book_config(tmp_path: Path) -> None:
+    # a Jupyter Book: _config.yml names the BibTeX files; MyST roles {cite}, {cite:p}, {cite:t}
+    (tmp_path / ".git").mkdir()
+    book = tmp_path / "book"
+    (book / "chapters").mkdir(parents=True)
+    (book / "_config.yml").write_text("title: A book\nbibtex_bibfiles:\n  - references.bib\n")
+    (book / "references.bib").write_text(
+        "@article{wilson2014,\n  title={Best Practices for Scientific Computing},\n  year={2014},\n"
+        "  doi={10.1371/journal.pbio.1001745}\n}\n"
+    )
+    doc = book / "chapters" / "intro.md"
+    doc.write_text(
+        "Researchers spend 30% of their time writing software {cite:p}`wilson2014`.\n\n"
+        "Most of them are self-taught, as {cite:t}`wilson2014` found in 2014.\n"
+    )
+    first, second = extract_file(doc).claims
+    assert first.text == "Researchers spend 30% of their time writing software."
+    assert urls(first) == urls(second) == ["https://doi.org/10.1371/journal.pbio.1001745"]
+    # without a configured bibliography the key is kept with the reason (a fresh folder, no config)
+    (cit,) = one("Researchers spend 30% of their time on it {cite}`wilson2014`.\n").citations
+    assert cit.resolve_status == ResolveStatus.error and "configures no bibliography" in (
+        cit.resolve_error or ""
+    )
+    # a role that is not a citation stays text; a code span alone is code
+    assert one("Section :numref:`sec_x` shows a 40% gain in 2019.\n").citations == []
+
+
 def test_pandoc_brackets_that_are_not_citations() -> None:
     assert pandoc.bracket_keys("contact me@example.com") is None
     assert pandoc.bracket_keys("@fig:overfitting") == []  # a cross-reference cites nothing
