@@ -54,7 +54,8 @@ _COUNT_NOUNS = (
     r"packages|libraries|languages|lines|files|tests|bugs|vulnerabilities|hours|days|weeks|months|years|"
     r"minutes|seconds|times|percent|points|votes|sponsors|donors|dollars|euros|pounds|servers|requests|"
     r"teams|apps|applications|games|books|articles|papers|studies|surveys|responses|cases|deaths|jobs|"
-    r"workers|accounts|devices|machines|cores|nodes|releases|versions|events|meetings)"
+    r"workers|accounts|devices|machines|cores|nodes|releases|versions|events|meetings|"
+    r"bytes|bits|pixels|characters|tokens|records|rows|entries|items|words|scholarships|grants|awards)"
 )
 _COUNT_NOUN = re.compile(_COUNT_NOUNS + r"\b", re.IGNORECASE)
 # Every alternative starts at a digit or a currency sign; the lookahead says so up front, so
@@ -74,11 +75,14 @@ _STAT_DIGITS = re.compile(
             r"(?<![\w.,$/#'’:-])(?:\d+\.\d+|\d{1,3})\s?s\b(?!['’])",
             r"[$€£¥₹]\s?\d",
             rf"{_NUM}\s?(?:USD|EUR|GBP|dollars|euros|pounds|thousand|million|billion|trillion|bn|mn|k)\b",
+            # "138M", "2.5B", "25K" (upper case: "3d", "5m" are other units)
+            rf"{_NUM}(?-i:[KMB])\b",
             rf"{_NUM}\s?[x×](?!\w)",
             rf"{_NUM}\s+(?:in|out\s+of)\s+(?:every\s+)?{_SMALL}\b",
             rf"{_NUM}\s+(?:times|fold)\b",
-            # a count is a number before a lower-case noun: "24 Pull Requests" is a name
-            rf"{_NUM}\s+(?-i:(?:[a-z]+\s+)?{_COUNT_NOUNS})\b",
+            # a count is a number before a lower-case noun: "24 Pull Requests" is a name; "25+
+            # scholarships" is one
+            rf"{_NUM}\+?\s+(?-i:(?:[a-z]+\s+)?{_COUNT_NOUNS})\b",
             r"(?<![\w.,$/#'’-])(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?\s+(?-i:(?:[a-z]+\s+)?[a-z]{3,}s)\b",
         ]
     )
@@ -144,7 +148,9 @@ _TEMPORAL_MONTH = re.compile(
     rf"[Ee]arly|[Ll]ate|[Mm]id-?|[Ll]ast|[Tt]his|[Nn]ext|[Tt]hrough)\s+{_MONTH}|"
     rf"{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH},?\s+\d{{4}}\b"
 )
-_RELATIVE_GATE = wordset("year years month months week weeks decade decades quarter century ago")
+_RELATIVE_GATE = wordset(
+    "year years month months week weeks decade decades quarter century ago summer winter spring fall autumn"
+)
 _TEMPORAL_WORDS = re.compile(
     r"\b(?:last|past|previous|this|next|coming)\s+(?:year|month|week|decade|quarter|century|summer|winter|"
     r"spring|fall|autumn)\b|"
@@ -331,10 +337,16 @@ def _year_in_name(text: str, m: re.Match[str]) -> bool:
     return name is not None and name.group(1).rstrip(".").lower() not in _DATING_WORDS
 
 
+# A year-like number before one of these counts them ("URLs up to 2048 bytes", "1920 pixels").
+_UNIT_AFTER = re.compile(r"\s?(?:bytes|bits|pixels|px|characters|chars|tokens|rows|records|entries|words)\b")
+
+
 def _has_date(text: str) -> bool:
     for m in _TEMPORAL_DIGITS.finditer(text):
         if m.group(0)[:1].isdigit() and (
-            _LABEL_BEFORE.search(text, max(0, m.start() - 12), m.start()) or _year_in_name(text, m)
+            _LABEL_BEFORE.search(text, max(0, m.start() - 12), m.start())
+            or _year_in_name(text, m)
+            or _UNIT_AFTER.match(text, m.end()) is not None
         ):
             continue
         return True

@@ -1083,3 +1083,20 @@ def test_more_pointers_and_requests_are_no_claims() -> None:
         assert texts(md) == [], md
     # a pointer that states a figure is a claim about its source
     assert len(texts("There's also a [post](https://hacks.mozilla.org/p) showing 40% of crates do.\n")) == 1
+
+
+def test_counts_written_as_25_plus_138m_and_bytes_are_figures() -> None:
+    # pyOpenSci/pyopensci.github.io, simonw/til, withastro/docs, prometheus/docs 2016 "one year" post
+    for text in (
+        "We awarded 25+ scholarships.",
+        "The downloaded file is 138M on disk.",
+        "2300+ pull requests (60+ open)",
+    ):
+        assert ClaimKind.statistic in detect_kinds(text), text
+    # a year-like number before a unit counts it: no date
+    assert detect_kinds("Browsers limit URLs to 2048 bytes.") == [ClaimKind.statistic]
+    # a season after "last" is a date, a verb "fall" is not
+    assert detect_kinds("Last fall, we also received support from the Chan Zuckerberg Initiative.") == [
+        ClaimKind.temporal
+    ]
+    assert detect_kinds("Prices fall when supply rises.") == []
