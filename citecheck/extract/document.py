@@ -122,6 +122,7 @@ from citecheck.extract.kinds import (
     reads_as_statement,
     reports_cited_finding,
     states_nothing_checkable,
+    tells_a_personal_story,
 )
 from citecheck.extract.markup import FILL, blank_markup, drop_fill, strip_fill
 from citecheck.extract.urls import is_change_reference
@@ -1114,6 +1115,8 @@ def _block_drafts(
             continue
         if ClaimKind.statistic not in kinds and ClaimKind.quote not in kinds and addresses_reader(sentence):
             continue  # an instruction, offer or invitation to the reader, even with a link
+        if not kinds and tells_a_personal_story(sentence):
+            continue  # "I decided to use [ReadTheDocs](…) for …": its links name what it used
         if not kinds and is_lead_in(sentence):
             continue  # a lead-in ("In the words of Section508.gov:"): its links go to what follows
         if ClaimKind.statistic not in kinds and is_sentiment(sentence):

@@ -1030,6 +1030,8 @@ _RESOURCE_POINTER = re.compile(
     r"folder|directory)s?"
     r"\s+(?:also\s+|further\s+)?(?:explains?|describes?|shows?|covers?|contains?|lists?|walks|goes\s+(?:into|over|"
     r"through)|discuss(?:es)?|details|outlines?|introduces?|summari[sz]es?)\b|"
+    # "Here's the source code for version 0.1.0", "Here's a look back at what we did in 2024"
+    r"^\W*here(?:['’]s|\s+is|\s+are)\s+(?:the|a|an|my|our|some|what|how)\b|"
     # "There's also a post on Mozilla Hacks", "There's a great guide to … on Stack Overflow"
     r"^\W*there(?:['’]s|\s+is|\s+are)\s+(?:also\s+)?(?:a|an|another|some)\s+(?:[\w'’-]+\s+){0,2}?(?:post|"
     r"guide|talk|article|video|write-?up|tutorial|thread|podcast|episode|book|course)s?\b",
@@ -1083,11 +1085,12 @@ _SENTIMENT = re.compile(
 _DEFINITION = re.compile(
     r"^(?!(?i:there|it|this|that|these|those|here|which|what|one|each|all|both)\b)"
     r"[\w .'’&+-]{1,60}?\s+(?:is|are)\s+(?:an?|the)\s+"
-    r"(?:(?!(?:with|of|in|on|at|by|from|and|or|whose)\b)[\w-]+\s+){0,3}?"
+    r"(?:(?!(?:with|of|in|on|at|by|from|and|or|whose|for|to|that|which)\b)[\w-]+\s+){0,4}?"
     r"(?:tool|library|framework|platform|language|service|system|project|package|program|application|app|"
     r"website|site|format|protocol|standard|method|technique|collection|set|suite|toolkit|engine|database|"
     r"editor|extension|plugin|module|utility|community|organi[sz]ation|initiative|group|term|concept)s?"
-    r"(?:\s+(?:for|that|which|to|used|designed|built|written|made|meant|where)\b|\s*[.;:]?\s*$)"
+    r"(?:\s+(?:for|that|which|to|used|designed|built|written|made|meant|where|supporting|providing|offering|"
+    r"focused|dedicated|helping)\b|\s*[.;:]?\s*$)"
     r"(?!.*\b(?:used\s+(?:by|in)|and\s+(?:is|has|was)|since|largest|most|first)\b)"
 )
 
@@ -1278,6 +1281,25 @@ _LETS = re.compile(r"^\W*(?:[A-Za-z]+,\s+)?(?i:let)(?:['’]s|\s+us)\s+[a-z]")
 _SECOND_CLAUSE = re.compile(r"\s[–—-]\s|[:;]\s")
 
 
+# A recommendation: "We highly recommend using the Apostrophe CLI tool", "Prisma ORM is the
+# recommended way to connect to …" ("it is now recommended to use default_rng" reports one).
+_RECOMMENDS = re.compile(
+    r"^\W*(?:we|I)\s+(?:(?:\w+ly|also|would|do)\s+)?(?:recommend|suggest|advise)\b|"
+    r"\b(?:is|are)\s+the\s+(?:officially\s+)?recommended\s+(?:way|library|approach|option|tool|method|choice|"
+    r"solution|setup|package)\b",
+    re.IGNORECASE,
+)
+# "I tried this for the first time today with my … Web Component", "My initial goal was to …": a
+# personal account; what the links name is not a fact it states.
+_PERSONAL = re.compile(r"^\W*(?:I(?:['’](?:ve|d))?|My)\s")
+
+
+def tells_a_personal_story(text: str) -> bool:
+    """A first-person singular account ("I decided to use ReadTheDocs for …"): no claim on its
+    links alone (the caller keeps one that states a figure, a date or a quotation)."""
+    return _PERSONAL.match(text) is not None
+
+
 # "Or send us a message on CNCF Slack …": a conjunction before an imperative.
 _CONJUNCTION = re.compile(r"^\W*(?:or|and|but|so)\s+(?=[a-z])", re.IGNORECASE)
 
@@ -1286,7 +1308,7 @@ def addresses_reader(text: str) -> bool:
     """Whether a sentence is an instruction, an offer or an invitation to the reader ("You can
     …", "If you …, …", "We encourage you to …", "Use the …", "Let's explore …"): no claim, even
     when it links a page (the caller keeps one that states a figure, a quotation or a finding)."""
-    if _READER.match(text) is not None or _LETS.match(text) is not None:
+    if _READER.match(text) is not None or _LETS.match(text) is not None or _RECOMMENDS.search(text):
         return not _FINDING.search(text)
     condition = _IF_YOU.match(text)
     if condition is not None:

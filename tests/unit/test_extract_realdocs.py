@@ -1100,3 +1100,23 @@ def test_counts_written_as_25_plus_138m_and_bytes_are_figures() -> None:
         ClaimKind.temporal
     ]
     assert detect_kinds("Prices fall when supply rises.") == []
+
+
+def test_personal_accounts_recommendations_and_here_is_pointers_are_no_claims() -> None:
+    for md in (
+        # simonw/til: a personal account names what it used
+        "I decided to use [ReadTheDocs](https://readthedocs.org/) for my in-development project.\n",
+        "My initial goal was to make a [Fly.io](https://fly.io/) API key available in an env variable.\n",
+        "Here's [the source code](https://github.com/simonw/t) for version 0.1.0.\n",
+        # withastro/docs, fastapi/fastapi how-to/graphql.md
+        "We highly recommend using the [Apostrophe CLI tool](https://apostrophecms.com/c) for this.\n",
+        "[Prisma ORM](https://www.prisma.io/orm) is the recommended way to connect to Postgres.\n",
+    ):
+        assert texts(md) == [], md
+    # a personal account with a figure, a report of someone's recommendation stay claims (simonw/til,
+    # scientific-python/blog.scientific-python.org)
+    for md in (
+        "I'm excited about the [places data](https://overturemaps.org/), nearly 60 million listings.\n",
+        "It is now recommended to use [default_rng](https://numpy.org/d) instead, which is faster.\n",
+    ):
+        assert len(texts(md)) == 1, md
