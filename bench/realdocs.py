@@ -83,6 +83,8 @@ LEAK = re.compile(
     r"|\b[A-Za-z]+=\{"  # JSX props
     r"|\{:[^}]{0,80}\}|\{#[\w:.-]{1,80}\}"  # kramdown / pandoc attributes
     r"|<[a-z][\w-]{0,30}(?: [\w.-]{1,30}){1,8}>"  # "<path to tar.gz>" placeholders
+    # MyST / Sphinx / d2lbook roles: {numref}`x`, :cite:`key`
+    r"|(?<![\w:]):(?:numref|ref|eqref|eq|label|doc|cite|citet|citep):|\{(?:numref|ref|eq|doc|cite)(?::\w+)?\}"
 )
 
 

@@ -16,7 +16,11 @@ Markdown holds markup no reader sees:
 - code includes: `{* ../../docs_src/app.py hl[11, 19] *}` (FastAPI's MkDocs docs), whose line
   numbers are no `[N]` citations;
 - attribute lists: kramdown's `{: .class}` and pandoc's `{#id .class}` (a pandoc `{#id}` still
-  names an anchor: `citecheck.extract.document` reads it before the blanking).
+  names an anchor: `citecheck.extract.document` reads it before the blanking);
+- cross-reference roles of MyST, Sphinx and d2lbook, `` {numref}`fig-x` ``, `` :numref:`sec_x` ``,
+  `` {ref}`label` ``, `` :eqref:`eq_x` ``, `` :label:`sec_x` ``: the label is no prose (the
+  rendered page shows a number or a title there). Bibliography roles (`` {cite}`key` ``) are
+  citations, read by the parser (`citecheck.extract.forms.roles`).
 `:::type` admonitions and `!!! type` blocks are left to the parser (mdit-py-plugins' container
 and admon plugins: their bodies are prose).
 
@@ -72,11 +76,15 @@ _JSX_START = re.compile(r"</?[A-Z][\w.]*")
 _JSX_PROP = re.compile(r"<[A-Za-z][\w.]*\s[^<>]{0,500}?=\{")
 _JSX_TOKEN = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[{}<>]")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_XREF_ROLE = re.compile(
+    r"(?:\{(?:numref|ref|eq|doc|download|any|prf:ref|term-ref)\}|(?<![\w:]):(?:numref|ref|eqref|eq|label|doc|"
+    r"numref|download|any):)`[^`\n]{1,300}`"
+)
 
 
 def may_hold_markup(text: str, *, mdx: bool) -> bool:
     """The cheap test before `blank_markup`: False means there is nothing to blank."""
-    if "{" in text:
+    if "{" in text or ("`" in text and ":" in text and _XREF_ROLE.search(text) is not None):
         return True
     return "<" in text and (mdx or _JSX_PROP.search(text) is not None)
 
@@ -93,6 +101,8 @@ def blank_markup(text: str, *, mdx: bool) -> str:
         _jsx_spans(text, spans, everything=mdx)
     if mdx:
         _expression_spans(text, spans)
+    if "`" in text:
+        spans.extend(m.span() for m in _XREF_ROLE.finditer(text))
     if not spans:
         return text
     chars = list(text)
@@ -113,7 +123,7 @@ def blank_markup(text: str, *, mdx: bool) -> str:
     return "\n".join(lines)
 
 
-_DROP = re.compile(rf"(?<= ){FILL}+ |{FILL}+")
+_DROP = re.compile(rf"(?<= ){FILL}+ | {FILL}+(?=[,.;:!?)])|{FILL}+")
 
 
 def drop_fill(text: str) -> str:

@@ -1120,3 +1120,15 @@ def test_personal_accounts_recommendations_and_here_is_pointers_are_no_claims() 
         "It is now recommended to use [default_rng](https://numpy.org/d) instead, which is faster.\n",
     ):
         assert len(texts(md)) == 1, md
+
+
+def test_cross_reference_roles_are_markup_d2l() -> None:
+    # d2l-ai/d2l-en chapter_convolutional-modern/batch-norm.md: ":numref:`sec_dropout`" (the rendered
+    # page shows a section number there), MyST {numref}; the claim keeps its place and its figures
+    c = one("It also forms the basis of dropout in :numref:`sec_dropout`, which cut errors by 40% in 2014.\n")
+    assert c.text == "It also forms the basis of dropout in, which cut errors by 40% in 2014."
+    assert (c.line, c.column) == (1, 1)
+    assert one("As {numref}`fig-x` shows, it fell 20% in 2020.\n").text == "As shows, it fell 20% in 2020."
+    assert texts(":label:`sec_batch_norm`\n") == []
+    # a Rust path in code is no role
+    assert "axum::middleware::from_fn" in one("The `axum::middleware::from_fn` grew 3x in 2021.\n").text
