@@ -119,13 +119,15 @@ from citecheck.extract.kinds import (
     is_lead_in,
     is_question,
     is_sentiment,
+    names_a_change,
     reads_as_statement,
     reports_cited_finding,
     states_nothing_checkable,
     tells_a_personal_story,
+    tells_of_an_event,
 )
 from citecheck.extract.markup import FILL, blank_markup, drop_fill, strip_fill
-from citecheck.extract.urls import is_change_reference
+from citecheck.extract.urls import is_change_path, is_change_reference
 from citecheck.models import Citation, CitationKind, Claim, ClaimKind, ExtractedDocument, FileError, Reference
 from citecheck.models import ResolveStatus as RS
 from citecheck.sentences import split_sentences
@@ -1137,6 +1139,8 @@ def _block_drafts(
             and _describes_linked_tool(sentence_links, text, s)
         ):
             continue  # "[dependabot](…) checks your dependency files every day …": a tool list's entry
+        if list_item and k == 0 and not kinds and _describes_linked_page(sentence_links, text, s, e):
+            continue  # "[Falsehoods about Art](…) - Common misconceptions about art.": a reading list's entry
         if (
             split
             and not quote
@@ -1159,6 +1163,13 @@ def _block_drafts(
                 isinstance(c, Citation) and is_change_reference(c.raw, c.url or "") for _, c in items
             ):
                 continue  # a change-log entry, "Fix X ([#123](…/pull/123))": its links name changes
+            if (
+                not kinds
+                and _words_outside(smask, sentence_links, s, e) == 0
+                and all(isinstance(c, Citation) and is_change_path(c.url or "") for _, c in items)
+                and names_a_change(sentence)
+            ):
+                continue  # "- [Improve how rustdoc warnings are displayed](…/pull/44350)": a change's title
         elif not kinds or is_imperative_or_opinion(sentence) or states_nothing_checkable(sentence, kinds):
             continue  # nothing to check, or no fact worth an unsourced flag
         line, col = block.position(s)
@@ -1185,6 +1196,22 @@ _PRESENT_VERB = re.compile(
     r"\s+(?!(?:is|has|was|does|this|its|us|as|plus|versus|thus|less)\b)[a-z]{2,}s\b"
     r"(?!\s+(?:are|were|have|had|can|could|will|would|may|might|must|should|do|did)\b)"
 )
+
+
+# After the linked title that opens a reading list's entry: a dash or a colon, then what the page is
+# about ("[Falsehoods about Art](…) - Common misconceptions about art.").
+_TITLE_DASH = re.compile(r"\s*(?:[-–—]|:)\s+")
+
+
+def _describes_linked_page(links: list[_Link], text: str, s: int, e: int) -> bool:
+    """Whether a list item is a reading or resource list's entry: a link on its title, a dash,
+    and what the page covers (kdeldycke/awesome-falsehood). An entry that tells of an event in the
+    past tense ("[Knight Capital](…) - A bug caused a $460M loss") or states a figure or date (the
+    caller checks) is a claim."""
+    if not links or links[0].start != s:
+        return False
+    dash = _TITLE_DASH.match(text, links[0].end, e)
+    return dash is not None and not tells_of_an_event(text[dash.end() : e])
 
 
 def _describes_linked_tool(links: list[_Link], text: str, s: int) -> bool:
@@ -1244,7 +1271,8 @@ def _words_outside(smask: str, links: list[_Link], s: int, e: int) -> int:
 # A short "Name, role" line without a sentence's end: a quotation's attribution.
 _LINK_TARGET = re.compile(r"\]\([^()\s]*\)")  # a link's "(url)", to read the line as it shows
 _NAME_LINE = re.compile(r"[\[*_]*[A-Z][^\n.!?:;]{0,60},[^\n.!?]{1,80}")
-_ATTRIB_LINE = re.compile(r"^\s*(?:—|―|–|--|~)\s*\S")
+# An attribution line: a dash and a name, or a label ("Author: [@iamdevloper](…)", "Source: …").
+_ATTRIB_LINE = re.compile(r"^\s*(?:—|―|–|--|~)\s*\S|^\s*(?i:author|source|credit|via)\s*:\s*\S")
 
 
 @dataclass
@@ -1398,6 +1426,17 @@ def _blockquote_context(
         if _ATTRIB_LINE.match(nxt.content):
             cits = resolve.attribution_citations(_inline_links(nxt, env, clock))
             return _QuoteContext(close, cits, True), close + 2
+    if (
+        close + 5 < len(tokens)
+        and tokens[close + 1].type == "blockquote_open"
+        and tokens[close + 2].type == "paragraph_open"
+        and tokens[close + 5].type == "blockquote_close"
+    ):
+        # a block quote of its own that holds only the attribution ("> Author: [@iamdevloper](…)")
+        nxt = tokens[close + 3]
+        if _ATTRIB_LINE.match(nxt.content) and "\n" not in nxt.content.strip():
+            cits = resolve.attribution_citations(_inline_links(nxt, env, clock))
+            return _QuoteContext(close, cits, True), close + 3
     if prev_inline is not None and strip_fill(prev_inline.content).endswith(":"):
         cits = resolve.attribution_citations(_inline_links(prev_inline, env, clock))
         if cits:
@@ -1802,10 +1841,17 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ESM = re.compile(r"^(?:import|export)\s")
 
 
+# Pelican and MultiMarkdown metadata: "Key: value" lines that open the file, up to a blank line
+# ("Title: This Week in Rust 201", "Date: 2017-09-26"); the first key is one of these.
+_METADATA_START = re.compile(r"(?i:title|date|author|authors|slug|category|tags|summary|status|lang):[ \t]")
+_METADATA_LINE = re.compile(r"[A-Za-z][\w -]{0,30}:[ \t]|[ \t]+\S")
+
+
 def _blank_non_markdown(text: str, *, mdx: bool) -> str:
-    """Blank out TOML front matter (`+++`) and, in MDX, top-level import/export lines, keeping
-    every line where it is so positions stay exact."""
-    if not text.startswith("+++") and not (mdx and ("import" in text or "export" in text)):
+    """Blank out TOML front matter (`+++`), a Pelican or MultiMarkdown metadata block and, in MDX,
+    top-level import/export lines, keeping every line where it is so positions stay exact."""
+    metadata = _METADATA_START.match(text) is not None
+    if not text.startswith("+++") and not metadata and not (mdx and ("import" in text or "export" in text)):
         return text
     lines = text.split("\n")
     if lines[0].strip() == "+++":
@@ -1813,6 +1859,12 @@ def _blank_non_markdown(text: str, *, mdx: bool) -> str:
             if lines[n].strip() == "+++":
                 lines[: n + 1] = [""] * (n + 1)
                 break
+    if metadata:
+        n = 0
+        while n < len(lines) and lines[n].strip() and _METADATA_LINE.match(lines[n]):
+            n += 1
+        if n >= 2:  # one "Title: …" line alone may be prose
+            lines[:n] = [""] * n
     if mdx:
         fence = ""
         for n, line in enumerate(lines):

@@ -152,7 +152,8 @@ _RELATIVE_GATE = wordset(
     "year years month months week weeks decade decades quarter century ago summer winter spring fall autumn"
 )
 _TEMPORAL_WORDS = re.compile(
-    r"\b(?:last|past|previous|this|next|coming)\s+(?:year|month|week|decade|quarter|century|summer|winter|"
+    # the unit in lower case: "This Week in Rust" is a newsletter's name
+    r"\b(?:last|past|previous|this|next|coming)\s+(?-i:year|month|week|decade|quarter|century|summer|winter|"
     r"spring|fall|autumn)\b|"
     r"\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|a\s+few|many)\s+"
     r"(?:years?|months?|weeks?|days?|decades?|centuries)\s+ago\b|"
@@ -952,6 +953,35 @@ def _has_main_verb(text: str) -> bool:
 
 # A phrase is short; past this many words the verb guess above is more often wrong than right.
 _FRAGMENT_WORDS = 20
+
+
+# Verbs a change's title opens with, besides the imperatives ("Improve how rustdoc warnings are
+# displayed", "Stabilize `Option::zip`").
+_CHANGE_VERBS = wordset(
+    "improve refactor deprecate stabilize document bump rename revert tweak simplify speed"
+)
+
+
+def names_a_change(text: str) -> bool:
+    """Whether a linked title is a change's, in the imperative ("Improve how rustdoc warnings are
+    displayed", "have String use SliceIndex impls from str"), not a statement of what changed
+    ("The homebrew/ubuntu16.04:master image has been deprecated")."""
+    m = _FIRST_WORDS.match(text)
+    if m is None:
+        return False
+    first = m.group(1).lower()
+    return (first in _IMPERATIVE_VERBS or first in _CHANGE_VERBS) and m.group(
+        2
+    ).lower() not in _NOT_IMPERATIVE_NEXT
+
+
+_PAST_TENSE = re.compile(r"\b(?:was|were|had|did|[a-z]{2,}ed)\b")
+
+
+def tells_of_an_event(text: str) -> bool:
+    """Whether a description is in the past tense ("… resulted in big investment losses", "… was
+    liquidated"): an event, not what a linked page covers."""
+    return _PAST_TENSE.search(text) is not None or not _IRREGULAR_PAST.isdisjoint(text.lower().split())
 
 
 def is_fragment(text: str) -> bool:

@@ -106,12 +106,17 @@ _CHANGE_PATH = re.compile(
 _CHANGE_NAME = re.compile(r"(?:(?:PR|pull|issue|MR|GH)[\s-]?)?[#!]?\d+|[0-9a-f]{7,40}", re.IGNORECASE)
 
 
+def is_change_path(url: str) -> bool:
+    """Whether a URL is a change on a code host: a pull or merge request, an issue, a commit."""
+    return _CHANGE_PATH.fullmatch(url) is not None
+
+
 def is_change_reference(raw: str, url: str) -> bool:
     """Whether a citation is a change log's cross-reference: a link named by its number or hash
     ("[#14172](https://github.com/astral-sh/uv/pull/14172)", "([abc1234](…/commit/abc1234))") or
     a bare URL of a pull request, issue or commit. It says where a change was made, not where a
     fact is stated."""
-    if _CHANGE_PATH.fullmatch(url) is None:
+    if not is_change_path(url):
         return False
     if not raw.startswith("["):
         return True  # a bare URL or an autolink

@@ -1132,3 +1132,60 @@ def test_cross_reference_roles_are_markup_d2l() -> None:
     assert texts(":label:`sec_batch_norm`\n") == []
     # a Rust path in code is no role
     assert "axum::middleware::from_fn" in one("The `axum::middleware::from_fn` grew 3x in 2021.\n").text
+
+
+def test_a_reading_lists_entries_are_no_claims_awesome_falsehood() -> None:
+    # kdeldycke/awesome-falsehood readme.md: a linked title, a dash, what the page covers
+    md = (
+        "- [Falsehoods about Art](https://www.artsy.net/f) - Common misconceptions about art.\n"
+        "- [Falsehoods about Phone Numbers](https://github.com/g/f) - Covers phone numbers, their"
+        " representation and meaning.\n"
+        "- [fastly-exporter](https://github.com/f/e): Supports discovering Fastly services.\n"
+    )
+    assert texts(md) == []
+    # an entry that tells of an event, or states a figure, is a claim (kennethleungty/Failed-ML style)
+    for md in (
+        "- [Tyndaris Robot Hedge Fund](https://www.bloomberg.com/t) - An automated trading system"
+        " resulted in big investment losses.\n",
+        "- [Knight Capital](https://example.com/k) - A bug cost the firm $460M in 45 minutes.\n",
+    ):
+        assert len(texts(md)) == 1, md
+
+
+def test_a_changes_linked_title_is_no_claim_this_week_in_rust() -> None:
+    # rust-lang/this-week-in-rust: merged pull requests listed by their titles
+    md = (
+        "* [Improve how rustdoc warnings are displayed](https://github.com/rust-lang/rust/pull/44350)\n"
+        "* [have String use SliceIndex impls from str](https://github.com/rust-lang/rust/pull/39946)\n"
+    )
+    assert texts(md) == []
+    # a statement of what changed, linked to its pull request, is a claim (Homebrew/brew.sh 4.0.0 post)
+    md = "- [The homebrew/ubuntu16.04:master image has been deprecated](https://github.com/Homebrew/brew/pull/1).\n"
+    assert len(texts(md)) == 1
+
+
+def test_a_newsletters_name_and_metadata_are_no_dates_this_week_in_rust() -> None:
+    # rust-lang/this-week-in-rust content/2017-09-26-this-week-in-rust.md: Pelican metadata lines
+    md = (
+        "Title: This Week in Rust 201\nNumber: 201\nDate: 2017-09-26\nCategory: This Week in Rust\n\n"
+        "Hello and welcome to another issue of *This Week in Rust*!\n\n"
+        "This week's crate is [rustbreak](https://crates.io/crates/rustbreak), a storage crate.\n"
+    )
+    found = claims(md)
+    assert [c.line for c in found] == [8]
+    assert ClaimKind.temporal in found[0].kinds  # "this week" is a date, "This Week in Rust" a name
+    # one "Title:" line alone may be prose
+    assert len(texts("Title: the 2019 survey had 900 respondents.\n")) == 1
+
+
+def test_a_block_quote_of_its_own_can_attribute_the_quote_before_it_digital_canada() -> None:
+    # cds-snc/digital-canada-ca coding-is-a-team-activity.md: the tweet's credit line
+    md = (
+        "> 10 lines of code = 10 issues.\n> 500 lines of code = looks fine.\n\n"
+        "> Author: [@iamdevloper](https://twitter.com/iamdevloper/status/397664295875805184)\n"
+    )
+    found = claims(md)
+    assert [c.text for c in found] == ["10 lines of code = 10 issues.", "500 lines of code = looks fine."]
+    for c in found:
+        assert ClaimKind.quote in c.kinds
+        assert urls(c) == ["https://twitter.com/iamdevloper/status/397664295875805184"]
