@@ -11,7 +11,7 @@ Y/P/N/-, …), `recall.jsonl` (every real claim of some files read in full, with
 carries where the judgment says its extracted ones were partly right or wrong; for a read-only
 set, `bench/<SET NAME>.truth.jsonl`). By default the
 bench scores the development set (`realdocs-dev` in ../shared/eval or CITECHECK_EVAL_DIR) and the
-held-out sets `tests/data/realdocs-heldout` to `-heldout7` (labelled from
+held-out sets `tests/data/realdocs-heldout` to `-heldout9` (labelled from
 repositories nobody tuned for; see their READMEs). `--quick` (CI's smoke run): one timing
 round; where the development set is absent, the small committed sample `tests/data/realdocs`
 instead (a few files of it, with their labels).
