@@ -199,13 +199,15 @@ _CHANGE_ALWAYS = wordset(
 )
 _CHANGE_GATE = wordset(
     "increased decreased grew rose fell dropped declined jumped climbed surged plunged shrank "
-    "increases decreases grows rises falls drops declines twice thrice times"
+    "increases decreases grows rises falls drops declines twice thrice times up down"
 )
 # after an article a change word is a noun: "A rose by any other name", "the fall of 2020"
 _CHANGE = re.compile(
     r"(?<!\ba\s)(?<!\bA\s)(?<!\bthe\s)(?<!\bThe\s)\b(?:increased|decreased|grew|rose|fell|dropped|declined|jumped|climbed|surged|plunged|shrank|"
     r"increases|decreases|grows|rises|falls|drops|declines)\s+(?:by|from|to|more\s+than)\b|"
-    r"\b(?:twice|thrice|\w+\s+times)\s+(?:as\s+[\w-]+|more|less|fewer|faster|slower)\b"
+    r"\b(?:twice|thrice|\w+\s+times)\s+(?:as\s+[\w-]+|more|less|fewer|faster|slower)\b|"
+    # "93 percent …, up from 56 percent in 2012"
+    r"\b(?:up|down)\s+from\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|just\s+)?[$€£]?\d"
 )
 _CLOSE_QUOTE = {"“": "”", '"': '"', "‘": "’"}
 _QUOTED_MIN = 8  # characters between the quotes

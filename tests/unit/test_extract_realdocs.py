@@ -1189,3 +1189,10 @@ def test_a_block_quote_of_its_own_can_attribute_the_quote_before_it_digital_cana
     for c in found:
         assert ClaimKind.quote in c.kinds
         assert urls(c) == ["https://twitter.com/iamdevloper/status/397664295875805184"]
+
+
+def test_up_from_a_figure_is_a_comparison_nodejs_org() -> None:
+    # nodejs/nodejs.org blog: "… 93 percent of ES6 features, up from 56 percent …"
+    text = "Node.js v6 supports 93 percent of ES6 language features, up from 56 percent for Node.js v5."
+    assert detect_kinds(text) == [ClaimKind.statistic, ClaimKind.comparative]
+    assert detect_kinds("Sign up from the dashboard.") == []
