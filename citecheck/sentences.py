@@ -166,15 +166,40 @@ def _inside_brackets_or_quotes(text: str, start: int, end: int) -> bool:
     return text.count('"', start, end) % 2 == 1
 
 
+_TRAILING_NOTE = 120  # characters: a longer parenthesis after a full stop is no source note
+
+
+def _closes_trailing_note(text: str, pos: int) -> int:
+    """Where a source note that follows a sentence's full stop ends ("… in 2020. (source) The
+    team …", "… renewal. (Vitally master list) An exec sponsor …"): after its ")" when what
+    follows opens a sentence or ends the text; -1 when `pos` starts no such note."""
+    close = text.find(")", pos, pos + _TRAILING_NOTE)
+    if close < 0 or text.find("(", pos + 1, close) >= 0 or text[close - 1] in ".!?…":
+        return -1  # none, nested, or a sentence of its own: "(See below.) Then …"
+    after = close + 1
+    while after < len(text) and text[after].isspace():
+        after += 1
+    return close + 1 if after > close + 1 and (after >= len(text) or _opens_sentence(text, after)) else -1
+
+
 def split_sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) spans of the sentences in `text`, without surrounding whitespace."""
+    """(start, end) spans of the sentences in `text`, without surrounding whitespace. A
+    parenthesis right after a full stop that is no sentence of its own ("… in 2020. (source) The
+    team …", "… renewal. (Vitally master list) An exec …") is a note on the sentence before it
+    and ends with it."""
     spans: list[tuple[int, int]] = []
     start = 0
     n = len(text)
     words = _Words(text)
     for m in _CANDIDATE.finditer(text):
+        if m.start() < start:
+            continue  # inside a note already given to the sentence before it
         nxt = m.end()
-        if nxt >= n or not _opens_sentence(text, nxt):
+        end = m.end()
+        note = _closes_trailing_note(text, nxt) if nxt < n and text[nxt] == "(" else -1
+        if note >= 0:
+            end = note
+        elif nxt >= n or not _opens_sentence(text, nxt):
             continue
         punct_end = m.start()
         while punct_end < n and text[punct_end] in ".!?…":
@@ -182,8 +207,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         single_dot = text[m.start()] == "." and punct_end - m.start() == 1
         if single_dot and words.is_abbreviation(m.start()):
             continue
-        end = m.end()
-        if _inside_brackets_or_quotes(text, start, end):
+        if _inside_brackets_or_quotes(text, start, m.end()):
             continue
         spans.append((start, end))
         start = end

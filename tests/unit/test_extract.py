@@ -57,6 +57,18 @@ def at(md: str, needle: str) -> tuple[int, int]:
             ['Say when (for example, "Expect a reply in 7 days. Then ping us.") to follow up.', "Next."],
         ),
         ("He left (for good. Really) today. Then.", ["He left (for good. Really) today.", "Then."]),
+        # a note after a full stop ends with the sentence before it (sourcegraph/handbook
+        # processes.md: "… renewal. [(Vitally master list)](…) An exec sponsor …")
+        (
+            "It begins 120 days before renewal. (Vitally master list) An exec sponsor is assigned.",
+            ["It begins 120 days before renewal. (Vitally master list)", "An exec sponsor is assigned."],
+        ),
+        (
+            "Revenue grew 40% in 2020. (source) The team doubled.",
+            ["Revenue grew 40% in 2020. (source)", "The team doubled."],
+        ),
+        # … unless it is a sentence of its own
+        ("It works. (See below.) Then it grew.", ["It works.", "(See below.)", "Then it grew."]),
     ],
 )
 def test_split_sentences(text: str, expected: list[str]) -> None:
