@@ -87,7 +87,7 @@ import os
 import re
 import time
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from operator import attrgetter, itemgetter
@@ -570,7 +570,37 @@ def _skip_link_tail(line: str, pos: int) -> int:
     return pos
 
 
-def _scan_inline(tok: Token, lines: list[str]) -> _Block:
+# MyST's target label, a paragraph of its own before the heading it names: "(mistral-7b)=".
+_TARGET_LABEL = re.compile(r"\(([^()\s]{1,100})\)=\s*")
+_HEADING_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_SLUG_DROP = re.compile(r"[^\w\- ]")
+
+
+def _target_titles(tokens: list[Token]) -> dict[str, str]:
+    """label or heading slug (lower case) → the heading's text, for MyST's empty in-page links
+    (`[](#label)` shows the title of what it names). Empty when the file has no such link."""
+    titles: dict[str, str] = {}
+    label: str | None = None
+    for i, tok in enumerate(tokens):
+        if tok.type != "inline":
+            continue
+        m = _TARGET_LABEL.fullmatch(tok.content)
+        if m is not None:
+            label = m.group(1).lower()
+            continue
+        if i > 0 and tokens[i - 1].type == "heading_open":
+            title = _HEADING_LINK.sub(r"\1", tok.content).replace("`", "").replace("*", "").strip()
+            if title:
+                if label is not None:
+                    titles.setdefault(label, title)
+                titles.setdefault(_SLUG_DROP.sub("", title.lower()).replace(" ", "-"), title)
+        label = None
+    return titles
+
+
+def _scan_inline(tok: Token, lines: list[str], titles: Mapping[str, str] | None = None) -> _Block:
+    """The visible text of an inline run, with its positions, links and citation markers.
+    `titles`: what an empty in-page link shows (`_target_titles`)."""
     block = _Block()
     content_lines = tok.content.split("\n")
     first = tok.map[0] if tok.map else 0
@@ -698,6 +728,13 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
                 href = str(link_tok.attrs.get("href", ""))
                 link_text = "".join(parts[link_part:])
                 if href.startswith("#") and len(href) > 1:
+                    if vlen == link_start and titles:
+                        # MyST's "[](#mistral-7b)" shows the title of what it points to
+                        title = titles.get(href[1:].lower())
+                        if title:
+                            parts.append(title)
+                            vlen += len(title)
+                            last = title[-1]
                     block.links.append(_Link(link_start, vlen, None, anchor=href[1:]))
                 else:
                     block.links.append(
@@ -731,7 +768,9 @@ def _scan_inline(tok: Token, lines: list[str]) -> _Block:
                 parts[-1] = parts[-1][:-1]  # "overfit [@doi:…]." reads "overfit."
                 vlen -= 1
                 pending_space = True
-                last = parts[-1][-1] if parts[-1] else " "
+                # the last visible character (the space may have been a part of its own,
+                # after "**MMLU**"): "**MMLU** {cite}`k` dataset" reads "MMLU dataset"
+                last = next((p[-1] for p in reversed(parts) if p), " ")
             keys = (child.meta or {}).get("keys") or []
             if keys:
                 role = raw if ctype == "cite_role" else None
@@ -1491,6 +1530,7 @@ def _walk(
     in_thead = False
     headers: list[str] = []  # the current table's header cells
     anchors: dict[str, list[str]] = {}  # id → the URLs of the entry that declares it
+    titles = _target_titles(tokens) if any("](#" in ln for ln in lines) else {}
 
     for i, tok in enumerate(tokens):
         ttype = tok.type
@@ -1598,7 +1638,7 @@ def _walk(
             prev_inline = tok
             continue
         _children(tok, env, clock)
-        block = _scan_inline(tok, lines)
+        block = _scan_inline(tok, lines, titles)
         for anchor in block.anchors:
             # the entry an in-document link points to: this reference-list item, or this block
             anchors.setdefault(anchor, ref_item.ref.urls if ref_item is not None else _block_urls(block))
@@ -1841,6 +1881,8 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ESM = re.compile(r"^(?:import|export)\s")
 
 
+# Franklin's page variables (Julia's sites): "@def title = "…"" lines at the top of a page.
+_FRANKLIN_DEF = re.compile(r"@def\s+\w+\s*=")
 # Pelican and MultiMarkdown metadata: "Key: value" lines that open the file, up to a blank line
 # ("Title: This Week in Rust 201", "Date: 2017-09-26"); the first key is one of these.
 _METADATA_START = re.compile(r"(?i:title|date|author|authors|slug|category|tags|summary|status|lang):[ \t]")
@@ -1848,9 +1890,9 @@ _METADATA_LINE = re.compile(r"[A-Za-z][\w -]{0,30}:[ \t]|[ \t]+\S")
 
 
 def _blank_non_markdown(text: str, *, mdx: bool) -> str:
-    """Blank out TOML front matter (`+++`), a Pelican or MultiMarkdown metadata block and, in MDX,
+    """Blank out TOML front matter (`+++`), a Pelican, MultiMarkdown or Franklin metadata block and, in MDX,
     top-level import/export lines, keeping every line where it is so positions stay exact."""
-    metadata = _METADATA_START.match(text) is not None
+    metadata = _METADATA_START.match(text) is not None or _FRANKLIN_DEF.match(text) is not None
     if not text.startswith("+++") and not metadata and not (mdx and ("import" in text or "export" in text)):
         return text
     lines = text.split("\n")
@@ -1861,9 +1903,10 @@ def _blank_non_markdown(text: str, *, mdx: bool) -> str:
                 break
     if metadata:
         n = 0
-        while n < len(lines) and lines[n].strip() and _METADATA_LINE.match(lines[n]):
+        pattern = _FRANKLIN_DEF if lines[0].startswith("@def") else _METADATA_LINE
+        while n < len(lines) and lines[n].strip() and pattern.match(lines[n]):
             n += 1
-        if n >= 2:  # one "Title: …" line alone may be prose
+        if n >= 2 or pattern is _FRANKLIN_DEF:  # one "Title: …" line alone may be prose
             lines[:n] = [""] * n
     if mdx:
         fence = ""

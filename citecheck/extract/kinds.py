@@ -45,7 +45,7 @@ from citecheck.numbers import wordset
 # Each kind is a few small regexes, run only when a cheap test (a digit, a word from a set)
 # says they could match: extraction must keep up with the parser (bench/extract.py).
 # A number glued to a word by an apostrophe is part of a name ("SciPy'19", "PyCon’24").
-_NUM = r"(?<![\w.,$€£¥/#'’-])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+_NUM = r"(?<![\w.,$€£¥/#'’:-])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 _SMALL = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|\d+)"
 _COUNT_NOUNS = (
     r"(?:people|persons|users|developers|devs|contributors|maintainers|members|projects|repositories|repos|"
@@ -58,6 +58,14 @@ _COUNT_NOUNS = (
     r"bytes|bits|pixels|characters|tokens|records|rows|entries|items|words|scholarships|grants|awards)"
 )
 _COUNT_NOUN = re.compile(_COUNT_NOUNS + r"\b", re.IGNORECASE)
+# Up to two words between a count and its noun: a capitalised adjective ("110 English speakers")
+# and a lower-case one ("90 open source maintainers"), never a preposition ("644 for default
+# permissions") nor an acronym ("401 HTTP responses" is a status code).
+_BEFORE_NOUN = (
+    r"(?:[A-Z][a-z]+\s+)?(?:(?!(?:for|of|in|on|at|to|by|with|from|and|or|the|per|than|rather|as|into|because|"
+    r"since|when|if|that|which|while|so|but|not|is|are|was|were|be)\b)"
+    r"[a-z]+\s+){0,2}"
+)
 # Every alternative starts at a digit or a currency sign; the lookahead says so up front, so
 # `re` tries one character class at each position instead of eleven alternatives (their
 # lookbehinds first): measured 6x faster on the realdocs-dev paragraphs, same matches.
@@ -79,11 +87,15 @@ _STAT_DIGITS = re.compile(
             rf"{_NUM}(?-i:[KMB])\b",
             rf"{_NUM}\s?[x×](?!\w)",
             rf"{_NUM}\s+(?:in|out\s+of)\s+(?:every\s+)?{_SMALL}\b",
-            rf"{_NUM}\s+(?:times|fold)\b",
+            rf"{_NUM}(?:\s?[-–]\s?\d+)?\s+(?:times|fold)\b",  # "3 times", "4-5 times"
             # a count is a number before a lower-case noun: "24 Pull Requests" is a name; "25+
             # scholarships" is one
-            rf"{_NUM}\+?\s+(?-i:(?:[a-z]+\s+)?{_COUNT_NOUNS})\b",
-            r"(?<![\w.,$/#'’-])(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?\s+(?-i:(?:[a-z]+\s+)?[a-z]{3,}s)\b",
+            rf"{_NUM}\+?\s+(?-i:{_BEFORE_NOUN}{_COUNT_NOUNS})\b",
+            # ("110 English speakers", "over 90 open source maintainers"; a plural, not "status")
+            r"(?<![\w.,$/#'’:-])(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?\s+"
+            rf"(?-i:{_BEFORE_NOUN}[a-z]{{2,}}[a-hj-rtv-z]s)\b",
+            # two figures compared: "(81.4 versus 99.5)"
+            rf"{_NUM}%?\s+(?:versus|vs\.?)\s+\d+(?:\.\d+)?%?(?!\w)",
         ]
     )
     + ")",
@@ -820,7 +832,8 @@ _BOILERPLATE_ANY = re.compile(
     r"(?:thank|acknowledge)|\b(?:we|I)\s+(?:thank|are\s+grateful|am\s+grateful)\b|\bspecial\s+thanks\b|"
     r"\bworth\s+(?:mentioning|reading|a\s+read|a\s+look|checking\s+out|noting\s+here)\b|"
     r"\b(?:is|are)\s+available\s+(?:here|at\s+the\s+link|online\s+here)\b|"
-    # an announcement that something can be had: "[Tickets](…) are available."
+    # an announcement that something can be had: "[Tickets](…) are available." (see
+    # `_AFTER_A_CLAUSE`)
     r"\b(?:is|are)\s+(?:now\s+)?available\s*[.!]?\s*$|"
     # a credit line: "The credits for this syntax go to Björn Rabenstein."
     r"\b(?:the\s+)?credits?\s+(?:for\b[^.!?]{0,80}?\s)?(?:goes|go)\s+to\b|"
@@ -833,6 +846,9 @@ _BOILERPLATE_ANY = re.compile(
     r"site|page|issue|thread|forum|chapter|section|appendix))\b)",
     re.IGNORECASE,
 )
+# An availability announcement after a clause of its own, which may state a fact: "The sprint was
+# held on October 23, 2021, and the event report is now available."
+_AFTER_A_CLAUSE = re.compile(r",\s+and\s[^;]{0,200}\b(?:is|are)\s+(?:now\s+)?available\s*[.!]?\s*$")
 # A date a line opens with, then a byline: "Oct 16, 2025 by Jane Doe", "2024-05-03 — by …".
 _SHORT_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 _DATED_BYLINE = re.compile(
@@ -1087,7 +1103,11 @@ def is_boilerplate(text: str, *, figure: bool = False) -> bool:
     if _BOILERPLATE_START.match(stripped) or _DATED_BYLINE.match(stripped) or _METADATA.match(stripped):
         return True
     low = stripped.lower()
-    if any(w in low for w in _BOILERPLATE_WORDS) and _BOILERPLATE_ANY.search(stripped):
+    if (
+        any(w in low for w in _BOILERPLATE_WORDS)
+        and _BOILERPLATE_ANY.search(stripped)
+        and _AFTER_A_CLAUSE.search(stripped) is None
+    ):
         return True
     if _STAMP.match(stripped) and len(stripped.split()) <= 10:
         return True

@@ -17,10 +17,16 @@ Markdown holds markup no reader sees:
   numbers are no `[N]` citations;
 - attribute lists: kramdown's `{: .class}` and pandoc's `{#id .class}` (a pandoc `{#id}` still
   names an anchor: `citecheck.extract.document` reads it before the blanking);
-- cross-reference roles of MyST, Sphinx and d2lbook, `` {numref}`fig-x` ``, `` :numref:`sec_x` ``,
-  `` {ref}`label` ``, `` :eqref:`eq_x` ``, `` :label:`sec_x` ``: the label is no prose (the
-  rendered page shows a number or a title there). Bibliography roles (`` {cite}`key` ``) are
-  citations, read by the parser (`citecheck.extract.forms.roles`).
+- roles of MyST, Sphinx and d2lbook: a cross-reference's (`` {numref}`fig-x` ``,
+  `` :numref:`sec_x` ``, `` {ref}`label` ``, `` :eqref:`eq_x` ``, `` :label:`sec_x` ``) label is no
+  prose (the rendered page shows a number or a title there) and is blanked whole; a glossary or
+  text role (`` {term}`benchmarks <Benchmark>` ``, `` {abbr}`LLM` ``) shows its text, which stays
+  as prose; any other role (`` {py:func}`load` ``, `` :class:`Model` ``) keeps its code span.
+  Bibliography roles (`` {cite}`key` ``) are citations, read by the parser
+  (`citecheck.extract.forms.roles`);
+- MyST directives whose body is prose (```` ```{note} ````, ```` ```{table} Title ````,
+  ```` ```{admonition} ````, `{seealso}`, `{epigraph}`, …): the fence lines and the `:option:`
+  lines after the opening one are blanked, so the body is read as Markdown, not as code.
 `:::type` admonitions and `!!! type` blocks are left to the parser (mdit-py-plugins' container
 and admon plugins: their bodies are prose).
 
@@ -35,6 +41,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+
+from citecheck.numbers import wordset
 
 FILL = "\ue000"  # a private-use character: stands for blanked markup inside a line
 MAX_SPAN = 2000  # characters: a longer "{{ … }}" or "<Tag …>" is not template markup
@@ -76,15 +84,31 @@ _JSX_START = re.compile(r"</?[A-Z][\w.]*")
 _JSX_PROP = re.compile(r"<[A-Za-z][\w.]*\s[^<>]{0,500}?=\{")
 _JSX_TOKEN = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[{}<>]")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_DIRECTIVE = re.compile(r"^ {0,3}(`{3,}|~{3,})\{([a-z][\w-]{0,30})\}[^\n]*$", re.MULTILINE)
+_OPTION_LINE = re.compile(r"[ \t]*:[\w-]{1,40}:[^\n]*")
+_PROSE_DIRECTIVES = wordset(
+    "note warning tip important caution attention danger error hint seealso admonition table epigraph "
+    "pull-quote highlights sidebar margin topic dropdown card tab-item tab-set grid-item-card"
+)
 _XREF_ROLE = re.compile(
     r"(?:\{(?:numref|ref|eq|doc|download|any|prf:ref|term-ref)\}|(?<![\w:]):(?:numref|ref|eqref|eq|label|doc|"
     r"numref|download|any):)`[^`\n]{1,300}`"
+)
+# Any role: its name, then its content in backticks (group 1: the content's text, group 2 a
+# " <target>" after it).
+_ROLE = re.compile(
+    r"(?<![\w.`/$])(?:\{[a-z][\w:.-]{0,30}\}|(?<![\w:]):[a-z][\w:.-]{0,30}:)`([^`<\n]{1,300}?)(\s*<[^`>\n]{1,200}>)?`"
+)
+_CITE_ROLE = re.compile(r"\{(?:foot)?cite|:cite")
+# Roles whose content is text on the rendered page.
+_TEXT_ROLES = frozenset(
+    ["term", "abbr", "index", "dfn", "sub", "sup", "guilabel", "menuselection", "strong", "emphasis"]
 )
 
 
 def may_hold_markup(text: str, *, mdx: bool) -> bool:
     """The cheap test before `blank_markup`: False means there is nothing to blank."""
-    if "{" in text or ("`" in text and ":" in text and _XREF_ROLE.search(text) is not None):
+    if "{" in text or ("`" in text and ":" in text and _ROLE.search(text) is not None):
         return True
     return "<" in text and (mdx or _JSX_PROP.search(text) is not None)
 
@@ -102,7 +126,8 @@ def blank_markup(text: str, *, mdx: bool) -> str:
     if mdx:
         _expression_spans(text, spans)
     if "`" in text:
-        spans.extend(m.span() for m in _XREF_ROLE.finditer(text))
+        _role_spans(text, spans)
+        _directive_spans(text, spans)
     if not spans:
         return text
     chars = list(text)
@@ -255,6 +280,53 @@ def _shortcode_end(
             g = 1 if chosen.group(1) is not None else 2
             keep.append(chosen.span(g))
     return end
+
+
+def _directive_spans(text: str, spans: list[tuple[int, int]]) -> None:
+    """A prose MyST directive's fences and option lines (see the module docstring). Linear: each
+    line after an opening is looked at once, up to its closing fence."""
+    pos = 0
+    for m in _DIRECTIVE.finditer(text):
+        if m.start() < pos or m.group(2) not in _PROSE_DIRECTIVES:
+            continue
+        fence = m.group(1)
+        spans.append(m.span())
+        line_start = m.end() + 1
+        options = True
+        while line_start < len(text):
+            line_end = text.find("\n", line_start)
+            if line_end < 0:
+                line_end = len(text)
+            line = text[line_start:line_end]
+            if options and _OPTION_LINE.fullmatch(line):
+                spans.append((line_start, line_end))
+            else:
+                options = False
+                closing = line.strip()
+                if closing and closing[0] == fence[0] and closing == closing[0] * len(closing) >= fence:
+                    spans.append((line_start, line_end))
+                    break
+            line_start = line_end + 1
+        pos = line_start
+
+
+def _role_spans(text: str, spans: list[tuple[int, int]]) -> None:
+    """MyST and Sphinx roles (see the module docstring): a cross-reference blanked whole, a text
+    role's name, backticks and target blanked around its text, another role's name alone."""
+    for m in _ROLE.finditer(text):
+        start = m.start()
+        if _CITE_ROLE.match(text, start):
+            continue  # a citation: the parser's
+        if _XREF_ROLE.match(text, start):
+            spans.append(m.span())
+            continue
+        tick = text.index("`", start)
+        name = text[start + 1 : tick - 1].rsplit(":", 1)[-1]
+        if name in _TEXT_ROLES:
+            spans.append((start, tick + 1))
+            spans.append((m.end(1), m.end()))
+        else:
+            spans.append((start, tick))
 
 
 def _jsx_spans(text: str, spans: list[tuple[int, int]], *, everything: bool) -> None:

@@ -1196,3 +1196,62 @@ def test_up_from_a_figure_is_a_comparison_nodejs_org() -> None:
     text = "Node.js v6 supports 93 percent of ES6 language features, up from 56 percent for Node.js v5."
     assert detect_kinds(text) == [ClaimKind.statistic, ClaimKind.comparative]
     assert detect_kinds("Sign up from the dashboard.") == []
+
+
+def test_myst_text_roles_directives_and_empty_in_page_links_premai() -> None:
+    # premAI-io/state-of-open-source-ai (a Jupyter Book): {term} roles show their text, a {table}
+    # directive's body is a Markdown table, "[](#label)" shows the title of the heading it names
+    md = (
+        "(mistral-7b)=\n## [Mistral 7B](https://mistral.ai/news)\n\n"
+        "{term}`Evaluating <Evaluation>` a model on 57 tasks took 3 days in 2023 [src](https://e.com/x).\n\n"
+        "WormGPT is based on the [](#mistral-7b) model and costs $100 a month [src](https://e.com/w).\n\n"
+        "```{table} Comparison of Leaderboards\n:name: leaderboards\n\n"
+        "Leaderboard | Tasks | Benchmarks\n---|---|---\n"
+        "[MTEB](https://huggingface.co/m) | Text embedding | 129 datasets, up to 113 languages\n```\n\n"
+        "```{code-cell} python\nx = 2020  # 40% of it\n```\n"
+    )
+    found = claims(md)
+    assert [c.text for c in found] == [
+        "Evaluating a model on 57 tasks took 3 days in 2023 src.",
+        "WormGPT is based on the Mistral 7B model and costs $100 a month src.",
+        "MTEB | Text embedding | 129 datasets, up to 113 languages",
+    ]
+    assert [c.line for c in found] == [4, 6, 13]
+    # the space a bibliography role leaves after bold text stays: "(MMLU) dataset"
+    md = "**Massive Multi-task Language Understanding (MMLU)** {cite}`h2020` dataset contains 57 tasks.\n"
+    assert one(md).text == "Massive Multi-task Language Understanding (MMLU) dataset contains 57 tasks."
+    # a code role keeps its code; a role inside a code span is code ("`.module.{ext}`", vitejs/vite)
+    assert one("The {py:func}`load` call grew 2x in 2021.\n").text == "The load call grew 2x in 2021."
+    assert "{ext}" in one("Files named `.module.{ext}` load 2x faster since 2021.\n").text
+
+
+def test_franklin_page_variables_are_metadata_julialang() -> None:
+    # JuliaLang/www.julialang.org blog/2019/02/light-graphs.md
+    md = (
+        '@def rss_pubdate = Date(2019, 2, 3)\n@def published = "3 February 2019"\n'
+        '@def title = "GSoC 2018 - Parallel Implementations of Graph Analysis Algorithms"\n\n'
+        "The benchmarks were conducted on a 64-bit linux machine using 4 cores.\n"
+    )
+    assert [c.line for c in claims(md)] == [5]
+
+
+def test_more_counts_and_a_dated_clause_before_an_availability_note() -> None:
+    # JuliaLang blog, scikit-learn/blog, greenelab/deep-review; status codes and versions are no counts
+    for text in (
+        "The test set has 110 English speakers.",
+        "It was an intense program, with over 90 open source maintainers.",
+        "It is 4-5 times slower than C.",
+        "Fine-tuning top layers led to lower validation accuracy (81.4 versus 99.5).",
+    ):
+        assert ClaimKind.statistic in detect_kinds(text), text
+    for text in (
+        "Ignore 401 HTTP responses with multiple indexes.",
+        "Use 666 rather than 644 for default permissions.",
+        "Only in macOS 13 and onwards does Apple provide the API.",
+        "By 11:02:00 two more requests are processed.",
+    ):
+        assert ClaimKind.statistic not in detect_kinds(text), text
+    # scikit-learn/blog: the date is a fact, the availability note after it is not the sentence
+    md = "The sprint was held on October 23, 2021, and the event report is now available.\n"
+    assert len(texts(md)) == 1
+    assert texts("The [recording](https://e.com/r) is now available.\n") == []
