@@ -584,7 +584,7 @@ def _target_titles(tokens: list[Token]) -> dict[str, str]:
     for i, tok in enumerate(tokens):
         if tok.type != "inline":
             continue
-        m = _TARGET_LABEL.fullmatch(tok.content)
+        m = _TARGET_LABEL.fullmatch(tok.content) if tok.content[:1] == "(" else None
         if m is not None:
             label = m.group(1).lower()
             continue
