@@ -1531,6 +1531,7 @@ def _walk(
     headers: list[str] = []  # the current table's header cells
     anchors: dict[str, list[str]] = {}  # id → the URLs of the entry that declares it
     titles = _target_titles(tokens) if any("](#" in ln for ln in lines) else {}
+    linked: dict[str, str] = {}  # "zarin et al. 2016" → the URL of a link with that text
 
     for i, tok in enumerate(tokens):
         ttype = tok.type
@@ -1642,6 +1643,7 @@ def _walk(
         for anchor in block.anchors:
             # the entry an in-document link points to: this reference-list item, or this block
             anchors.setdefault(anchor, ref_item.ref.urls if ref_item is not None else _block_urls(block))
+        _note_linked_works(block, linked)
         prev_inline = tok
         was_disabled = disabled
         for t in block.toggles:
@@ -1672,7 +1674,7 @@ def _walk(
     doc.references = references
     front = next((t.content for t in tokens[:1] if t.type == "front_matter"), "")
     keys = _Keys(front, _aliases(env), source)
-    _finish(drafts, references, footnotes, doc, clock, keys, anchors)
+    _finish(drafts, references, footnotes, doc, clock, keys, anchors, linked)
 
 
 def _inline_footnotes(env: dict[str, Any], footnotes: dict[str, _Footnote], clock: _Clock) -> None:
@@ -1831,6 +1833,24 @@ class _Keys:
         return self.done[key, role]
 
 
+def _work_key(identifier: str) -> str:
+    return " ".join(identifier.casefold().split())
+
+
+def _note_linked_works(block: _Block, linked: dict[str, str]) -> None:
+    """The works a block's links name by author and year ("[Zarin et al. (2016)](https://doi.org/…)"),
+    so that the same author-year citation elsewhere in the document cites that link."""
+    for lk in block.links:
+        if lk.citation is None or not lk.citation.url or lk.end <= lk.start:
+            continue
+        text = block.text[lk.start : lk.end]
+        if not any(ch.isdigit() for ch in text):
+            continue
+        for mn in resolve.find_mentions(text):
+            if mn.kind == CitationKind.author_year:
+                linked.setdefault(_work_key(mn.identifier), lk.citation.url)
+
+
 def _finish(
     drafts: list[_Draft],
     references: list[Reference],
@@ -1839,6 +1859,7 @@ def _finish(
     clock: _Clock,
     keys: _Keys,
     anchors: dict[str, list[str]],
+    linked: Mapping[str, str],
 ) -> None:
     index = resolve.ReferenceIndex(references)
     bodies: dict[str, list[Citation]] = {}  # a footnote's own references, resolved once
@@ -1849,7 +1870,23 @@ def _finish(
             if isinstance(item, Citation):
                 cits.append(item)
             elif isinstance(item, resolve.Mention):
-                if item.strong or references:
+                work = (
+                    linked.get(_work_key(item.identifier)) if item.kind == CitationKind.author_year else None
+                )
+                if work is not None and index.find(item) is None:
+                    # "… the original data from Zarin et al. (2016) …" after "[Zarin et al.
+                    # (2016)](https://doi.org/…)": the document links the work it names
+                    cits.append(
+                        Citation(
+                            raw=item.raw,
+                            kind=item.kind,
+                            identifier=item.identifier,
+                            url=work,
+                            start=item.start,
+                            end=item.end,
+                        )
+                    )
+                elif item.strong or references:
                     cits.append(resolve.mention_citation(item, index))
             elif isinstance(item, _PandocKeys):
                 cits.extend(keys.citation(k, item.role) for k in item.keys)

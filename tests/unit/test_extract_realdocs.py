@@ -1255,3 +1255,18 @@ def test_more_counts_and_a_dated_clause_before_an_availability_note() -> None:
     md = "The sprint was held on October 23, 2021, and the event report is now available.\n"
     assert len(texts(md)) == 1
     assert texts("The [recording](https://e.com/r) is now available.\n") == []
+
+
+def test_an_author_year_citation_cites_the_link_with_its_name_carbonplan() -> None:
+    # carbonplan/blog climate-trace-release.md: the work is linked once by its author-year name,
+    # then named again without a link
+    md = (
+        "Our work closely followed the approach of [Zarin et al. (2016)](https://doi.org/10.1111/gcb.13153).\n\n"
+        "The main difference from the original data from Zarin et al. (2016) is an extension through 2020.\n"
+    )
+    second = claims(md)[1]
+    assert [(c.kind, c.url) for c in second.citations] == [
+        (CitationKind.author_year, "https://doi.org/10.1111/gcb.13153")
+    ]
+    # a work named but never linked stays unresolved (no reference list: a weak mention, no citation)
+    assert one("The original data from Harris et al. (2021) covered 2001 to 2020.\n").citations == []

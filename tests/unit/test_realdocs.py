@@ -60,7 +60,7 @@ def test_dev_corpus_figures_hold() -> None:
 
 
 # The held-out sets (tests/data/realdocs-heldout*, each README says how it was drawn and
-# labelled): (folder, judged claims, precision floor, unsourced-precision floor).
+# labelled): (folder, judged claims, precision floor, unsourced-precision floor, citations floor).
 # - heldout: labelled after the rules were written, from repositories they were not tuned on;
 #   before issue 15 its precision was 12/23 and 13 of its real claims were not extracted at all.
 # - heldout2: 50 claims of main's extraction (tokio blog, Turing REG handbook, GOV.UK design
@@ -86,27 +86,35 @@ def test_dev_corpus_figures_hold() -> None:
 # - heldout10 and heldout11: 60 claims each of main's extraction at dabdc66 (Julia blog, Fly.io docs,
 #   The State of Open Source AI; RustSec advisories, Ethereum EIPs, scikit-learn blog), labelled
 #   before the lead saw them; 31 and 19 real (0.52 and 0.32 then).
+# - heldout12 and heldout13: 60 claims each of main's extraction at bfb4c3a, the session's final
+#   rules (Artsy engineering blog, Privacy Guides, git-lfs docs; Frictionless Data blog, Swift
+#   evolution proposals, CarbonPlan blog), labelled before the lead saw them; 19 and 28 real.
 HELD_OUT = [
-    ("realdocs-heldout", 42, 0.69, 0.80),
-    ("realdocs-heldout2", 50, 0.40, 0.14),
-    ("realdocs-heldout3", 40, 0.60, 0.75),
-    ("realdocs-heldout4", 60, 0.48, 0.55),
-    ("realdocs-heldout5", 60, 0.66, 0.37),
-    ("realdocs-heldout6", 60, 0.64, 0.54),
-    ("realdocs-heldout7", 60, 0.23, 0.29),
-    ("realdocs-heldout8", 60, 0.36, 0.58),
-    ("realdocs-heldout9", 60, 0.19, 0.40),
-    ("realdocs-heldout10", 60, 0.53, 0.50),
-    ("realdocs-heldout11", 60, 0.31, 0.56),
+    ("realdocs-heldout", 42, 0.69, 0.80, 0.98),
+    ("realdocs-heldout2", 50, 0.40, 0.14, 0.98),
+    ("realdocs-heldout3", 40, 0.60, 0.75, 0.98),
+    ("realdocs-heldout4", 60, 0.48, 0.55, 0.98),
+    ("realdocs-heldout5", 60, 0.66, 0.37, 0.98),
+    ("realdocs-heldout6", 60, 0.64, 0.54, 0.98),
+    ("realdocs-heldout7", 60, 0.23, 0.29, 0.98),
+    ("realdocs-heldout8", 60, 0.36, 0.58, 0.98),
+    ("realdocs-heldout9", 60, 0.19, 0.40, 0.98),
+    ("realdocs-heldout10", 60, 0.53, 0.50, 0.98),
+    ("realdocs-heldout11", 60, 0.31, 0.56, 0.98),
+    ("realdocs-heldout12", 60, 0.31, 0.50, 0.98),
+    ("realdocs-heldout13", 60, 0.46, 0.35, 0.96),  # "By September, NIFC projects …" reports the
+    # outlook the sentence before it links: its labeller gives it that link
 ]
 
 
-@pytest.mark.parametrize(("folder", "judged", "precision", "unsourced"), HELD_OUT)
-def test_held_out_figures_hold(folder: str, judged: int, precision: float, unsourced: float) -> None:
+@pytest.mark.parametrize(("folder", "judged", "precision", "unsourced", "citations"), HELD_OUT)
+def test_held_out_figures_hold(
+    folder: str, judged: int, precision: float, unsourced: float, citations: float
+) -> None:
     fig = score(ROOT / "tests" / "data" / folder, rounds=0)
     assert fig.judged == judged
     assert fig.dropped_real == 0, fig.details["lost (labelled real, no longer extracted)"]
     assert _precision(fig) >= precision
-    assert _rate(fig.citations) >= 0.98, fig.details["citations not exact"]
+    assert _rate(fig.citations) >= citations, fig.details["citations not exact"]
     assert _rate(fig.unsourced) >= unsourced
     assert fig.leaks == 0 and fig.raw_keys == 0
