@@ -1270,3 +1270,18 @@ def test_an_author_year_citation_cites_the_link_with_its_name_carbonplan() -> No
     ]
     # a work named but never linked stays unresolved (no reference list: a weak mention, no citation)
     assert one("The original data from Harris et al. (2021) covered 2001 to 2020.\n").citations == []
+
+
+def test_a_link_only_sentence_that_tells_what_we_did_is_kept_artsy() -> None:
+    # artsy/artsy.github.io: a sourced, dated first-person statement written as one whole link
+    md = "[We wrote about this all the way back in 2013](https://artsy.github.io/blog/2013/x)!\n"
+    assert [(c.text, [k.value for k in c.kinds]) for c in claims(md)] == [
+        ("We wrote about this all the way back in 2013!", ["temporal", "hyperlinked"])
+    ]
+    # a link list of post titles stays a link list
+    assert (
+        texts(
+            "- [How we scaled Postgres to 2 TB](https://e.com/p)\n- [We moved to Kubernetes](https://e.com/k)\n"
+        )
+        == []
+    )
