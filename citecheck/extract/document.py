@@ -125,6 +125,7 @@ from citecheck.extract.kinds import (
     states_nothing_checkable,
     tells_a_personal_story,
     tells_of_an_event,
+    tells_what_we_did,
 )
 from citecheck.extract.markup import FILL, blank_markup, drop_fill, strip_fill
 from citecheck.extract.urls import is_change_path, is_change_reference
@@ -1145,7 +1146,7 @@ def _block_drafts(
             and sentence_links
             and _words_outside(smask, sentence_links, s, e) == 0
             and not reads_as_statement(sentence)
-            and not _TELLS_WHAT_WE_DID.match(sentence)
+            and not tells_what_we_did(sentence)
         ):
             continue  # a title: a link-only list item or line that states nothing
         kinds = detect_kinds(kind_mask[s:e])
@@ -1216,13 +1217,6 @@ def _block_drafts(
         claim = Claim(text=sentence, kinds=[], file=file, line=line, column=col)
         drafts.append(_Draft(claim, items, kinds))
     return drafts
-
-
-# A link-only sentence in the first person with a past tense tells what happened: "[We wrote about
-# this all the way back in 2013](…)!" (titles are written in the present: "How we scaled …").
-_TELLS_WHAT_WE_DID = re.compile(
-    r"\W*(?:We|I)\s+(?:\w+ly\s+)?(?:[a-z]+ed|wrote|built|made|took|began|ran|won|gave)\b"
-)
 
 
 def _inherited(

@@ -58,14 +58,19 @@ _COUNT_NOUNS = (
     r"bytes|bits|pixels|characters|tokens|records|rows|entries|items|words|scholarships|grants|awards)"
 )
 _COUNT_NOUN = re.compile(_COUNT_NOUNS + r"\b", re.IGNORECASE)
+# Word classes the rules below share.
+_DETERMINERS = wordset("the a an this these those its their our your his her my some any each every all")
+_PREPOSITIONS = wordset(
+    "for of with to in on at by from about into onto over under between among across via per than as like "
+    "including"
+)
 # Up to two words between a count and its noun: a capitalised adjective ("110 English speakers")
 # and a lower-case one ("90 open source maintainers"), never a preposition ("644 for default
-# permissions") nor an acronym ("401 HTTP responses" is a status code).
-_BEFORE_NOUN = (
-    r"(?:[A-Z][a-z]+\s+)?(?:(?!(?:for|of|in|on|at|to|by|with|from|and|or|the|per|than|rather|as|into|because|"
-    r"since|when|if|that|which|while|so|but|not|is|are|was|were|be)\b)"
-    r"[a-z]+\s+){0,2}"
+# permissions"), a conjunction or a verb, nor an acronym ("401 HTTP responses" is a status code).
+_NO_ADJECTIVE = _PREPOSITIONS | wordset(
+    "and or the rather because since when if that which while so but not is are was were be"
 )
+_BEFORE_NOUN = r"(?:[A-Z][a-z]+\s+)?(?:(?!(?:" + "|".join(sorted(_NO_ADJECTIVE)) + r")\b)[a-z]+\s+){0,2}"
 # Every alternative starts at a digit or a currency sign; the lookahead says so up front, so
 # `re` tries one character class at each position instead of eleven alternatives (their
 # lookbehinds first): measured 6x faster on the realdocs-dev paragraphs, same matches.
@@ -909,16 +914,16 @@ def reads_as_statement(text: str) -> bool:
 
 # A word after which an "-s" or "-ed" word is a noun or an adjective ("for projects", "the
 # normalized names"), not a verb; `_RELATIVE` opens a clause whose verb is not the sentence's.
-_NOUN_BEFORE = wordset(
-    "a an the these those its their our your his her my some any many more most all each every no "
-    "several few other such for of with to in on by from and or about into onto over under between among "
-    "across via per than as at like including new good best great first last two three four five"
+_NOUN_BEFORE = (
+    (_DETERMINERS - {"this"})
+    | _PREPOSITIONS
+    | wordset(
+        "many more most no several few other such and or new good best great first last two three four five"
+    )
 )
 # What follows a verb in the present plural: its object's determiner ("the Rollup team choose that
 # day", "many other organizations fund their work").
-_OBJECT_AFTER = wordset(
-    "the a an this that these those its their our your his her my some any each every all"
-)
+_OBJECT_AFTER = _DETERMINERS | {"that"}
 _RELATIVE = wordset("which that who whom whose where")
 _PRONOUN = wordset("we they i you he she it")
 _CONTRACTED = wordset(
@@ -1214,10 +1219,7 @@ def is_question(text: str) -> bool:
 
 # What follows an imperative verb: its object's determiner or a particle ("keep your", "use the",
 # "set up", "be careful"). "that" is not among them: "Note that X" states X.
-_OBJECT_NEXT = wordset(
-    "the a an your our their its this these those it them us me all each every some any up out in on off "
-    "sure careful aware mindful"
-)
+_OBJECT_NEXT = _DETERMINERS | wordset("it them us me up out in on off sure careful aware mindful")
 # "Finally, apart from cleaning your desk, keep your hands clean …": an imperative after a
 # sequencing word and an optional adverbial phrase. The verb after them must take an object or a
 # particle ("keep your", "use the", "set up"), so "Next, support for X was added" stays a statement.
@@ -1344,6 +1346,16 @@ _RECOMMENDS = re.compile(
 # "I tried this for the first time today with my … Web Component", "My initial goal was to …": a
 # personal account; what the links name is not a fact it states.
 _PERSONAL = re.compile(r"^\W*(?:I(?:['’](?:ve|d))?|My)\s")
+# "We wrote about this …", "I built …": the first person, then its verb
+_FIRST_PERSON_VERB = re.compile(r"\W*(?:We|I)\s+(?:\w+ly\s+)?([a-z]+)\b")
+
+
+def tells_what_we_did(text: str) -> bool:
+    """A first-person account in the past tense ("We wrote about this all the way back in
+    2013"): a statement even when the whole sentence is a link's text (titles are written in the
+    present: "How we scaled …")."""
+    m = _FIRST_PERSON_VERB.match(text)
+    return m is not None and (m.group(1).endswith("ed") or m.group(1) in _IRREGULAR_PAST - {"do"})
 
 
 def tells_a_personal_story(text: str) -> bool:
