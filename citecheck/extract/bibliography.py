@@ -178,24 +178,35 @@ def configured_files(folder: Path, root: Path) -> list[tuple[Path, str]]:
     here = folder.resolve()
     for base in (here, *here.parents):
         found: list[tuple[Path, str]] = []
-        for name in ("_config.yml", "_config.yaml", "myst.yml", "conf.py", "config.ini"):
+        for name in _CONFIG_FILES:
             path = base / name
-            if not path.is_file() or path.stat().st_size > _CONFIG_BYTES:
+            if not path.is_file():
                 continue
-            text = path.read_text("utf-8", "replace")
-            if name == "conf.py":
-                m = _CONF_PY.search(text)
-                names = _QUOTED.findall(m.group(1)) if m else []
-            elif name == "config.ini":
-                names = _CONFIG_INI.findall(text)
-            elif name == "myst.yml":
-                names = named_files(text, nested=True)
-            else:
-                names = named_files(text, "bibtex_bibfiles")
-            found += [(base, n) for n in names]
+            stat = path.stat()
+            if stat.st_size <= _CONFIG_BYTES:
+                found += [(base, n) for n in _configured_names(str(path), stat.st_size, stat.st_mtime_ns)]
         if found or base == root:
             return found[:MAX_FILES]
     return []
+
+
+_CONFIG_FILES = ("_config.yml", "_config.yaml", "myst.yml", "conf.py", "config.ini")
+
+
+@lru_cache(maxsize=64)
+def _configured_names(path: str, size: int, mtime_ns: int) -> tuple[str, ...]:
+    """The BibTeX files one configuration file names (read once per run: a book's chapters share
+    it; size and mtime make the cache key, as for `_entries`)."""
+    text = Path(path).read_text("utf-8", "replace")
+    name = Path(path).name
+    if name == "conf.py":
+        m = _CONF_PY.search(text)
+        return tuple(_QUOTED.findall(m.group(1))) if m else ()
+    if name == "config.ini":
+        return tuple(_CONFIG_INI.findall(text))
+    if name == "myst.yml":
+        return tuple(named_files(text, nested=True))
+    return tuple(named_files(text, "bibtex_bibfiles"))
 
 
 def _front(text: str) -> str:

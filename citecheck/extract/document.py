@@ -1176,12 +1176,14 @@ def _block_drafts(
             list_item
             and k == 0
             and not kinds
-            and len(items) == 1
-            and _describes_linked_tool(sentence_links, text, s)
+            and (
+                (len(items) == 1 and _describes_linked_tool(sentence_links, text, s))
+                or _describes_linked_page(sentence_links, text, s, e)
+            )
         ):
-            continue  # "[dependabot](…) checks your dependency files every day …": a tool list's entry
-        if list_item and k == 0 and not kinds and _describes_linked_page(sentence_links, text, s, e):
-            continue  # "[Falsehoods about Art](…) - Common misconceptions about art.": a reading list's entry
+            # a tool list's entry, "[dependabot](…) checks your dependency files every day …"; a
+            # reading list's, "[Falsehoods about Art](…) - Common misconceptions about art."
+            continue
         if (
             split
             and not quote
@@ -1531,6 +1533,7 @@ def _walk(
     row: list[_Block] = []
     in_thead = False
     headers: list[str] = []  # the current table's header cells
+    definitions = False  # the current table is a data dictionary (`_defines_fields`)
     anchors: dict[str, list[str]] = {}  # id → the URLs of the entry that declares it
     titles = _target_titles(tokens) if any("](#" in ln for ln in lines) else {}
     linked: dict[str, str] = {}  # "zarin et al. 2016" → the URL of a link with that text
@@ -1623,9 +1626,10 @@ def _walk(
             continue
         if ttype == "thead_close":
             in_thead = False
+            definitions = _defines_fields(headers)
             continue
         if ttype == "tr_close" and row:
-            if not disabled and ref_section is None and not _defines_fields(headers):
+            if not disabled and ref_section is None and not definitions:
                 drafts.extend(_block_drafts(_join(row, headers), file, split=False))
             row = []
             continue
