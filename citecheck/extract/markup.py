@@ -90,20 +90,15 @@ _PROSE_DIRECTIVES = wordset(
     "note warning tip important caution attention danger error hint seealso admonition table epigraph "
     "pull-quote highlights sidebar margin topic dropdown card tab-item tab-set grid-item-card"
 )
-_XREF_ROLE = re.compile(
-    r"(?:\{(?:numref|ref|eq|doc|download|any|prf:ref|term-ref)\}|(?<![\w:]):(?:numref|ref|eqref|eq|label|doc|"
-    r"numref|download|any):)`[^`\n]{1,300}`"
-)
 # Any role: its name, then its content in backticks (group 1: the content's text, group 2 a
 # " <target>" after it).
 _ROLE = re.compile(
     r"(?<![\w.`/$])(?:\{[a-z][\w:.-]{0,30}\}|(?<![\w:]):[a-z][\w:.-]{0,30}:)`([^`<\n]{1,300}?)(\s*<[^`>\n]{1,200}>)?`"
 )
 _CITE_ROLE = re.compile(r"\{(?:foot)?cite|:cite")
-# Roles whose content is text on the rendered page.
-_TEXT_ROLES = frozenset(
-    ["term", "abbr", "index", "dfn", "sub", "sup", "guilabel", "menuselection", "strong", "emphasis"]
-)
+# Roles whose content is text on the rendered page, and cross-references, whose content is a label.
+_TEXT_ROLES = wordset("term abbr index dfn sub sup guilabel menuselection strong emphasis")
+_XREF_ROLES = wordset("numref ref eq eqref label doc download any term-ref")
 
 
 def may_hold_markup(text: str, *, mdx: bool) -> bool:
@@ -317,12 +312,11 @@ def _role_spans(text: str, spans: list[tuple[int, int]]) -> None:
         start = m.start()
         if _CITE_ROLE.match(text, start):
             continue  # a citation: the parser's
-        if _XREF_ROLE.match(text, start):
-            spans.append(m.span())
-            continue
         tick = text.index("`", start)
-        name = text[start + 1 : tick - 1].rsplit(":", 1)[-1]
-        if name in _TEXT_ROLES:
+        name = text[start + 1 : tick - 1].rsplit(":", 1)[-1]  # "py:func" → "func", "prf:ref" → "ref"
+        if name in _XREF_ROLES:
+            spans.append(m.span())
+        elif name in _TEXT_ROLES:
             spans.append((start, tick + 1))
             spans.append((m.end(1), m.end()))
         else:
