@@ -132,6 +132,13 @@ def _add_judge_run_options(p: argparse.ArgumentParser) -> None:
         help="the judge's time budget from the start of the run (default 30; 330 in batch mode): "
         "claims not judged by then are not verified (limit)",
     )
+    g.add_argument(
+        "--screen",
+        action="store_true",
+        default=None,
+        help="before fetching, the judge's model sets aside link-only and unsourced sentences that "
+        "state no fact (pointers, instructions, titles, opinions …); they are listed, not checked",
+    )
 
 
 def _add_output_options(p: argparse.ArgumentParser, formats: Sequence[str], help: str = "") -> None:
@@ -326,6 +333,7 @@ _SETTING_FLAGS = (
     "judge_concurrency",
     "judge_mode",
     "judge_deadline_minutes",
+    "screen",
 )
 
 

@@ -180,6 +180,9 @@ class Settings(BaseModel):
     # the mode): no call starts, and no rate-limit wait or batch poll goes on, after it; the
     # claims left are "not verified" with cause `limit`.
     judge_deadline_minutes: float | None = Field(default=None, gt=0)
+    # The screen stage (`citecheck.screen`): the judge's model sets aside link-only and
+    # unsourced sentences that state no fact, before anything is fetched.
+    screen: bool = False
 
     @field_validator(
         "paths", "allowed_domains", "allow_private_hosts", "fail_on", "ignore", "also_paths", mode="before"
@@ -270,6 +273,8 @@ _NARROWABLE = {
 _WORKFLOW_ONLY = {
     "judge": "the workflow's `judge` input (or --judge)",
     "allow_private_hosts": "the workflow's `allow-private-hosts` input (or --allow-private-host)",
+    # It decides which sentences are checked at all: a PR's own file must not turn it on.
+    "screen": "the workflow's `screen` input (or --screen)",
 }
 _CAPS = (
     "max_cost_usd",

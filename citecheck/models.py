@@ -268,6 +268,14 @@ class ClaimResult(Claim):
     cause: Cause | None = None  # why not verified, when finer than the verdict says
 
 
+class Dismissed(Claim):
+    """A sentence the screen (`citecheck.screen`, opt-in) read as stating no fact: not
+    fetched, not judged, not counted among the claims."""
+
+    reason: str  # the model's, in a few words
+    model: str
+
+
 class Report(BaseModel):
     passed: bool | None  # null when nothing was verified: never true by default
     overall_score: float | None  # supported / judged; null when nothing was judged
@@ -288,6 +296,9 @@ class Report(BaseModel):
     total_links_excluded: int = 0
     links_excluded: dict[str, int] = Field(default_factory=dict)
     claims: list[ClaimResult] = Field(default_factory=list)
+    total_dismissed: int = 0
+    dismissed: list[Dismissed] = Field(default_factory=list)  # set aside by the screen
+    screen_cost_usd: float = 0.0  # the screen's calls, part of total_cost_usd
     errors: list[FileError] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)  # e.g. "allowlist empty: any public host"
     fail_on: list[str] = Field(default_factory=list)

@@ -49,6 +49,7 @@ from citecheck.models import (
     Citation,
     Claim,
     ClaimResult,
+    Dismissed,
     FetchedSource,
     FetchOutcome,
     FileError,
@@ -63,7 +64,7 @@ from citecheck.progress import Progress, ProgressListener, Stage
 if TYPE_CHECKING:
     from citecheck.checks import CheckedPage
     from citecheck.fetch.fetcher import FetchResult, FetchTally, OnPage
-    from citecheck.judge.core import JudgeItem
+    from citecheck.judge.core import Judge, JudgeItem
     from citecheck.judge.resolve import JudgeConfig
 
 # What the checks stage's preparers (run in the extraction workers) need imported: the worker
@@ -103,6 +104,56 @@ class _Run:
         self.cache = DiskCache(settings.cache_dir, ttl_s=settings.cache_ttl_s) if settings.cache_dir else None
         self.errors: list[FileError] = []
         self.notes: list[str] = []
+        self._judge: Judge | None = None
+        self.screen_cost_usd = 0.0
+
+    def judge(self) -> Judge:
+        """The run's judge (needs `judge_config`), made when first needed: by the screen, or
+        by the first page that has claims for it. One per run: one cost cap, one pacing."""
+        from citecheck.judge.core import Judge
+
+        assert self.judge_config is not None
+        if self._judge is None:
+            progress = self.progress
+            self._judge = Judge(
+                self.judge_config,
+                self.settings,
+                self.cache,
+                deadline_at=self.deadline_at,
+                progress=progress.message if progress.on else None,
+                on_calls=self._tally if progress.on else None,
+            )
+        return self._judge
+
+    def _tally(self) -> None:
+        """The judge's counts to the run's progress."""
+        judge = self._judge
+        if judge is not None:
+            self.progress.update(
+                judge_calls=judge.calls_settled,
+                judge_calls_total=judge.calls_planned,
+                cost_usd=judge.total_cost_usd,
+            )
+
+    async def aclose(self) -> None:
+        if self._judge is not None:
+            await self._judge.aclose()
+
+    async def screen(self, claims: list[Claim]) -> tuple[list[Claim], list[Dismissed]]:
+        """The screen stage (`citecheck.screen`): the claims that go on, and those set aside."""
+        if self.judge_config is None:
+            self.notes.append("screen: off, it needs a judge (judge: none)")
+            return claims, []
+        from citecheck.screen import screen
+
+        judge = self.judge()
+        screened = await screen(claims, judge, self.cache)
+        self.notes.extend(screened.notes)
+        self.screen_cost_usd = screened.cost_usd
+        failure = judge.failure_error()
+        if failure is not None:
+            raise failure
+        return screened.kept, screened.dismissed
 
     def extract(self, files: list[SelectedFile]) -> list[Claim]:
         from citecheck.extract.document import extract_file
@@ -328,32 +379,12 @@ class _Judging:
     together in batch mode (`finish`), their verdicts put with the claims' others."""
 
     def __init__(self, run: _Run, per_claim: dict[int, list[tuple[tuple[int, int], ClaimResult]]]) -> None:
-        from citecheck.judge.core import Judge
-
-        assert run.judge_config is not None
         self.run = run
         self.per_claim = per_claim
-        progress = run.progress
-        self.judge = Judge(
-            run.judge_config,
-            run.settings,
-            run.cache,
-            deadline_at=run.deadline_at,
-            progress=progress.message if progress.on else None,
-            on_calls=self.tally if progress.on else None,
-        )
+        self.judge = run.judge()
         self.batch = self.judge.batch_mode
         self._tasks: list[asyncio.Task[None]] = []
         self._queued: list[tuple[str, FetchedSource, list[JudgeItem], list[_Pending]]] = []
-
-    def tally(self) -> None:
-        """The judge's counts to the run's progress."""
-        judge = self.judge
-        self.run.progress.update(
-            judge_calls=judge.calls_settled,
-            judge_calls_total=judge.calls_planned,
-            cost_usd=judge.total_cost_usd,
-        )
 
     def _items(self, source: FetchedSource, page: CheckedPage, pending: list[_Pending]) -> list[JudgeItem]:
         from citecheck.checks import judge_hints
@@ -410,7 +441,6 @@ class _Judging:
         for task in self._tasks:
             task.cancel()  # done ones are unaffected; the rest: the run failed
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        await self.judge.aclose()
 
 
 async def check_async(
@@ -450,7 +480,13 @@ async def _check_async(
         run.notes.append("judge: none — only the number, quote and date checks ran")
     if not settings.allowed_domains:
         run.notes.append("allowed-domains is empty: any public host could be fetched")
-    results = await run.verify(claims)
+    dismissed: list[Dismissed] = []
+    try:
+        if settings.screen:
+            claims, dismissed = await run.screen(claims)
+        results = await run.verify(claims)
+    finally:
+        await run.aclose()
     run.progress.start(Stage.report)
     if run.cache is not None and (rejected := run.cache.rejected_note()):
         run.notes.append(rejected)
@@ -459,7 +495,9 @@ async def _check_async(
         settings=settings,
         errors=run.errors,
         notes=run.notes,
-        total_citations_found=sum(len(c.citations) for c in claims),
+        total_citations_found=sum(len(c.citations) for c in (*claims, *dismissed)),
+        dismissed=dismissed,
+        screen_cost_usd=run.screen_cost_usd,
         judge_model=run.judge_config.model if run.judge_config else None,
         links_excluded=links_excluded,
     ).model_copy(update={"version": __version__})

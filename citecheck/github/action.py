@@ -134,6 +134,7 @@ ALL_INPUTS = (
     "judge-concurrency",
     "judge-mode",
     "judge-deadline-minutes",
+    "screen",
     "fail-on",
     "accept-status",
     "exclude",
@@ -221,7 +222,7 @@ def settings_from_inputs(environ: Mapping[str, str], workspace: Path) -> Setting
         if not value:
             continue
         key = name.replace("-", "_")
-        if name in ("comment", "annotations"):
+        if name in ("comment", "annotations", "screen"):
             raw[key] = _bool_input(name, value)
         elif name == "cache-dir":
             raw[key] = outside_workspace(workspace / value, workspace)

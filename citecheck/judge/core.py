@@ -41,8 +41,8 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import NamedTuple
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from pydantic import ValidationError
 
@@ -57,6 +57,7 @@ from citecheck.judge.pricing import likely_tokens
 from citecheck.judge.prompt import (
     PROMPT_VERSION,
     SYSTEM_PROMPT,
+    VERDICT_TOOL,
     MalformedVerdicts,
     Verdict,
     build_excerpt,
@@ -72,7 +73,7 @@ from citecheck.models import Claim, FetchedSource, JudgeOutcome, JudgeResult, Pa
 from citecheck.policy import judge_doubt
 from citecheck.redact import Redactor
 
-__all__ = ["CAP_REACHED", "DEADLINE", "Judge", "JudgeItem"]
+__all__ = ["CAP_REACHED", "DEADLINE", "Asked", "Judge", "JudgeItem"]
 
 VERDICT_NAMESPACE = "verdicts"
 NO_VERDICT = "the judge gave no verdict for this claim"
@@ -112,6 +113,19 @@ class _Shared:
     excerpt: str
     marker: str
     primed: asyncio.Event | None = None  # set once the first call is answered
+
+
+T = TypeVar("T")
+
+
+@dataclass
+class Asked(Generic[T]):
+    """What a call made through `Judge.ask` gave: its parsed answer, or why none."""
+
+    answer: T | None = None
+    problem: str | None = None  # a failure, a refusal, malformed output, the cap or the deadline
+    limit: bool = False  # the cost cap or the deadline stopped it
+    cost_usd: float = 0.0
 
 
 class Judge:
@@ -154,7 +168,25 @@ class Judge:
         minutes = settings.deadline_minutes()
         deadline = deadline_at if deadline_at is not None else clock() + minutes * 60
         self.pacer = Pacer(config.max_concurrency, clock=clock)
-        self._dispatch: Dispatcher
+        interactive = Interactive(
+            provider=self._provider,
+            connection=self._connect,
+            ledger=self._ledger,
+            pacer=self.pacer,
+            deadline_at=deadline,
+            deadline_minutes=minutes,
+            max_retries=config.max_retries,
+            call_deadline_s=config.call_deadline_s,
+            redact=self._redact,
+            clock=clock,
+            # In batch mode the ledger's price is the batch price; calls made one at a time
+            # are billed at the standard one.
+            price=config.price if self.batch_mode else None,
+        )
+        # Calls outside the verdicts (`ask`: the screen's, before any page is fetched) go one
+        # at a time in batch mode too, under the same cap, rate limits and deadline.
+        self._asking: Dispatcher = interactive
+        self._dispatch: Dispatcher = interactive
         if self.batch_mode:
             self._dispatch = BatchDispatcher(
                 provider=self._provider,
@@ -165,19 +197,6 @@ class Judge:
                 redact=self._redact,
                 progress=progress,
                 poll_scale=config.batch_poll_scale,
-                clock=clock,
-            )
-        else:
-            self._dispatch = Interactive(
-                provider=self._provider,
-                connection=self._connect,
-                ledger=self._ledger,
-                pacer=self.pacer,
-                deadline_at=deadline,
-                deadline_minutes=minutes,
-                max_retries=config.max_retries,
-                call_deadline_s=config.call_deadline_s,
-                redact=self._redact,
                 clock=clock,
             )
 
@@ -255,6 +274,48 @@ class Judge:
     async def aclose(self) -> None:
         if self._connection is not None:
             await self._connection.aclose()
+
+    # -- a call outside the verdicts ---------------------------------------------------------
+
+    async def ask(self, request: Request, parse: Callable[[Any], T]) -> Asked[T]:
+        """One call of another stage (the screen's) on the run's connection: paced to the
+        account, under the run's cost cap and judge deadline, counted among the run's calls
+        (`calls_made`, `calls_failed`, `failure_error`). `parse` reads the answer's payload and
+        raises ValueError (or a pydantic ValidationError) when it cannot be used."""
+        # No secret of the run reaches a model.
+        request = replace(
+            request, source=self._redact.secrets(request.source), claims=self._redact.secrets(request.claims)
+        )
+        await self._connected()
+        self._calls_moved(planned=1)
+        try:
+            sent = await self._asking.send(
+                request, input_upper_bound(request.system, request.user, request.tool)
+            )
+        finally:
+            self._calls_moved(settled=1)
+        if sent.attempted:
+            self._calls_made += 1
+        if sent.limit is not None:
+            return Asked(problem=sent.limit, limit=True)
+        if sent.failure is not None:
+            self._calls_failed += 1
+            self.last_failure = sent.failure
+            return Asked(problem=str(sent.failure))
+        response, charge = sent.response, sent.charge
+        assert response is not None and charge is not None
+        problem = None
+        if response.refusal is not None:
+            problem = f"the model refused to answer: {response.refusal[:200]}".rstrip(": ")
+        else:
+            try:
+                return Asked(answer=parse(response.payload), cost_usd=charge.cost_usd)
+            except (ValueError, ValidationError, TypeError):
+                cut = " (cut off at max_tokens)" if response.truncated else ""
+                problem = f"the model returned malformed output{cut}"
+        self._calls_failed += 1
+        self.last_failure = JudgeFailure("judge-bad-output", problem, "re-run, or try another --model")
+        return Asked(problem=problem, cost_usd=charge.cost_usd)
 
     # -- cache -------------------------------------------------------------------------------
 
@@ -509,6 +570,7 @@ class Judge:
             source=self._redact.secrets(parts.source),
             claims=self._redact.secrets(parts.claims),
             max_tokens=self._max_tokens(len(claims)),
+            tool=VERDICT_TOOL,
             cache=shared is not None,
         )
         await self._connected()
@@ -519,7 +581,9 @@ class Judge:
             else:
                 await shared.primed.wait()
         try:
-            sent = await self._dispatch.send(request, input_upper_bound(request.system, request.user))
+            sent = await self._dispatch.send(
+                request, input_upper_bound(request.system, request.user, request.tool)
+            )
         finally:
             if primer and shared is not None and shared.primed is not None:
                 shared.primed.set()

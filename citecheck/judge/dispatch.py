@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from citecheck.judge.ledger import Charge, CostLedger, Reservation
 from citecheck.judge.pacing import DeadlineReached, Pacer, backoff_s
-from citecheck.judge.pricing import likely_tokens
+from citecheck.judge.pricing import ModelPrice, likely_tokens
 from citecheck.judge.providers import Connection, JudgeFailure, Provider, Response
 from citecheck.judge.providers.base import Request
 from citecheck.redact import Redactor
@@ -88,7 +88,11 @@ class Interactive(Dispatcher):
         call_deadline_s: float,
         redact: Redactor,
         clock: Callable[[], float] = time.monotonic,
+        price: ModelPrice | None = None,
     ) -> None:
+        """`price`: what its calls are billed at, when not the ledger's (a batch-mode run's
+        calls made one at a time)."""
+        self._price = price
         self._provider = provider
         self._connection = connection
         self._ledger = ledger
@@ -132,7 +136,7 @@ class Interactive(Dispatcher):
                 try:
                     async with asyncio.timeout(max(0.0, self._deadline_at - self._clock())):
                         reservation = await self._ledger.reserve_when_room(
-                            input_bound, request.max_tokens, cache=request.cache
+                            input_bound, request.max_tokens, cache=request.cache, price=self._price
                         )
                 except TimeoutError:
                     return Sent(

@@ -21,17 +21,18 @@ import json
 from dataclasses import dataclass
 
 from citecheck.judge.pricing import ModelPrice, cost_usd, estimate_tokens
-from citecheck.judge.prompt import PROMPT_JSON_NOTE, VERDICT_SCHEMA
+from citecheck.judge.prompt import VERDICT_TOOL
+from citecheck.judge.providers.base import OutputTool
 
 # The tool definition (Anthropic wraps it in a system prompt of its own, ~350 tokens) and
 # per-message framing are covered by a fixed allowance.
 FRAMING_TOKENS = 600
 
 
-def input_upper_bound(system: str, user: str) -> int:
+def input_upper_bound(system: str, user: str, tool: OutputTool = VERDICT_TOOL) -> int:
     """The most input tokens a call with these messages can be billed, whichever way the
-    provider asks for the verdict schema (as a tool, a response format or a prompt note)."""
-    return estimate_tokens(system + user + PROMPT_JSON_NOTE + json.dumps(VERDICT_SCHEMA)) + FRAMING_TOKENS
+    provider asks for the answer's schema (as a tool, a response format or a prompt note)."""
+    return estimate_tokens(system + user + tool.json_note + json.dumps(tool.schema)) + FRAMING_TOKENS
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class Reservation:
     input_tokens: int
     output_tokens: int
     cost_usd: float
+    price: ModelPrice  # what the call is billed at (the ledger's own, or the one it was reserved at)
 
 
 @dataclass(frozen=True)
@@ -74,29 +76,49 @@ class CostLedger:
         """A call did not fit: from then on none is made."""
         return self._capped
 
-    def worst_case(self, input_tokens: int, max_output_tokens: int, *, cache: bool = False) -> float:
-        price_in = self.price.worst_input_per_mtok if cache else self.price.input_per_mtok
-        return (input_tokens * price_in + max_output_tokens * self.price.output_per_mtok) / 1_000_000
+    def worst_case(
+        self,
+        input_tokens: int,
+        max_output_tokens: int,
+        *,
+        cache: bool = False,
+        price: ModelPrice | None = None,
+    ) -> float:
+        price = price or self.price
+        price_in = price.worst_input_per_mtok if cache else price.input_per_mtok
+        return (input_tokens * price_in + max_output_tokens * price.output_per_mtok) / 1_000_000
 
     def reserve(
-        self, input_tokens: int, max_output_tokens: int, *, cache: bool = False
+        self,
+        input_tokens: int,
+        max_output_tokens: int,
+        *,
+        cache: bool = False,
+        price: ModelPrice | None = None,
     ) -> Reservation | None:
         """The call's reservation, or None when its worst case does not fit under the cap
-        (`cache`: the call may write the prompt cache, at its price)."""
-        worst = self.worst_case(input_tokens, max_output_tokens, cache=cache)
+        (`cache`: the call may write the prompt cache, at its price; `price`: the call is billed
+        at another price than the ledger's, e.g. a call made one at a time in a batch-mode run)."""
+        price = price or self.price
+        worst = self.worst_case(input_tokens, max_output_tokens, cache=cache, price=price)
         # No await in here: under asyncio this check-and-reserve is atomic.
         if self._capped or self._spent + self._reserved + worst > self.cap_usd:
             self._capped = True
             return None
         self._reserved += worst
-        return Reservation(input_tokens, max_output_tokens, worst)
+        return Reservation(input_tokens, max_output_tokens, worst, price)
 
     async def reserve_when_room(
-        self, input_tokens: int, max_output_tokens: int, *, cache: bool = False
+        self,
+        input_tokens: int,
+        max_output_tokens: int,
+        *,
+        cache: bool = False,
+        price: ModelPrice | None = None,
     ) -> Reservation | None:
         """Like `reserve`, but a call that fits beside what was spent and not yet beside the
         calls in flight waits for them to settle rather than being refused."""
-        worst = self.worst_case(input_tokens, max_output_tokens, cache=cache)
+        worst = self.worst_case(input_tokens, max_output_tokens, cache=cache, price=price)
         while (
             not self._capped
             and self._reserved > 0
@@ -106,7 +128,7 @@ class CostLedger:
             waiter = asyncio.get_running_loop().create_future()
             self._waiters.append(waiter)
             await waiter
-        return self.reserve(input_tokens, max_output_tokens, cache=cache)
+        return self.reserve(input_tokens, max_output_tokens, cache=cache, price=price)
 
     def settle(
         self,
@@ -125,7 +147,11 @@ class CostLedger:
             tin = input_tokens
         tout = output_tokens if output_tokens is not None else reservation.output_tokens
         actual = cost_usd(
-            self.price, tin, tout, cache_read_tokens=cache_read_tokens, cache_write_tokens=cache_write_tokens
+            reservation.price,
+            tin,
+            tout,
+            cache_read_tokens=cache_read_tokens,
+            cache_write_tokens=cache_write_tokens,
         )
         self._reserved -= reservation.cost_usd
         self._spent += actual

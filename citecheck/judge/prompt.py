@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from citecheck.judge.providers.base import OutputTool
 from citecheck.models import FetchedSource, Passage
 
 PROMPT_VERSION = "3"  # 3: check notes (what the checks did not find on the page)
@@ -94,6 +95,14 @@ VERDICT_SCHEMA: dict[str, Any] = {
     "required": ["verdicts"],
     "additionalProperties": False,
 }
+
+
+VERDICT_TOOL = OutputTool(
+    name=TOOL_NAME,
+    description="Record one verdict for every claim id.",
+    schema=VERDICT_SCHEMA,
+    json_note=PROMPT_JSON_NOTE,
+)
 
 
 class Verdict(BaseModel):
@@ -217,6 +226,25 @@ def build_prompt(
     return parts.system, parts.user
 
 
+def json_payload(payload: Any, key: str) -> Any:
+    """A model's structured answer as the object it should be, `{key: [...]}`: from a dict,
+    or JSON text possibly inside a code fence or followed by prose, or a bare array; the
+    array may come as a JSON string. Raises ValueError on text that holds no JSON."""
+    if isinstance(payload, str):
+        text = payload.strip()
+        fenced = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
+        if fenced:
+            text = fenced.group(1).strip()
+        start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=0)
+        payload, _ = json.JSONDecoder().raw_decode(text[start:])
+    if isinstance(payload, list):
+        payload = {key: payload}
+    if isinstance(payload, dict) and isinstance(payload.get(key), str):
+        # Models sometimes put the array into the tool input as a JSON string.
+        payload = {**payload, key: json.loads(payload[key])}
+    return payload
+
+
 def parse_verdicts(payload: Any, n_claims: int | None = None) -> dict[int, Verdict]:
     """Validate the judge's output (a dict, or JSON text possibly inside a code fence or
     followed by prose) into verdicts by claim id.
@@ -226,19 +254,7 @@ def parse_verdicts(payload: Any, n_claims: int | None = None) -> dict[int, Verdi
     conflict, no rule could say which one the judge meant, so the response is not used
     (the judge asks again, like for any malformed output).
     """
-    if isinstance(payload, str):
-        text = payload.strip()
-        fenced = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
-        if fenced:
-            text = fenced.group(1).strip()
-        start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=0)
-        payload, _ = json.JSONDecoder().raw_decode(text[start:])
-    if isinstance(payload, list):
-        payload = {"verdicts": payload}
-    if isinstance(payload, dict) and isinstance(payload.get("verdicts"), str):
-        # Models sometimes put the array into the tool input as a JSON string.
-        payload = {**payload, "verdicts": json.loads(payload["verdicts"])}
-    verdicts = Verdicts.model_validate(payload).verdicts
+    verdicts = Verdicts.model_validate(json_payload(payload, "verdicts")).verdicts
     repeated = sorted(i for i, n in Counter(v.id for v in verdicts).items() if n > 1)
     if repeated:
         shown = ", ".join(str(i) for i in repeated[:5])

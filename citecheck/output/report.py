@@ -40,7 +40,7 @@ from pydantic import BaseModel, ValidationError
 from citecheck import __version__
 from citecheck.config import Settings
 from citecheck.errors import ConfigError
-from citecheck.models import ClaimResult, FileError, Report, ResolveStatus, Verdict
+from citecheck.models import ClaimResult, Dismissed, FileError, Report, ResolveStatus, Verdict
 from citecheck.policy import NOT_VERIFIED_VERDICTS, assess
 
 _T = TypeVar("_T")
@@ -68,12 +68,15 @@ def build_report(
     total_citations_found: int | None = None,
     judge_model: str | None = None,
     links_excluded: Mapping[str, int] | None = None,
+    dismissed: Sequence[Dismissed] = (),
+    screen_cost_usd: float = 0.0,
 ) -> Report:
     """Assemble the Report of one run: every total, `failing` and `passed`.
 
     `total_citations_found` defaults to the citations on the reported claims; the pipeline
     passes a larger figure when it found citations on lines it did not check.
-    `links_excluded`: the links dropped as not sources, by reason.
+    `links_excluded`: the links dropped as not sources, by reason. `dismissed`: the sentences
+    the screen set aside, and `screen_cost_usd` what its calls cost (in the run's total).
     """
     return _assemble(
         results,
@@ -83,6 +86,8 @@ def build_report(
         total_citations_found=total_citations_found,
         judge_model=judge_model,
         links_excluded=links_excluded or {},
+        dismissed=dismissed,
+        screen_cost_usd=screen_cost_usd,
     )
 
 
@@ -107,6 +112,9 @@ def merge_reports(reports: list[Report], fail_on: list[str]) -> Report:
     excluded: Counter[str] = Counter()
     for r in reports:
         excluded.update(r.links_excluded)
+    dismissed = _dedupe(
+        (d for r in reports for d in r.dismissed), key=lambda d: (d.file, d.line, d.column, d.text)
+    )
     try:
         fail_on = Settings(fail_on=fail_on).fail_on
     except ValidationError as exc:
@@ -119,6 +127,8 @@ def merge_reports(reports: list[Report], fail_on: list[str]) -> Report:
         total_citations_found=found,
         judge_model=model,
         links_excluded=excluded,
+        dismissed=dismissed,
+        screen_cost_usd=math.fsum(r.screen_cost_usd for r in reports),
     )
 
 
@@ -131,6 +141,8 @@ def _assemble(
     total_citations_found: int | None,
     judge_model: str | None,
     links_excluded: Mapping[str, int],
+    dismissed: Iterable[Dismissed] = (),
+    screen_cost_usd: float = 0.0,
 ) -> Report:
     # A stable order makes a merged report identical to an unsharded one (and float sums too).
     claims = sorted(results, key=lambda c: (c.file, c.line, c.column))
@@ -147,7 +159,10 @@ def _assemble(
     unsupported = count(Verdict.fail)
     judged = supported + unsupported
     citations = [cit for c in claims for cit in c.citations]
-    cost = math.fsum(c.judge.cost_usd for c in claims if c.judge is not None and not c.judge.cached)
+    cost = math.fsum(
+        [*(c.judge.cost_usd for c in claims if c.judge is not None and not c.judge.cached), screen_cost_usd]
+    )
+    dismissed = sorted(dismissed, key=lambda d: (d.file, d.line, d.column))
 
     failing, passed = assess(claims, errors, fail_on)
 
@@ -167,6 +182,9 @@ def _assemble(
         total_links_excluded=sum(links_excluded.values()),
         links_excluded={k: n for k, n in sorted(links_excluded.items()) if n},
         claims=claims,
+        total_dismissed=len(dismissed),
+        dismissed=dismissed,
+        screen_cost_usd=round(screen_cost_usd, 6),
         errors=errors,
         notes=notes,
         fail_on=list(fail_on),

@@ -151,10 +151,6 @@ class AnthropicConnection:
         await self._client.aclose()
 
     def _params(self, request: Request) -> dict[str, Any]:
-        # The prompt module (its pydantic models: ~5 ms) is imported when a call is made, not
-        # with the registry, which every run imports for the CLI's choices (`--judge none` too).
-        from citecheck.judge.prompt import TOOL_NAME, VERDICT_SCHEMA
-
         content: str | list[dict[str, Any]] = request.user
         if request.cache:
             # The source part is the same in every call for the source (its excerpt and fence
@@ -170,24 +166,22 @@ class AnthropicConnection:
             "messages": [{"role": "user", "content": content}],
             "tools": [
                 {
-                    "name": TOOL_NAME,
-                    "description": "Record one verdict for every claim id.",
-                    "input_schema": VERDICT_SCHEMA,
+                    "name": request.tool.name,
+                    "description": request.tool.description,
+                    "input_schema": request.tool.schema,
                 }
             ],
-            "tool_choice": {"type": "tool", "name": TOOL_NAME},
+            "tool_choice": {"type": "tool", "name": request.tool.name},
         }
 
     async def send(self, request: Request) -> Response:
         raw = await self._client.calls().messages.with_raw_response.create(**self._params(request))
-        out = self._response(await raw.parse())
+        out = self._response(await raw.parse(), request.tool.name)
         out.limits = self._provider.rate_limits(raw.headers)
         return out
 
     @staticmethod
-    def _response(message: anthropic.types.Message) -> Response:
-        from citecheck.judge.prompt import TOOL_NAME
-
+    def _response(message: anthropic.types.Message, tool_name: str) -> Response:
         usage = message.usage
         out = Response(truncated=message.stop_reason == "max_tokens")
         if usage is not None:
@@ -202,7 +196,7 @@ class AnthropicConnection:
             out.refusal = " ".join(t for t in texts if t).strip()
             return out
         for block in message.content:
-            if getattr(block, "type", "") == "tool_use" and getattr(block, "name", "") == TOOL_NAME:
+            if getattr(block, "type", "") == "tool_use" and getattr(block, "name", "") == tool_name:
                 out.payload = block.input  # type: ignore[union-attr]
                 return out
         out.payload = "\n".join(texts)
@@ -237,11 +231,14 @@ class AnthropicConnection:
         return self._status(await self._client.get().messages.batches.cancel(batch.id))
 
     async def batch_results(self, batch: BatchStatus) -> BatchResults:
+        # Only the judge's verdict calls go through the batch API (the screen's go one at a time).
+        from citecheck.judge.prompt import VERDICT_TOOL
+
         out: BatchResults = {}
         async for item in await self._client.get().messages.batches.results(batch.id):
             result = item.result
             if result.type == "succeeded":
-                out[item.custom_id] = self._response(result.message)
+                out[item.custom_id] = self._response(result.message, VERDICT_TOOL.name)
             elif result.type == "errored":
                 error = result.error.error
                 out[item.custom_id] = _failure(error.type, error.message)

@@ -49,8 +49,21 @@ class ListPrice:
 
 
 @dataclass(frozen=True)
+class OutputTool:
+    """The structured answer a call asks for: a tool (Anthropic) or a JSON schema response
+    format (OpenAI) of this name and schema; `json_note` spells the format out at the end of
+    the prompt for a server that cannot enforce a schema."""
+
+    name: str
+    description: str
+    schema: Mapping[str, Any]
+    json_note: str
+
+
+@dataclass(frozen=True)
 class Request:
-    """One call: the system prompt, the user message, and its output budget.
+    """One call: the system prompt, the user message, its output budget and the answer's
+    format (`tool`: the judge's verdicts, or the screen's answers).
 
     `source` is the user message's first part (the fenced source text), `claims` the rest;
     with `cache` set the provider marks the source part for its prompt cache (Anthropic's
@@ -61,6 +74,7 @@ class Request:
     source: str
     claims: str
     max_tokens: int
+    tool: OutputTool
     cache: bool = False
 
     @property

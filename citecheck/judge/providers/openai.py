@@ -165,9 +165,6 @@ class OpenAIConnection:
     def _body(self, request: Request, mode: JsonMode) -> dict[str, Any]:
         """The Chat Completions request body (also a batch line's `body`). The source part
         leads the user message, so calls for one source share their prefix (OpenAI's cache)."""
-        # Imported when a call is made, not with the registry (see the Anthropic provider's `_params`).
-        from citecheck.judge.prompt import PROMPT_JSON_NOTE, TOOL_NAME, VERDICT_SCHEMA
-
         if self._reasoning:
             messages = [{"role": "user", "content": request.system + "\n\n" + request.user}]
             body: dict[str, Any] = {"max_completion_tokens": request.max_tokens}
@@ -180,12 +177,12 @@ class OpenAIConnection:
         if mode == "json_schema":
             body["response_format"] = {
                 "type": "json_schema",
-                "json_schema": {"name": TOOL_NAME, "strict": True, "schema": VERDICT_SCHEMA},
+                "json_schema": {"name": request.tool.name, "strict": True, "schema": request.tool.schema},
             }
         elif mode == "json_object":
             body["response_format"] = {"type": "json_object"}
         if mode != "json_schema":
-            messages[-1] = {"role": "user", "content": messages[-1]["content"] + PROMPT_JSON_NOTE}
+            messages[-1] = {"role": "user", "content": messages[-1]["content"] + request.tool.json_note}
         return {"model": self._model, "messages": messages, **body}
 
     async def send(self, request: Request) -> Response:
