@@ -150,10 +150,13 @@ class _Run:
         screened = await screen(claims, judge, self.cache)
         self.notes.extend(screened.notes)
         self.screen_cost_usd = screened.cost_usd
-        failure = judge.failure_error()
+        return screened.kept, screened.dismissed
+
+    def judge_failure(self) -> None:
+        """Raise the run's exit-2 error when every judge call failed, the screen's included."""
+        failure = self._judge.failure_error() if self._judge is not None else None
         if failure is not None:
             raise failure
-        return screened.kept, screened.dismissed
 
     def extract(self, files: list[SelectedFile]) -> list[Claim]:
         from citecheck.extract.document import extract_file
@@ -433,9 +436,7 @@ class _Judging:
                 self._record(url, pending, verdicts)
         await asyncio.gather(*self._tasks)
         self.run.notes.extend(self.judge.notes())
-        failure = self.judge.failure_error()
-        if failure is not None:
-            raise failure
+        self.run.judge_failure()
 
     async def aclose(self) -> None:
         for task in self._tasks:
@@ -485,6 +486,7 @@ async def _check_async(
         if settings.screen:
             claims, dismissed = await run.screen(claims)
         results = await run.verify(claims)
+        run.judge_failure()  # the screen's calls, when no page went to the judge
     finally:
         await run.aclose()
     run.progress.start(Stage.report)

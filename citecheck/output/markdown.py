@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from citecheck.models import Cause, ClaimResult, DecidedBy, FileError, Report, Verdict
+from citecheck.models import Cause, ClaimResult, DecidedBy, Dismissed, FileError, Report, Verdict
 from citecheck.output.common import (
     CLAIM_CHARS,
     FAIL_TAGS,
@@ -199,6 +199,12 @@ def _section_lines(
     return sections
 
 
+def _dismissed_line(dismissed: Dismissed) -> str:
+    text = escape_markdown(shorten(dismissed.text, REASON_CHARS))
+    reason = escape_markdown(shorten(dismissed.reason, REASON_CHARS))
+    return f"- {text} | {escape_markdown(dismissed.file)}:{dismissed.line} | {reason}"
+
+
 def _error_line(error: FileError) -> str:
     where = f"{error.file}:{error.line}" if error.line else error.file
     kind = "error" if error.fatal else "warning"
@@ -282,11 +288,11 @@ def outcome_line(report: Report, *, name: str = "citecheck") -> str:
 # The PR comment folds Verified Claims in <details> when something failed or is unsourced
 # (those come first for a reviewer), and on a clean run when the list is longer than this.
 FOLD_VERIFIED_OVER = 10
-_REPORT_ORDER = ("failed", "unsourced", "verified", "details", "notes", "errors")
+_REPORT_ORDER = ("failed", "unsourced", "verified", "details", "notes", "errors", "dismissed")
 # When a comment must be cut: the notes that explain the numbers first (a "Details" line such
 # as "Not verified because of the cost cap or claim limit: 760" says what the failures are),
 # then every failure that fits, the file errors, and what passed last.
-_COMMENT_ORDER = ("details", "notes", "failed", "errors", "unsourced", "verified")
+_COMMENT_ORDER = ("details", "notes", "failed", "errors", "unsourced", "verified", "dismissed")
 
 
 @dataclass(frozen=True)
@@ -378,6 +384,8 @@ def _render(report: Report, sections: dict[str, list[str]], layout: _Layout) -> 
         "details": _details(report, decided=layout.tag_deciders),
         "notes": [f"- {escape_markdown(shorten(n, REASON_CHARS))}" for n in report.notes],
         "errors": [_error_line(e) for e in report.errors],
+        # Listed where a reviewer sees them: the screen's reading is the only check they had.
+        "dismissed": [_dismissed_line(d) for d in report.dismissed],
     }
 
     def not_shown(hidden: int) -> list[str]:
@@ -414,6 +422,7 @@ def _render(report: Report, sections: dict[str, list[str]], layout: _Layout) -> 
             ("details", "### Details"),
             ("notes", "### Notes"),
             ("errors", "### File errors"),
+            ("dismissed", "### Set aside by the screen (no fact stated)"),
         ):
             if shown[key]:
                 out.extend([heading, *shown[key], *not_shown(len(extras[key]) - len(shown[key]))])

@@ -131,6 +131,7 @@ def test_inputs_parse_into_settings() -> None:
         "INPUT_CACHE_DIR": "/runner/_temp/cc",
         "INPUT_ACCEPT_STATUS": "429, 403",
         "INPUT_SHARD": "2/3",
+        "INPUT_SCREEN": "true",
         "INPUT_MODEL": "",  # empty: the default
     }
     s = settings_from_inputs(env, Path("/ws"))
@@ -143,6 +144,8 @@ def test_inputs_parse_into_settings() -> None:
     assert s.cache_dir == Path("/runner/_temp/cc") and s.shard_tuple == (2, 3)
     assert s.accept_status == [403, 429]
     assert s.model is None
+    assert s.screen is True
+    assert settings_from_inputs({}, Path("/ws")).screen is False  # off by default
     # The runner's own hyphenated form is understood too.
     assert settings_from_inputs({"INPUT_FILTER-MODE": "file"}, Path("/ws")).filter_mode == FilterMode.file
 
@@ -151,6 +154,7 @@ def test_inputs_parse_into_settings() -> None:
     ("env", "needle"),
     [
         ({"INPUT_COMMENT": "maybe"}, "input comment"),
+        ({"INPUT_SCREEN": "sometimes"}, "input screen"),
         ({"INPUT_FAIL_ON": "unsupported,typo"}, "input fail-on"),
         ({"INPUT_MAX_COST_USD": "-1"}, "input max-cost-usd"),
         ({"INPUT_SHARD": "5/4"}, "shard"),

@@ -328,7 +328,46 @@ def judge_text(source: str, claims: dict[int, str]) -> list[dict[str, Any]]:
     return out
 
 
+# The screen's stand-in reading: a sentence that opens with one of these words states no fact.
+_NOT_A_FACT_RE = re.compile(r"(?i)(see|read|check out|thanks|thank you|learn|follow|join|watch|visit|try)\b")
+
+
+def parse_screen_prompt(text: str) -> dict[int, str]:
+    """{sentence id: text} from a citecheck screen prompt (empty: not a screen prompt)."""
+    return {
+        int(m.group(2)): m.group(3)
+        for m in re.finditer(_FENCE + r" SENTENCE (\d+) BEGIN\n(.*?)\n\1 SENTENCE \2 END", text, re.S)
+    }
+
+
+def screen_answer(id: int, fact: bool, reason: str = "") -> dict[str, Any]:
+    return {"id": id, "fact": fact, "reason": reason or ("states a fact" if fact else "states no fact")}
+
+
+def screen_reply(protocol: Protocol, answers: list[dict[str, Any]], **kw: Any) -> Reply:
+    """The screen's answer as each provider gives it: a `record_screen` tool call, or JSON text."""
+    if protocol == "anthropic":
+        return anthropic_tool_use({"sentences": answers}, name="record_screen", **kw)
+    return openai_completion(json.dumps({"sentences": answers}), **kw)
+
+
+def auto_screen(sentences: dict[int, str]) -> list[dict[str, Any]]:
+    out = []
+    for i, text in sorted(sentences.items()):
+        pointer = bool(_NOT_A_FACT_RE.match(text.strip()))
+        out.append(screen_answer(i, not pointer, "pointer or call to action" if pointer else ""))
+    return out
+
+
 def auto_judge(request: RecordedRequest) -> Reply:
+    sentences = parse_screen_prompt(request.user_text)
+    if sentences:
+        tokens_in = max(1, len(request.prompt) // 4)
+        if request.protocol == "anthropic":
+            usage = {"input_tokens": tokens_in, "output_tokens": 20 * len(sentences)}
+        else:
+            usage = {"prompt_tokens": tokens_in, "completion_tokens": 20 * len(sentences)}
+        return screen_reply(request.protocol, auto_screen(sentences), **usage)
     source, claims = parse_prompt(request.user_text)
     verdicts = judge_text(source, claims)
     tokens_in = max(1, len(request.prompt) // 4)

@@ -362,3 +362,10 @@ def test_judge_in_the_config_says_where_it_is_set() -> None:
     with pytest.raises(ConfigError) as info:
         narrow(CEILING, {"judge": "none"}, ".citecheck.toml")
     assert "judge is set in the workflow's `judge` input (or --judge)" in info.value.hint
+
+
+def test_a_config_file_cannot_turn_the_screen_on() -> None:
+    """The screen decides which sentences are checked at all: a PR's own file must not set it."""
+    with pytest.raises(ConfigError) as info:
+        narrow(CEILING, {"screen": True}, ".citecheck.toml")
+    assert "screen is set in the workflow's `screen` input (or --screen)" in info.value.hint

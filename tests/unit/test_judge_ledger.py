@@ -144,3 +144,17 @@ def test_a_call_that_fits_beside_the_spend_waits_for_the_calls_in_flight() -> No
         assert await ledger.reserve_when_room(100_000, 10_000) is None and ledger.capped
 
     asyncio.run(go())
+
+
+def test_a_call_reserved_at_another_price_is_charged_at_that_price_under_the_same_cap() -> None:
+    """A batch-mode run's ledger prices at the batch rate; the screen's calls go one at a time
+    and are billed at the standard one: reserved and settled at it, against the one cap."""
+    batch = ModelPrice("anthropic", 1.50, 7.50)
+    ledger = CostLedger(0.05, batch)
+    standard = ledger.reserve(10_000, 1_000, price=PRICE)
+    assert standard is not None and standard.cost_usd == pytest.approx(0.03 + 0.015)
+    assert ledger.settle(standard, 2_000, 100).cost_usd == pytest.approx(cost_usd(PRICE, 2_000, 100))
+    # What is left of the cap ($0.0425) fits this call at the batch price ($0.0225), not at the
+    # standard one ($0.045).
+    assert ledger.worst_case(10_000, 1_000) < ledger.cap_usd - ledger.spent_usd
+    assert ledger.reserve(10_000, 1_000, price=PRICE) is None

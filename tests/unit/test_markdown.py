@@ -285,3 +285,37 @@ def test_no_cut_when_it_fits() -> None:
     r = report_of(mixed_claims())
     assert render_markdown(r, max_chars=GITHUB_COMMENT_LIMIT) == render_markdown(r)
     assert "shortened" not in render_markdown(r, max_chars=GITHUB_COMMENT_LIMIT)
+
+
+def test_sentences_the_screen_set_aside_are_listed_after_everything_else_and_cut_first() -> None:
+    from citecheck.models import ClaimKind, Dismissed
+    from citecheck.output.markdown import render_comment
+
+    dismissed = [
+        Dismissed(
+            text=f"Tool {i} is a *library* for parsing.",
+            kinds=[ClaimKind.hyperlinked],
+            file="docs/tools.md",
+            line=i + 1,
+            column=1,
+            reason="describes the linked tool",
+            model="claude-sonnet-4-6",
+        )
+        for i in range(400)
+    ]
+    report = report_of(mixed_claims(), dismissed=dismissed, screen_cost_usd=0.01)
+    assert report.total_dismissed == 400
+    text = render_markdown(report)
+    heading = "### Set aside by the screen (no fact stated)"
+    assert text.index("### Summary") < text.index(heading)
+    assert "- Tool 0 is a \\*library\\* for parsing. | docs/tools.md:1 | describes the linked tool" in text
+    # The summary counts the claims only.
+    assert f"- Total claims: {len(mixed_claims())}" in text
+    # A comment cut to fit keeps every failure and drops these first.
+    comment = render_comment(report, full_report_hint="the job summary", max_chars=20_000)
+    assert len(comment) <= 20_000
+    failed = [c for c in report.claims if c.verdict not in (Verdict.pass_, Verdict.unsourced)]
+    assert failed and all(f"| {c.file}:{c.line}" in comment for c in failed)
+    shown = comment.count("| describes the linked tool")
+    assert 0 < shown < 400 and f"*… {400 - shown} more not shown.*" in comment
+    assert heading not in render_markdown(report_of(mixed_claims()))
