@@ -24,6 +24,10 @@ Figures, per set and over all, on the labelled claims still extracted:
 `--quick` runs the whole harness on a few sets against the stand-in model of the tests
 (tests/servers/llm_server.py: it sets aside sentences opening with "see", "read", "thanks" …),
 so that the harness cannot rot; its figures say nothing about a real model.
+
+`--oracle` runs it against a stand-in that answers with the labels themselves (a sentence
+labelled real is a fact): the ceiling any model could reach through the screen, since the
+screen never sees a cited figure, date, quote or comparison, whatever its label.
 """
 
 from __future__ import annotations
@@ -42,8 +46,10 @@ import argparse  # noqa: E402
 import asyncio  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from contextlib import ExitStack  # noqa: E402
 from dataclasses import asdict, dataclass  # noqa: E402
+from typing import Any  # noqa: E402
 
 import realdocs  # noqa: E402
 
@@ -117,6 +123,20 @@ async def score(set_dir: Path, judge: Judge) -> Figures:
     return fig
 
 
+def _oracle(real: dict[str, bool]) -> Callable[[Any], Any]:
+    """A stand-in model's responder answering each screened sentence with its label."""
+    from tests.servers.llm_server import parse_screen_prompt, screen_answer, screen_reply
+
+    def respond(request: Any) -> Any:
+        sentences = parse_screen_prompt(request.user_text)
+        answers = [
+            screen_answer(i, real.get(text, True), "the label") for i, text in sorted(sentences.items())
+        ]
+        return screen_reply("anthropic", answers, input_tokens=len(request.prompt) // 4, output_tokens=0)
+
+    return respond
+
+
 def print_table(figures: list[Figures], model: str) -> None:
     print(f"\nThe screen on labelled real documentation (model: {model})\n")
     print(
@@ -143,6 +163,9 @@ def main() -> int:
     parser.add_argument("--max-cost-usd", type=float, default=2.0)
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--quick", action="store_true", help="smoke run against the tests' stand-in model")
+    parser.add_argument(
+        "--oracle", action="store_true", help="a stand-in answering with the labels: the ceiling"
+    )
     args = parser.parse_args()
 
     with ExitStack() as stack:
@@ -150,15 +173,24 @@ def main() -> int:
         judge_name, base_url, model = args.judge, args.base_url, args.model
         sets = args.sets
         if args.quick:
+            sets = sets or realdocs.HELD_OUT[:2]
+        sets = sets or [realdocs._eval_dir() / "realdocs-dev", *realdocs.HELD_OUT]
+        sets = [s for s in sets if (s / "judgments.jsonl").exists()]
+        if args.quick or args.oracle:
             from tests.servers.llm_server import LLMServer
 
             server = stack.enter_context(LLMServer("anthropic"))
             environ["ANTHROPIC_API_KEY"] = "sk-ant-stand-in"
             judge_name, base_url, model = "anthropic", server.base_url, "claude-sonnet-4-6"
-            sets = sets or realdocs.HELD_OUT[:2]
-            print("--quick: the tests' stand-in model; these figures say nothing about a real model")
-        sets = sets or [realdocs._eval_dir() / "realdocs-dev", *realdocs.HELD_OUT]
-        sets = [s for s in sets if (s / "judgments.jsonl").exists()]
+            if args.oracle:
+                server.responder = _oracle(
+                    {c.text: row["real"] == "Y" for s in sets for row, c in labelled_claims(s)}
+                )
+                print(
+                    "--oracle: a stand-in answering with the labels; the ceiling of the screen, not a model"
+                )
+            else:
+                print("--quick: the tests' stand-in model; these figures say nothing about a real model")
         settings = Settings(judge=judge_name, model=model, base_url=base_url, max_cost_usd=args.max_cost_usd)
         try:
             config = resolve_judge(settings, environ)
