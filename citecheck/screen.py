@@ -160,7 +160,7 @@ async def screen(claims: Sequence[Claim], judge: Judge, cache: DiskCache | None 
     """Set aside the screenable claims the model reads as stating no fact; keep the rest, in
     order. Identical sentences are asked once."""
     answers: dict[str, Answer] = {}
-    todo: list[str] = []
+    todo: dict[str, None] = {}  # in order, each text once
     for claim in claims:
         if not screenable(claim) or claim.text in answers or claim.text in todo:
             continue
@@ -171,12 +171,13 @@ async def screen(claims: Sequence[Claim], judge: Judge, cache: DiskCache | None 
                 continue
             except ValueError:
                 pass  # an entry of another shape: asked again, and overwritten
-        todo.append(claim.text)
+        todo[claim.text] = None
 
     problems: list[str] = []
     cost = 0.0
-    for start in range(0, len(todo), SENTENCES_PER_CALL):
-        texts = todo[start : start + SENTENCES_PER_CALL]
+    pending = list(todo)
+    for start in range(0, len(pending), SENTENCES_PER_CALL):
+        texts = pending[start : start + SENTENCES_PER_CALL]
         request = build_request(texts)
         asked = await judge.ask(request, partial(parse_answers, n=len(texts)))
         cost += asked.cost_usd

@@ -212,3 +212,31 @@ def test_without_a_judge_the_screen_is_off_and_says_so(
     assert code == 0  # the link-only sentences are not verified: not a failure by default
     assert report["dismissed"] == [] and report["total_claims"] == 4
     assert "screen: off, it needs a judge (judge: none)" in report["notes"]
+
+
+def test_in_batch_mode_the_screen_asks_one_at_a_time_at_the_standard_price(
+    tmp_path: Path, source_server: SourceServer, capsys, monkeypatch
+) -> None:
+    """The screen's answer is needed before anything is fetched: its call cannot wait for a
+    batch. It goes through the Messages API, billed at the standard price under the run's cap,
+    while the verdicts go in one batch at the batch price."""
+    from citecheck.judge.pricing import PRICES, cost_usd
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-not-a-real-key")
+    doc = write_doc(tmp_path, source_server)
+    with LLMServer("anthropic") as server:
+        server.queue(
+            screen_reply(
+                "anthropic",
+                [screen_answer(1, True), screen_answer(2, False, "a description"), screen_answer(3, True)],
+                input_tokens=1_000,
+                output_tokens=60,
+            )
+        )
+        args = [str(doc), *judge_args(server, "anthropic"), "--allow-private-host", "127.0.0.1", "--screen"]
+        code, report = run([*args, "--judge-mode", "batch"], capsys)
+        assert len(server.calls) == 1 and parse_screen_prompt(server.calls[0].user_text)
+        assert len(server.batch_requests) == 2  # the two pages with claims for the judge
+    price = PRICES["claude-sonnet-4-6"]
+    assert report["screen_cost_usd"] == pytest.approx(cost_usd(price, 1_000, 60), abs=1e-6)
+    assert report["total_dismissed"] == 1 and code == 0
