@@ -248,6 +248,53 @@ def test_sup_markers_to_anchored_references_bssw() -> None:
     assert urls(second) == ["https://example.org/face"]
 
 
+def test_html_footnote_numbers_cite_their_notes_frictionlessdata() -> None:
+    # frictionlessdata/frictionlessdata.io, site/blog/2020-09-17-tool-fund-metrics/README.md: the
+    # notes are "<sup> N. </sup>" lines after a rule, the markers "<sup>N</sup>" after a word
+    md = (
+        "This typically refers to the (mis)use of citation counts and citation-based "
+        "indicators<sup>1</sup> for research assessment and governance, which also led to a "
+        "considerable number of initiatives calling for a responsible use of metrics<sup>2</sup>.\n\n"
+        "In other words, I propose to develop an open data standard<sup>3</sup> for scholarly metrics "
+        "which documents the context in which 12 datasets were captured.\n\n---\n"
+        "  <sup> 1. </sup> There is extensive literature for the critique of indicators such as the "
+        "h-index. See Haustein and Larivière (2015) for an overview.\n"
+        "  <sup> 2. </sup> See DORA and the Leiden Manifesto for two prominent examples\n"
+        "  <sup> 3. </sup> I am expecting references to this xkcd comic on standards: https://xkcd.com/927/\n"
+    )
+    first, second = claims(md)[:2]
+    assert "indicators for research" in first.text and "1" not in first.text
+    assert [c.kind for c in first.citations] == [CitationKind.numbered, CitationKind.numbered]
+    assert [c.resolve_status for c in first.citations] == [ResolveStatus.error, ResolveStatus.error]
+    assert first.citations[0].resolve_error == "note <sup>1</sup> (line 6) has no URL or DOI"
+    assert second.text.startswith("In other words, I propose to develop an open data standard for")
+    assert urls(second) == ["https://xkcd.com/927/"]
+    assert K.statistic in second.kinds  # "12 datasets"; the marker's 3 is no figure
+
+
+def test_html_anchor_in_a_superscript_cites_the_note_awesome_falsehood() -> None:
+    # kdeldycke/awesome-falsehood, readme.md: the epigraph's marker (there inside an HTML <p>,
+    # which is skipped) and its note, "<a name=…>[1]</a>: [*Notebooks, 1914-1916*](…)"
+    md = (
+        "Wittgenstein wrote that the logic of the world is prior to all truth and falsehood in "
+        '1915.<sup id="intro-quote-ref"><a href="#intro-quote-def">[1]</a></sup>\n\n'
+        '<a name="intro-quote-def">[1]</a>: [*Notebooks, 1914-1916*](https://openlibrary.org/isbn/1324090804)'
+        " (Liveright, 2022).\n"
+    )
+    c = claims(md)[0]
+    assert c.text.endswith("in 1915.")
+    assert urls(c) == ["https://openlibrary.org/isbn/1324090804"]
+
+
+def test_superscripts_that_are_not_note_markers_stay() -> None:
+    # prometheus/docs introduction/faq.md ("2<sup>53</sup>"); units and one-letter symbols
+    c = one("Prometheus supports integer precision for values up to 2<sup>53</sup> since 2015.\n")
+    assert "253" in c.text
+    assert "m2 of roof" in one("In 2020 the site covered 40 m<sup>2</sup> of roof.\n").text
+    # a note number with no note anywhere cites nothing (swcarpentry's author affiliations)
+    assert texts("Greg Wilson<sup>1</sup>, Jennifer Bryan<sup>2</sup>\n") == []
+
+
 def test_a_link_to_a_heading_is_navigation() -> None:
     assert texts("See the [installation section](#installation) for the 3 steps.\n\n## Installation\n") == []
 
