@@ -1250,8 +1250,17 @@ _OPENER = re.compile(
 )
 
 
+# "Note that X", "Remember that X": the reader is asked to mark X, which states a fact or not on
+# its own ("Note that … companies are only obligated to meet 30% of …" against "Note that you
+# must …").
+_NOTE_THAT = re.compile(r"^\W*(?:please\s+)?(?:note|notice|remember|recall)\s+that\s+(?=\S)", re.IGNORECASE)
+
+
 def is_imperative_or_opinion(text: str) -> bool:
     text = _LEAD_LABEL.sub("", text, count=1)
+    note = _NOTE_THAT.match(text)
+    if note is not None:
+        text = text[note.end() :]
     opener = _OPENER.match(text)
     if opener is not None and opener.group(1).lower() in _IMPERATIVE_VERBS:
         return True

@@ -1356,3 +1356,16 @@ def test_durations_and_counts_in_words_are_figures() -> None:
         "For the next six months, here is what we are planning:",
     ):
         assert K.statistic not in detect_kinds(text), text
+
+
+def test_note_that_keeps_the_fact_it_points_to_carbonplan() -> None:
+    # carbonplan/blog compliance-users-update.md (held-out set 13); rustsec/advisory-db
+    # RUSTSEC-2025-0049.md
+    for text in (
+        "Note that during an annual compliance period, regulated companies are only obligated to meet "
+        "30% of their compliance obligation.",
+        "Note that the last commits to the repository are from 4 years ago.",
+    ):
+        assert texts(text + "\n") == [text]
+    # an instruction after "Note that" stays an instruction
+    assert texts("Note that you must install 3 packages before the 2024 release.\n") == []
