@@ -1256,11 +1256,25 @@ _OPENER = re.compile(
 _NOTE_THAT = re.compile(r"^\W*(?:please\s+)?(?:note|notice|remember|recall)\s+that\s+(?=\S)", re.IGNORECASE)
 
 
+# "Should" opening an inverted conditional ("… little excess capacity should demand increase",
+# "should the need arise", "should you need …"): a condition, no requirement. A required "should"
+# is followed by its verb, never by a determiner or a pronoun, nor by a subject and a verb of
+# change that ends the clause.
+_INVERTED_SHOULD = re.compile(
+    r"\bshould\s+(?=(?:the|a|an|any|this|these|those|it|they|you|we|he|she|there)\s"
+    r"|[a-z]+\s+(?:arise|occur|happen|fail|increase|decrease|rise|fall|grow|drop|change|exceed|continue|"
+    r"persist|emerge|improve|worsen|decline)\b\s*(?:[,.;:)]|$))",
+    re.IGNORECASE,
+)
+
+
 def is_imperative_or_opinion(text: str) -> bool:
     text = _LEAD_LABEL.sub("", text, count=1)
     note = _NOTE_THAT.match(text)
     if note is not None:
         text = text[note.end() :]
+    if "hould" in text:
+        text = _INVERTED_SHOULD.sub("", text)
     opener = _OPENER.match(text)
     if opener is not None and opener.group(1).lower() in _IMPERATIVE_VERBS:
         return True

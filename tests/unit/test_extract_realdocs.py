@@ -1369,3 +1369,17 @@ def test_note_that_keeps_the_fact_it_points_to_carbonplan() -> None:
         assert texts(text + "\n") == [text]
     # an instruction after "Note that" stays an instruction
     assert texts("Note that you must install 3 packages before the 2024 release.\n") == []
+
+
+def test_an_inverted_conditional_is_no_requirement_cds() -> None:
+    # cds-snc/digital-canada-ca, assessing-government-training-needs-….md (held-out set 9)
+    text = (
+        "For an overwhelming proportion of the disciplines in which participants assessed themselves "
+        "(over 80 per cent for CS group, and 87 per cent for non-CS group), there was not sufficient "
+        "capacity at the advanced level, and little in the way of excess capacity should demand increase."
+    )
+    assert texts(text + "\n") == [text]
+    assert texts("We keep 3 spare servers, should the need arise.\n") != []
+    # a requirement or a prediction with "should" still states no fact
+    assert texts("The key should be 2048 bits or more.\n") == []
+    assert texts("The price should increase by 5% in 2025.\n") == []
