@@ -36,7 +36,8 @@ What counts as the same number (the rules the number check documents):
   footnote markers (`[3]`, `[1, 2]`, `^3`, `study.3`), times and ratios (`10:30`), version
   numbers (`3.11.2`), numbers glued to letters (`COVID-19`, `A380`, `4G`), numbers after a
   label (`No. 12`, `page 4`, `Windows 10`), and the words `one` to `nine` on their own
-  (`one of the best`, `the two companies`; `nine million` and `two thirds` still count);
+  (`one of the best`, `the two companies`; `nine million`, `two thirds` and a duration, `six
+  weeks`, `three or four months`, still count);
   an ordinal in words is not a fraction (`a third cousin`; `a third of` is one).
 
 What contradicts a figure (`conflicts`, for the number check's contradictions): a page figure
@@ -246,6 +247,17 @@ _COUNT_AFTER = re.compile(
     re.IGNORECASE,
 )
 _YEAR_BEFORE = re.compile(r"\b(?:in|since|by|until|till|during|from|of the|the)[ \u00a0]+$", re.IGNORECASE)
+
+
+# After a small number in words: a unit of time, so the number is a duration ("six weeks", "three
+# or four months", "nine-month"); "one" stays a turn of phrase ("one day", "one year at a time").
+# "Two years ago", "ten years later" date something (a relative time, not a figure).
+NOT_RELATIVE = r"(?![ \u00a0]+(?:ago|later|earlier|before|after)\b)"
+DURATION_AFTER = (
+    r"(?:[ \u00a0-](?:or|to)[ \u00a0-][a-z]+)?[ \u00a0-](?:hours?|days?|weeks?|months?|years?|decades?)\b"
+    + NOT_RELATIVE
+)
+_DURATION_AFTER = re.compile(DURATION_AFTER, re.IGNORECASE)
 
 
 def _is_count(text: str, start: int, end: int) -> bool:
@@ -827,9 +839,10 @@ def numbers_in(text: str, near: Sequence[NumberMention] | None = None) -> list[N
         if role == "statistic" and a.digits and text[a.end : a.end + 1] in ("s", "S") and a.value % 10 == 0:
             role = "year"  # "1990s", "80s"
         small_word = not a.digits and a.value < 10 and scale == 1.0 and not unit and high is None
-        if role == "statistic" and small_word:
+        if role == "statistic" and small_word and (a.value < 2 or not _DURATION_AFTER.match(text, end)):
             # "one of the best", "the two companies", "won three frames": small counts in words
-            # are mostly turns of phrase or tallies a page spells out item by item.
+            # are mostly turns of phrase or tallies a page spells out item by item; a duration
+            # is a figure ("six weeks back into engineering", "the first three or four months").
             role = "small-word"
         # positional arguments: with keywords this call (one per figure) took a third longer
         out.append(NumberMention(value, start, end, text[start:end], unit, step, hedge, high, role, pairs))

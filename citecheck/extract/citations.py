@@ -17,8 +17,9 @@ derived from `FORMS`:
 Adding a form with its own syntax: write `forms/<name>.py` with a `FORM` (a finder, a gate,
 needles, a canonicaliser, a marker pattern if its digits could pass for a year or figure), add
 one line to `FORMS`, and its tests; a new `CitationKind` value also goes in `citecheck.models`.
-Structural forms (links, footnotes, `[N]`, author-year) are found by the document walk and
-`citecheck.extract.resolve`; their entries here carry their gate and marker behaviour.
+Structural forms (links, footnotes, `[N]`, superscript markers, author-year) are found by the
+document walk and `citecheck.extract.resolve`; their entries here carry their gate and marker
+behaviour.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ FORMS: tuple[CitationForm, ...] = (
     CitationForm("reference", CitationKind.reference, gate=(r"\[",), content=True),
     CitationForm("footnote", CitationKind.footnote, gate=(r"\[\^", r"\^\[")),
     CitationForm("numbered", CitationKind.numbered, gate=(r"\[",)),
+    # "indicators<sup>1</sup>", "<sup>[3]</sup>", "<sup><a href="#fn1">1</a></sup>": an HTML
+    # superscript marker, resolved to the note or reference-list entry with that number.
+    CitationForm("superscript", CitationKind.numbered, gate=(r"<[sS][uU][pP]\b",)),
     # [@key], [see @doi:10.…, p. 3; @tag:name]: the parser's pandoc_cite rule (forms/pandoc.py).
     pandoc.FORM,
     # {cite}`key`, :cite:`a,b`: the parser's cite_role rule (forms/roles.py).

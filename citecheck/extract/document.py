@@ -490,6 +490,8 @@ class _Block:
     footnotes: list[tuple[int, str]] = field(default_factory=list)  # (offset, label or "#id")
     pandoc: list[tuple[int, _PandocKeys]] = field(default_factory=list)  # (offset, a bracket's keys)
     anchors: list[str] = field(default_factory=list)  # ids declared here (<a name="x">, id="x")
+    # superscript note markers left out of the text: (offset, their numbers, opens a line)
+    sups: list[tuple[int, str, bool]] = field(default_factory=list)
     breaks: list[int] = field(default_factory=list)  # offsets of line breaks
     ignore: bool = False  # an inline citecheck-ignore marker
     toggles: list[bool] = field(default_factory=list)  # inline disable (False) / enable (True)
@@ -508,8 +510,13 @@ _HTML_A = re.compile(
 )
 # An element naming an anchor: <a name="x">, <a id="x">, <span id="x"> (a reference entry's target).
 _HTML_ID = re.compile(r"<[a-z]+\s[^>]{0,300}?\b(?:name|id)\s*=\s*[\"']?([^\"'\s>]{1,200})", re.IGNORECASE)
-# What a superscript holds when it is a citation marker: "7", "[10]", "[1],[2],[3]", "2, 9".
-_SUP_MARKER = re.compile(r"[\s\[\](),\d–-]{1,60}")
+# What a superscript holds when it is a citation marker: "7", "[10]", "[1],[2],[3]", "2, 9", " 1. ".
+_SUP_MARKER = re.compile(r"[\s\[\](),.\d–-]{1,60}")
+# A superscript after a word that is a note's number, not an exponent: "indicators<sup>1</sup>",
+# "desirable<sup>2, 3</sup>" (an exponent follows a figure or a one- or two-letter symbol:
+# "2<sup>53</sup>", "m<sup>2</sup>", "cm<sup>3</sup>", "x<sup>-1</sup>").
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_SUP_NUMBERS = re.compile(r"\s*\d{1,3}\.?\s*(?:[,–-]\s*\d{1,3}\s*)*")
 _HTML_TITLE = re.compile(r"title\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
 _MARKER = re.compile(r"citecheck-(ignore|disable|enable)\b")
 
@@ -820,11 +827,15 @@ def _scan_inline(tok: Token, lines: list[str], titles: Mapping[str, str] | None 
                 elif low.startswith("</a"):
                     if html_link is not None:
                         href, title = html_link
-                        text = "".join(parts[link_part:])
-                        cit = resolve.link_citation(
-                            f'<a href="{href}">{text}</a>', CitationKind.link, href, title
-                        )
-                        block.links.append(_Link(link_start, vlen, cit))
+                        if href.startswith("#") and len(href) > 1:
+                            # '<sup><a href="#fn1">1</a></sup>': an in-document anchor, as "[1](#fn1)"
+                            block.links.append(_Link(link_start, vlen, None, anchor=href[1:]))
+                        else:
+                            text = "".join(parts[link_part:])
+                            cit = resolve.link_citation(
+                                f'<a href="{href}">{text}</a>', CitationKind.link, href, title
+                            )
+                            block.links.append(_Link(link_start, vlen, cit))
                     html_link = None
                 elif low.startswith("<code"):
                     code_depth += 1
@@ -855,21 +866,52 @@ def _scan_inline(tok: Token, lines: list[str], titles: Mapping[str, str] | None 
     return block
 
 
+def _word_before(parts: list[str], index: int) -> str:
+    """Up to four characters of visible text before `parts[index]`, read from the end (a
+    paragraph's parts are many: joining them all at each superscript would be quadratic)."""
+    tail = ""
+    for k in range(index - 1, -1, -1):
+        tail = parts[k][-4:] + tail
+        if len(tail) >= 4:
+            break
+    return tail[-4:]
+
+
 def _drop_marker(
     block: _Block, parts: list[str], sup: tuple[int, int, int], vlen: int, last: str
 ) -> tuple[int, str]:
     """At a `</sup>`: a superscript that is a citation marker ("eyes.<sup>7</sup>",
-    "PR<sup>[10]</sup>") leaves the visible text, so its digits are no figure and the sentences
-    around it split; its links stay, as zero-width links where it stood. A superscript that is
-    not a marker ("m<sup>2</sup>", "1<sup>st</sup>") stays. Returns the new (vlen, last)."""
+    "PR<sup>[10]</sup>", "indicators<sup>1</sup>") leaves the visible text, so its digits are no
+    figure and the sentences around it split; its links stay, as zero-width links where it
+    stood, and a marker without links is noted in `block.sups`, to be resolved to the note or
+    reference-list entry with its number. A superscript that opens a line is a note's own
+    number ("<sup>1</sup> See …"), and its in-page links lead back to the text. A superscript
+    that is not a marker ("m<sup>2</sup>", "2<sup>53</sup>", "1<sup>st</sup>") stays. Returns
+    the new (vlen, last)."""
     index, start, links = sup
     inner = "".join(parts[index:])
-    before = "".join(parts[:index])[-1:]
     if not inner or _SUP_MARKER.fullmatch(inner) is None:
         return vlen, last
-    if len(block.links) == links and "[" not in inner and before not in '.,;:!?)"”’':
-        return vlen, last
+    numbers = _SUP_NUMBERS.fullmatch(inner) is not None
+    leading = start == 0 or (bool(block.breaks) and block.breaks[-1] >= start - 1)
+    before = _word_before(parts, index)
+    if (
+        not (leading and numbers)
+        and len(block.links) == links
+        and "[" not in inner
+        and before[-1:] not in '.,;:!?)"”’'
+    ):
+        # after a word: a note's number unless the word is a symbol or a figure's unit
+        letters = len(before) - len(before.rstrip(_LETTERS))
+        if letters < 3 or not numbers:
+            return vlen, last
     del parts[index:]
+    if leading:
+        block.links[links:] = [lk for lk in block.links[links:] if lk.anchor is None]
+    elif len(block.links) == links:
+        block.sups.append((start, inner, False))
+    if leading and numbers:
+        block.sups.append((start, inner, True))
     for lk in block.links[links:]:
         lk.start = lk.end = start
     while block.seg_v and block.seg_v[-1] > start:
@@ -1012,6 +1054,50 @@ def _by_sentence(
     return out
 
 
+def _sup_numbers(inner: str) -> list[str]:
+    """The note numbers a superscript marker holds: "1" → ["1"], "[1],[2]" → ["1", "2"], "3-5"."""
+    return resolve.expand_numbers(inner.translate(_SUP_PUNCTUATION).strip(" ,"))
+
+
+_SUP_PUNCTUATION = str.maketrans("", "", "[]. ")
+
+
+def _sup_mentions(block: _Block) -> list[resolve.Mention]:
+    """The note markers of a block's text ("indicators<sup>1</sup>"), as numbered mentions
+    where they stood; a superscript that opens a line is a note's own number, no mention."""
+    out: list[resolve.Mention] = []
+    for off, inner, leading in block.sups:
+        if leading:
+            continue
+        raw = f"<sup>{inner}</sup>"
+        out.extend(
+            resolve.Mention(raw, CitationKind.numbered, n, off, off, strong=False, superscript=True)
+            for n in _sup_numbers(inner)
+            if n.isdigit()
+        )
+    return out
+
+
+def _note_entries(block: _Block, first_line: int) -> list[Reference]:
+    """The notes a block defines: each line that opens with a superscript number ("<sup>1</sup>
+    See Haustein and Larivière (2015) …", "<sup><a id="fn.1" href="#fnr.1">1</a></sup> For …"),
+    up to the next such line; its sources are its links and the URLs its text names."""
+    heads = [(off, inner) for off, inner, leading in block.sups if leading]
+    out: list[Reference] = []
+    for k, (s, inner) in enumerate(heads):
+        e = heads[k + 1][0] if k + 1 < len(heads) else len(block.text)
+        urls = [
+            lk.citation.url
+            for lk in block.links
+            if s <= lk.start < e and lk.citation is not None and lk.citation.url
+        ]
+        line = block.position(s)[0] if block.seg_v else first_line
+        numbers = _sup_numbers(inner)
+        label = numbers[0] if numbers else None
+        out.append(resolve.make_reference(block.text[s:e].strip(), urls, line, label))
+    return out
+
+
 def _block_drafts(
     block: _Block,
     file: str,
@@ -1049,6 +1135,8 @@ def _block_drafts(
         mask = " " * alert.end() + mask[alert.end() :]
     spans = split_sentences(mask) if split else [(len(text) - len(text.lstrip()), len(text.rstrip()))]
     mentions = resolve.find_mentions(mask) if "[" in mask or "(" in mask else []
+    if block.sups:
+        mentions = sorted([*mentions, *_sup_mentions(block)], key=attrgetter("start"))
     undefined: list[tuple[int, int, Citation]] = []
     if "[" in mask:
         for fs, fe, label in _undefined_footnotes(mask):
@@ -1518,6 +1606,7 @@ def _walk(
 ) -> None:
     drafts: list[_Draft] = []
     references: list[Reference] = []
+    notes: list[Reference] = []  # lines opening with a superscript number, outside a reference list
     open_references: list[_OpenReference] = []
     footnotes: dict[str, _Footnote] = {}
     disabled = False
@@ -1659,6 +1748,8 @@ def _walk(
         if ref_section is not None and footnote_key is None:
             _add_reference(block, tok, ref_item, references)
             continue
+        if block.sups:
+            notes.extend(_note_entries(block, (tok.map[0] + 1) if tok.map else 1))
         if in_cell:
             row.append(block)
             continue
@@ -1680,7 +1771,7 @@ def _walk(
     doc.references = references
     front = next((t.content for t in tokens[:1] if t.type == "front_matter"), "")
     keys = _Keys(front, _aliases(env), source)
-    _finish(drafts, references, footnotes, doc, clock, keys, anchors, linked)
+    _finish(drafts, references, notes, footnotes, doc, clock, keys, anchors, linked)
 
 
 def _inline_footnotes(env: dict[str, Any], footnotes: dict[str, _Footnote], clock: _Clock) -> None:
@@ -1779,7 +1870,9 @@ def _add_reference(
         if item.texts:
             item.texts.append(block.text)
         else:
-            m = resolve.make_reference(block.text, [], item.ref.line, item.ref.label)
+            numbered = _note_entries(block, item.ref.line)[:1]  # "* <sup>7</sup>[CDC …](…)"
+            label = item.ref.label or (numbered[0].label if numbered and block.sups[0][0] == 0 else None)
+            m = resolve.make_reference(block.text, [], item.ref.line, label)
             item.ref.label = m.label
             if m.text:
                 item.texts.append(m.text)
@@ -1789,6 +1882,10 @@ def _add_reference(
                 item.ref.urls.append(u)
         return
     first = (tok.map[0] + 1) if tok.map else 1
+    if block.sups and block.sups[0][0] == 0 and block.sups[0][2]:
+        # a paragraph of "<sup>1</sup> …" lines holds one entry per line
+        references.extend(_note_entries(block, first))
+        return
     # A paragraph of "[1] …" lines holds one entry per line.
     pieces: list[tuple[int, int]] = []
     starts = [0, *block.breaks]
@@ -1860,6 +1957,7 @@ def _note_linked_works(block: _Block, linked: dict[str, str]) -> None:
 def _finish(
     drafts: list[_Draft],
     references: list[Reference],
+    notes: list[Reference],
     footnotes: dict[str, _Footnote],
     doc: ExtractedDocument,
     clock: _Clock,
@@ -1868,6 +1966,8 @@ def _finish(
     linked: Mapping[str, str],
 ) -> None:
     index = resolve.ReferenceIndex(references)
+    # a superscript marker's number names a note ("<sup>1</sup> See …") before a reference entry
+    note_index = resolve.ReferenceIndex(notes + references) if notes else index
     bodies: dict[str, list[Citation]] = {}  # a footnote's own references, resolved once
     for d in drafts:
         clock.check(d.claim.line)
@@ -1892,6 +1992,9 @@ def _finish(
                             end=item.end,
                         )
                     )
+                elif item.superscript:
+                    if note_index.references:
+                        cits.append(resolve.mention_citation(item, note_index))
                 elif item.strong or references:
                     cits.append(resolve.mention_citation(item, index))
             elif isinstance(item, _PandocKeys):

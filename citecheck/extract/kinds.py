@@ -38,7 +38,7 @@ import re
 from collections.abc import Iterator
 
 from citecheck.models import ClaimKind
-from citecheck.numbers import wordset
+from citecheck.numbers import DURATION_AFTER, NOT_RELATIVE, wordset
 
 # --- claim kinds ---------------------------------------------------------------------------------
 
@@ -106,8 +106,16 @@ _STAT_DIGITS = re.compile(
     + ")",
     re.IGNORECASE,
 )
+# Numbers in words from two, and from ten (counts of things; `citecheck.numbers` reads "two" to
+# "nine" alone as a turn of phrase)
+_WORD_TEN_UP = (
+    r"(?:ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|"
+    r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)"
+)
+_WORD_NUMBER = rf"(?:two|three|four|five|six|seven|eight|nine|{_WORD_TEN_UP})"
 _STAT_WORD_GATE = wordset(
-    "one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
+    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty thirty forty fifty "
     "sixty seventy eighty ninety percent "
     "hundred hundreds thousand thousands million millions billion billions trillion dozens "
     "twice thrice thirds third quarter quarters fifth fifths tenth half"
@@ -124,6 +132,13 @@ _STAT_WORDS = re.compile(
             rf"\b{_SMALL}\s+(?:in|out\s+of)\s+(?:every\s+)?{_SMALL}\b",
             rf"\b(?:{_SMALL}|sixty|seventy|eighty|ninety)(?:[ -][a-z]+)?\s+(?:percent|per\s+cent)\b",
             r"\b(?:two|three|four)[ -](?:thirds|quarters|fifths)\b",
+            # a duration in words, the figure it states ("six weeks back into engineering", "the
+            # first three or four months", "a nine-month fellowship"; not "one day", "two years
+            # ago" (a relative time) or "the next six months" (a plan)), and a count
+            # in words from ten ("the coalition includes twelve organizations"; "the two companies"
+            # is a turn of phrase: `citecheck.numbers` agrees)
+            rf"(?<!next )\b{_WORD_NUMBER}{DURATION_AFTER}",
+            rf"(?<!next )\b{_WORD_TEN_UP}\s+(?-i:{_BEFORE_NOUN}{_COUNT_NOUNS})\b{NOT_RELATIVE}",
             r"\b(?:a|one)[ -](?:third|quarter|fifth|tenth)\s+of\b",
         ]
     )
@@ -1235,8 +1250,31 @@ _OPENER = re.compile(
 )
 
 
+# "Note that X", "Remember that X": the reader is asked to mark X, which states a fact or not on
+# its own ("Note that … companies are only obligated to meet 30% of …" against "Note that you
+# must …").
+_NOTE_THAT = re.compile(r"^\W*(?:please\s+)?(?:note|notice|remember|recall)\s+that\s+(?=\S)", re.IGNORECASE)
+
+
+# "Should" opening an inverted conditional ("… little excess capacity should demand increase",
+# "should the need arise", "should you need …"): a condition, no requirement. A required "should"
+# is followed by its verb, never by a determiner or a pronoun, nor by a subject and a verb of
+# change that ends the clause.
+_INVERTED_SHOULD = re.compile(
+    r"\bshould\s+(?=(?:the|a|an|any|this|these|those|it|they|you|we|he|she|there)\s"
+    r"|[a-z]+\s+(?:arise|occur|happen|fail|increase|decrease|rise|fall|grow|drop|change|exceed|continue|"
+    r"persist|emerge|improve|worsen|decline)\b\s*(?:[,.;:)]|$))",
+    re.IGNORECASE,
+)
+
+
 def is_imperative_or_opinion(text: str) -> bool:
     text = _LEAD_LABEL.sub("", text, count=1)
+    note = _NOTE_THAT.match(text)
+    if note is not None:
+        text = text[note.end() :]
+    if "hould" in text:
+        text = _INVERTED_SHOULD.sub("", text)
     opener = _OPENER.match(text)
     if opener is not None and opener.group(1).lower() in _IMPERATIVE_VERBS:
         return True

@@ -116,9 +116,10 @@ class Mention:
     start: int
     end: int
     strong: bool  # True when the form is unmistakable even without a reference list
+    superscript: bool = False  # "<sup>1</sup>": a note marker, found by the walk, not in the text
 
 
-def _expand_numbers(spec: str) -> list[str]:
+def expand_numbers(spec: str) -> list[str]:
     """The distinct labels of a bracket's "1, 3-5" (ranges of up to `MAX_RANGE`), in order,
     at most `MAX_REFERENCES_PER_BRACKET`."""
     out: dict[str, None] = {}
@@ -155,7 +156,7 @@ def find_mentions(text: str) -> list[Mention]:
     found: list[Mention] = []
     for m in _NUMBERED.finditer(text):
         raw = m.group(0)
-        for n in _expand_numbers(m.group(1)):
+        for n in expand_numbers(m.group(1)):
             found.append(Mention(raw, CitationKind.numbered, n, m.start(), m.end(), True))
     for m in _PAREN.finditer(text):
         inside = m.group(1)
@@ -238,7 +239,12 @@ class ReferenceIndex:
 
 def mention_citation(mention: Mention, references: ReferenceIndex) -> Citation:
     """Resolve a numbered / author-year mention against the document's reference list."""
-    label = f"[{mention.identifier}]" if mention.kind == CitationKind.numbered else mention.raw
+    if mention.superscript:
+        label = f"note <sup>{mention.identifier}</sup>"
+    elif mention.kind == CitationKind.numbered:
+        label = f"reference [{mention.identifier}]"
+    else:
+        label = f"reference {mention.raw}"
     cit = Citation(
         raw=mention.raw,
         kind=mention.kind,
@@ -250,14 +256,14 @@ def mention_citation(mention: Mention, references: ReferenceIndex) -> Citation:
     if ref is None:
         cit.resolve_status = ResolveStatus.error
         cit.resolve_error = (
-            f"reference {label} not found in the reference list"
+            f"{label} not found in the reference list"
             if references.references
-            else f"reference {label} not found: the document has no reference list "
+            else f"{label} not found: the document has no reference list "
             "(a References, Sources, Bibliography or Notes section)"
         )
     elif not ref.urls:
         cit.resolve_status = ResolveStatus.error
-        cit.resolve_error = f"reference {label} (line {ref.line}) has no URL or DOI"
+        cit.resolve_error = f"{label} (line {ref.line}) has no URL or DOI"
     else:
         cit.url = ref.urls[0]
         cit.text_fragment = parse_text_fragment(cit.url)

@@ -36,6 +36,7 @@ SAMPLES = {
     "reference": "The reference [guide] explains it",
     "footnote": "Inline^[a note] explains it",
     "numbered": "As shown earlier [3] it works",
+    "superscript": "As shown earlier<sup>3</sup> it works",
     "author_year": "As shown (Smith, 2020a) it works",
     "bare_url": "As shown at https://example.com/x it works",
     "doi": "As shown by doi:10.1000/xyz123 it works",

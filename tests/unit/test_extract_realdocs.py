@@ -248,6 +248,53 @@ def test_sup_markers_to_anchored_references_bssw() -> None:
     assert urls(second) == ["https://example.org/face"]
 
 
+def test_html_footnote_numbers_cite_their_notes_frictionlessdata() -> None:
+    # frictionlessdata/frictionlessdata.io, site/blog/2020-09-17-tool-fund-metrics/README.md: the
+    # notes are "<sup> N. </sup>" lines after a rule, the markers "<sup>N</sup>" after a word
+    md = (
+        "This typically refers to the (mis)use of citation counts and citation-based "
+        "indicators<sup>1</sup> for research assessment and governance, which also led to a "
+        "considerable number of initiatives calling for a responsible use of metrics<sup>2</sup>.\n\n"
+        "In other words, I propose to develop an open data standard<sup>3</sup> for scholarly metrics "
+        "which documents the context in which 12 datasets were captured.\n\n---\n"
+        "  <sup> 1. </sup> There is extensive literature for the critique of indicators such as the "
+        "h-index. See Haustein and Larivière (2015) for an overview.\n"
+        "  <sup> 2. </sup> See DORA and the Leiden Manifesto for two prominent examples\n"
+        "  <sup> 3. </sup> I am expecting references to this xkcd comic on standards: https://xkcd.com/927/\n"
+    )
+    first, second = claims(md)[:2]
+    assert "indicators for research" in first.text and "1" not in first.text
+    assert [c.kind for c in first.citations] == [CitationKind.numbered, CitationKind.numbered]
+    assert [c.resolve_status for c in first.citations] == [ResolveStatus.error, ResolveStatus.error]
+    assert first.citations[0].resolve_error == "note <sup>1</sup> (line 6) has no URL or DOI"
+    assert second.text.startswith("In other words, I propose to develop an open data standard for")
+    assert urls(second) == ["https://xkcd.com/927/"]
+    assert K.statistic in second.kinds  # "12 datasets"; the marker's 3 is no figure
+
+
+def test_html_anchor_in_a_superscript_cites_the_note_awesome_falsehood() -> None:
+    # kdeldycke/awesome-falsehood, readme.md: the epigraph's marker (there inside an HTML <p>,
+    # which is skipped) and its note, "<a name=…>[1]</a>: [*Notebooks, 1914-1916*](…)"
+    md = (
+        "Wittgenstein wrote that the logic of the world is prior to all truth and falsehood in "
+        '1915.<sup id="intro-quote-ref"><a href="#intro-quote-def">[1]</a></sup>\n\n'
+        '<a name="intro-quote-def">[1]</a>: [*Notebooks, 1914-1916*](https://openlibrary.org/isbn/1324090804)'
+        " (Liveright, 2022).\n"
+    )
+    c = claims(md)[0]
+    assert c.text.endswith("in 1915.")
+    assert urls(c) == ["https://openlibrary.org/isbn/1324090804"]
+
+
+def test_superscripts_that_are_not_note_markers_stay() -> None:
+    # prometheus/docs introduction/faq.md ("2<sup>53</sup>"); units and one-letter symbols
+    c = one("Prometheus supports integer precision for values up to 2<sup>53</sup> since 2015.\n")
+    assert "253" in c.text
+    assert "m2 of roof" in one("In 2020 the site covered 40 m<sup>2</sup> of roof.\n").text
+    # a note number with no note anywhere cites nothing (swcarpentry's author affiliations)
+    assert texts("Greg Wilson<sup>1</sup>, Jennifer Bryan<sup>2</sup>\n") == []
+
+
 def test_a_link_to_a_heading_is_navigation() -> None:
     assert texts("See the [installation section](#installation) for the 3 steps.\n\n## Installation\n") == []
 
@@ -1285,3 +1332,54 @@ def test_a_link_only_sentence_that_tells_what_we_did_is_kept_artsy() -> None:
         )
         == []
     )
+
+
+def test_durations_and_counts_in_words_are_figures() -> None:
+    # sourcegraph/handbook 2020-07-15-from-engineering-to-product-management-and-back-again.md,
+    # carbonplan/blog climate-trace-release.md and offset-fires-2025.md (held-out sets 12, 13)
+    for text in (
+        "At this point, I'm six weeks back into engineering and my experience feels very different.",
+        "For the first three or four months I recorded what I was doing every hour of every day.",
+        "Today, the coalition includes twelve organizations, each focusing on one or more sectors.",
+        "That's why we've been tracking North American wildfires and their impact on offset projects "
+        "for the last four years.",
+    ):
+        assert K.statistic in detect_kinds(text), text
+    # turns of phrase, relative times and plans are no figures (letsencrypt/website
+    # 2025-12-09-10-years.md; mbrooker/mbrooker-blog 2015-03-21-backoff.md; jestjs/jest 2016 blog)
+    for text in (
+        "It is one of the best tools.",
+        "The two companies merged.",
+        "A couple of people asked for the first release.",
+        "Two weeks ago, I wrote an article titled Exponential Backoff and Jitter for the AWS blog.",
+        "You can help us make the next ten years great as well by donating.",
+        "For the next six months, here is what we are planning:",
+    ):
+        assert K.statistic not in detect_kinds(text), text
+
+
+def test_note_that_keeps_the_fact_it_points_to_carbonplan() -> None:
+    # carbonplan/blog compliance-users-update.md (held-out set 13); rustsec/advisory-db
+    # RUSTSEC-2025-0049.md
+    for text in (
+        "Note that during an annual compliance period, regulated companies are only obligated to meet "
+        "30% of their compliance obligation.",
+        "Note that the last commits to the repository are from 4 years ago.",
+    ):
+        assert texts(text + "\n") == [text]
+    # an instruction after "Note that" stays an instruction
+    assert texts("Note that you must install 3 packages before the 2024 release.\n") == []
+
+
+def test_an_inverted_conditional_is_no_requirement_cds() -> None:
+    # cds-snc/digital-canada-ca, assessing-government-training-needs-….md (held-out set 9)
+    text = (
+        "For an overwhelming proportion of the disciplines in which participants assessed themselves "
+        "(over 80 per cent for CS group, and 87 per cent for non-CS group), there was not sufficient "
+        "capacity at the advanced level, and little in the way of excess capacity should demand increase."
+    )
+    assert texts(text + "\n") == [text]
+    assert texts("We keep 3 spare servers, should the need arise.\n") != []
+    # a requirement or a prediction with "should" still states no fact
+    assert texts("The key should be 2048 bits or more.\n") == []
+    assert texts("The price should increase by 5% in 2025.\n") == []
