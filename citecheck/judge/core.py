@@ -50,7 +50,7 @@ from citecheck.cache import DiskCache, digest
 from citecheck.config import JudgeMode, Settings
 from citecheck.errors import JudgeFailedError
 from citecheck.judge.batch import BatchDispatcher
-from citecheck.judge.dispatch import CAP_REACHED, DEADLINE, Dispatcher, Interactive
+from citecheck.judge.dispatch import CAP_REACHED, DEADLINE, Dispatcher, Interactive, Sent
 from citecheck.judge.ledger import CostLedger, input_upper_bound
 from citecheck.judge.pacing import Pacer
 from citecheck.judge.pricing import likely_tokens
@@ -294,13 +294,10 @@ class Judge:
             )
         finally:
             self._calls_moved(settled=1)
-        if sent.attempted:
-            self._calls_made += 1
+        self._count(sent)
         if sent.limit is not None:
             return Asked(problem=sent.limit, limit=True)
         if sent.failure is not None:
-            self._calls_failed += 1
-            self.last_failure = sent.failure
             return Asked(problem=str(sent.failure))
         response, charge = sent.response, sent.charge
         assert response is not None and charge is not None
@@ -313,9 +310,22 @@ class Judge:
             except (ValueError, ValidationError, TypeError):
                 cut = " (cut off at max_tokens)" if response.truncated else ""
                 problem = f"the model returned malformed output{cut}"
+        self._bad_output(problem)
+        return Asked(problem=problem, cost_usd=charge.cost_usd)
+
+    def _count(self, sent: Sent) -> None:
+        """A call in the run's counts: made when it reached the provider, failed when it gave
+        nothing (`failure_error` reads them)."""
+        if sent.attempted:
+            self._calls_made += 1
+        if sent.failure is not None:
+            self._calls_failed += 1
+            self.last_failure = sent.failure
+
+    def _bad_output(self, problem: str) -> None:
+        """An answer that came back unusable: a failed call too."""
         self._calls_failed += 1
         self.last_failure = JudgeFailure("judge-bad-output", problem, "re-run, or try another --model")
-        return Asked(problem=problem, cost_usd=charge.cost_usd)
 
     # -- cache -------------------------------------------------------------------------------
 
@@ -587,13 +597,10 @@ class Judge:
         finally:
             if primer and shared is not None and shared.primed is not None:
                 shared.primed.set()
-        if sent.attempted:
-            self._calls_made += 1
+        self._count(sent)
         if sent.limit is not None:
             return _Outcome(limit=sent.limit, latency_ms=sent.latency_ms)
         if sent.failure is not None:
-            self._calls_failed += 1
-            self.last_failure = sent.failure
             return _Outcome(failure=str(sent.failure), latency_ms=sent.latency_ms)
         response, charge = sent.response, sent.charge
         assert response is not None and charge is not None
@@ -621,8 +628,5 @@ class Judge:
                 outcome.failure = f"the judge returned malformed output ({cause})"
                 outcome.retryable = True
         if outcome.failure is not None:
-            self._calls_failed += 1
-            self.last_failure = JudgeFailure(
-                "judge-bad-output", outcome.failure, "re-run, or try another --model"
-            )
+            self._bad_output(outcome.failure)
         return outcome
