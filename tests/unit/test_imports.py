@@ -49,3 +49,25 @@ def test_the_command_line_loads_the_judges_registry_but_not_its_prompt() -> None
     loaded = loaded_by("citecheck.cli")
     assert "citecheck.judge.providers" in loaded
     assert "citecheck.judge.prompt" not in loaded
+
+
+# What `import httpx` loads only for its command-line client (None in sys.modules: not importable).
+HTTPX_CLI = (
+    "[m for m, mod in sys.modules.items()"
+    " if mod and (m == 'httpx._main' or m.split('.')[0] in ('click', 'pygments'))]"
+)
+
+
+def test_a_citecheck_process_does_not_load_the_http_clients_command_line() -> None:
+    # `import httpx` brings its command-line client (click, rich, pygments: ~60 ms) whenever
+    # click is importable, as it is here (the mcp dependency's uvicorn needs it). A citecheck
+    # process (`start_process`) leaves it out, and httpx works as before; a library caller's
+    # process keeps it.
+    def run(code: str) -> list[str]:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        return done.stdout.split()
+
+    assert "click" in run(f"import sys, httpx; print(*{HTTPX_CLI})")
+    ours = "import sys; from citecheck.process import start_process; start_process(); import httpx"
+    assert run(f"{ours}; print(*{HTTPX_CLI})") == []
+    assert run(f"{ours}; print(httpx.Request('GET', 'https://example.org/a').url.host)") == ["example.org"]
