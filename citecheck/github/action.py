@@ -787,6 +787,7 @@ def _outputs(report: Report, files: Mapping[str, str], *, note: str, judged: boo
         "failed": str(counts.failed),
         "unsourced": str(counts.unsourced),
         "not-verified": str(counts.not_verified),
+        "dismissed": str(report.total_dismissed),
         "score": "null" if report.overall_score is None else f"{report.overall_score:.4f}",
         "cost-usd": f"{report.total_cost_usd:.4f}",
         **{f"report-{name}": path for name, path in files.items()},

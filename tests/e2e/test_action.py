@@ -36,6 +36,7 @@ OUTPUTS = [
     "failed",
     "unsourced",
     "not-verified",
+    "dismissed",
     "score",
     "cost-usd",
     "report-json",

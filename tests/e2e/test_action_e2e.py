@@ -18,7 +18,7 @@ import pytest
 from citecheck.github.publish import COMMENT_MARKER
 from tests.servers.github_server import GitHubServer
 from tests.servers.gitrepo import Repo
-from tests.servers.llm_server import LLMServer
+from tests.servers.llm_server import LLMServer, parse_screen_prompt, screen_answer, screen_reply
 from tests.servers.source_server import SourceServer
 
 ENTRYPOINT = Path(__file__).resolve().parents[2] / "entrypoint.py"
@@ -263,6 +263,31 @@ def test_pr_run_comments_annotates_outputs_then_updates(
     posts = [r for r in gh.requests("POST") if r.path.endswith("/comments")]
     assert len(posts) == 1 and len(gh.requests("PATCH")) == 1
     assert "PR comment updated" in r2.stdout
+
+
+def test_the_screen_input_sets_aside_what_states_no_fact_and_says_so_everywhere(
+    tmp_path: Path, sources: SourceServer, judge: LLMServer, gh: GitHubServer
+) -> None:
+    s = make_scenario(tmp_path, sources, gh)
+    # The only sentence the screen may read is the unsourced one: the model calls it no fact.
+    judge.queue(screen_reply("openai", [screen_answer(1, False, "a boast with no source to check")]))
+    inputs = {**judged_inputs(sources, judge), "screen": "true"}
+    r = run_action(tmp_path, s.origin.root, gh, inputs=inputs, payload=pr_payload(s))
+    assert r.code == 1, r.stdout + r.stderr  # the sales figure is still checked, and still wrong
+
+    [asked] = [t for t in (parse_screen_prompt(c.user_text) for c in judge.calls) if t]
+    assert list(asked.values()) == ["Over 3 million people use it."]
+    o = r.outputs
+    assert (o["total-claims"], o["failed"], o["unsourced"], o["dismissed"]) == ("2", "1", "0", "1")
+    report = report_json(r)
+    assert [(d["line"], d["reason"]) for d in report["dismissed"]] == [  # type: ignore[index]
+        (UNSOURCED_LINE, "a boast with no source to check")
+    ]
+    assert annotations(r.stdout, "warning") == []  # no longer an unsourced claim
+    body = gh.comments(REPO, PR)[0]["body"]
+    assert "### Set aside by the screen (no fact stated)" in body
+    assert f"- Over 3 million people use it. | docs/guide.md:{UNSOURCED_LINE} | a boast" in body
+    assert "screen: 1 of 1 link-only or unsourced sentence(s) set aside" in r.summary
 
 
 def test_check_run_carries_every_annotation_and_comment_ids_keep_their_own_comments(

@@ -513,6 +513,15 @@ def test_figures_with_units_and_percentage_ranges() -> None:
     assert K.statistic in one("So we increased it from 512MiB to 3GiB by default.\n").kinds
     assert texts("In the 1990s people wrote code.\n") == ["In the 1990s people wrote code."]
     assert K.statistic not in one("In the 1990s people wrote code.\n").kinds
+    # Physical units (WiCE dev, from Wikipedia: a cited measurement is a figure to check, and so
+    # is never left to the screen as a link-only sentence)
+    claim = "The Earth's homosphere extends to the turbopause at about 100 km ([source](https://x.org/a))."
+    assert K.statistic in one(claim).kinds
+    assert K.statistic in one("The capacity from 3 Francis turbines is 3 x 50 MW or total 150 MW.\n").kinds
+    assert K.statistic in one("Rossi drove at speeds exceeding 200 mph on the last lap.\n").kinds
+    assert K.statistic in one("The average summer temperature is 31°C in the valley.\n").kinds
+    # "5m" may be minutes or millions: metres need their word
+    assert one("The talk got a 5m slot at [the meetup](https://x.org/s).\n").kinds == [K.hyperlinked]
 
 
 # --- h21: sourceless sentences with nothing to check (real snippets; each test names its source) ---
