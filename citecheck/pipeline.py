@@ -1,4 +1,10 @@
-"""The stages end to end (docs/ARCHITECTURE.md): select → extract → fetch → checks → judge → report.
+"""The stages end to end (docs/ARCHITECTURE.md): select → extract → (screen) → fetch → checks →
+judge → report.
+
+With `screen: true`, before anything is fetched, the run's judge reads the link-only and
+unsourced sentences and sets aside those that state no fact (`citecheck.screen`); they are
+reported apart (`Report.dismissed`). The screen and the judge are one `Judge`: one cost cap,
+one pacing, one count of failed calls.
 
 Right after extraction, links that are not sources (localhost and loopback addresses, reserved
 example/test domains, `exclude` patterns: `citecheck.exclusions`) are dropped from the claims
