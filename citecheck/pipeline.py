@@ -158,9 +158,13 @@ class _Run:
         self.screen_cost_usd = screened.cost_usd
         return screened.kept, screened.dismissed
 
-    def judge_failure(self) -> None:
-        """Raise the run's exit-2 error when every judge call failed, the screen's included."""
-        failure = self._judge.failure_error() if self._judge is not None else None
+    def judge_done(self) -> None:
+        """The judge's notes (pacing, deadline) to the report; the run's exit-2 error when every
+        judge call failed, the screen's included."""
+        if self._judge is None:
+            return
+        self.notes.extend(self._judge.notes())
+        failure = self._judge.failure_error()
         if failure is not None:
             raise failure
 
@@ -441,8 +445,6 @@ class _Judging:
             for (url, _, _, pending), verdicts in zip(self._queued, judged, strict=True):
                 self._record(url, pending, verdicts)
         await asyncio.gather(*self._tasks)
-        self.run.notes.extend(self.judge.notes())
-        self.run.judge_failure()
 
     async def aclose(self) -> None:
         for task in self._tasks:
@@ -492,7 +494,7 @@ async def _check_async(
         if settings.screen:
             claims, dismissed = await run.screen(claims)
         results = await run.verify(claims)
-        run.judge_failure()  # the screen's calls, when no page went to the judge
+        run.judge_done()
     finally:
         await run.aclose()
     run.progress.start(Stage.report)
