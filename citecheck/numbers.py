@@ -139,8 +139,16 @@ _WORDNUM = rf"(?:{_WORD})(?:[- ](?:and )?(?:{_WORD}|hundred))*(?:[- ]hundred)?"
 _A_SCALES = ("hundred", "thousand", "million", "billion", "dozen")  # "a hundred"
 _A_FRACTIONS = ("third", "quarter", "fifth", "tenth")  # "a third": the fraction is read after "a"
 # Numbers in words, matched against `_lower(text)` too
+# A number word right after a scale word ("a hundred and twenty", "two thousand and five") is
+# the tail of a larger number, never a figure of its own: read alone, "twenty kilometres" would
+# contradict a claim of "120 km". "a hundred" takes its tail like "one hundred" does.
+_TAIL_OF_A_NUMBER = "".join(
+    f"(?<!{scale} )(?<!{scale} and )(?<!{scale}-)(?<!{scale}-and-)"
+    for scale in ("hundred", "thousand", "million", "billion")
+)
 _WORD_ATOM = re.compile(
-    rf"\b(?P<words>{_WORDNUM}|{'|'.join(f'a {w}' for w in _A_SCALES)}|hundred"
+    rf"\b{_TAIL_OF_A_NUMBER}(?P<words>{_WORDNUM}|a hundred(?:[- ](?:and )?(?:{_WORD}))*"
+    rf"|{'|'.join(f'a {w}' for w in _A_SCALES)}|hundred"
     rf"|a(?= (?:{'|'.join(_A_FRACTIONS)})\b))\b"
 )
 _SCALE_AFTER = re.compile(
@@ -352,7 +360,9 @@ def _words_value(words: str) -> float | None:
     w = words.lower().replace("-", " ").split()
     if w == ["a"]:
         return 1.0  # "a quarter"
-    if w[:1] == ["a"]:
+    if w[:2] == ["a", "hundred"] and len(w) > 2:
+        w[0] = "one"  # "a hundred and twenty"
+    elif w[:1] == ["a"]:
         return {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "dozen": 12.0}.get(w[1])
     total = 0.0
     for word in w:

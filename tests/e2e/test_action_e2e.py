@@ -385,6 +385,8 @@ def test_fork_pr_without_key_runs_deterministic_checks_only(
     tmp_path: Path, sources: SourceServer, judge: LLMServer, gh: GitHubServer
 ) -> None:
     s = make_scenario(tmp_path, sources, gh, sales_in_source="25%")
+    # The atlas does not give the length: the number check cannot pass it, only a judge could.
+    sources.add("/atlas", _page("The river is the longest of the region, per the atlas."))
     gh.state.forbid_writes = True  # a fork PR's token is read-only
     r = run_action(
         tmp_path,
@@ -399,7 +401,9 @@ def test_fork_pr_without_key_runs_deterministic_checks_only(
     assert "::warning::Claims were not judged: this pull request comes from a fork" in r.stdout
     claims = {c["line"]: c for c in report_json(r)["claims"]}  # type: ignore[index]
     assert claims[ATLAS_LINE]["verdict"] == "not_verified"
-    assert claims[ATLAS_LINE]["reason"] == "judge skipped: no API key"
+    assert claims[ATLAS_LINE]["reason"] == (
+        "the figure '120 km' (km 120) does not occur on the page; judge skipped: no API key"
+    )
     assert claims[SALES_LINE]["verdict"] == "pass" and claims[SALES_LINE]["decided_by"] == "number"
     assert r.outputs["not-verified"] == "1" and r.outputs["passed"] != "false"
 

@@ -325,3 +325,27 @@ def test_near_reading_agrees_on_real_pages() -> None:
                 same_hits(claim, page)
                 lookups += 1
     assert lookups > 100
+
+
+@pytest.mark.parametrize(
+    ("page", "value"),
+    [
+        ("The river is a hundred and twenty kilometres long.", 120.0),
+        ("a hundred twenty km", 120.0),
+        ("one hundred and twenty kilometres", 120.0),
+    ],
+)
+def test_a_number_in_words_is_read_whole(page: str, value: float) -> None:
+    """Read in part, "a hundred and twenty kilometres" gave "twenty kilometres", which the
+    number check took for a page contradicting a claim of "120 km"."""
+    assert [m.value for m in numbers_in(page) if m.unit] == [value]
+    (claim,) = statistics_in("The river is 120 km long.")
+    assert not any(conflicts(claim, p) for p in statistics_in(page))
+
+
+def test_the_tail_of_a_larger_number_is_never_a_figure_of_its_own() -> None:
+    # Not parsed whole (yet): the tail is dropped rather than read as "twenty kilometres".
+    assert [m.text for m in numbers_in("two thousand and twenty kilometres")] == ["two thousand"]
+    assert [m.text for m in numbers_in("the hundred-and-twenty km race")] == ["hundred"]
+    # Two numbers side by side stay two.
+    assert [m.value for m in numbers_in("a hundred people and twenty dogs")] == [100.0, 20.0]
