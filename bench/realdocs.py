@@ -11,7 +11,7 @@ Y/P/N/-, …), `recall.jsonl` (every real claim of some files read in full, with
 carries where the judgment says its extracted ones were partly right or wrong; for a read-only
 set, `bench/<SET NAME>.truth.jsonl`). By default the
 bench scores the development set (`realdocs-dev` in ../shared/eval or CITECHECK_EVAL_DIR) and the
-held-out sets `tests/data/realdocs-heldout` to `-heldout13` (labelled from
+held-out sets `tests/data/realdocs-heldout` to `-heldout15` (labelled from
 repositories nobody tuned for; see their READMEs). `--quick` (CI's smoke run): one timing
 round; where the development set is absent, the small committed sample `tests/data/realdocs`
 instead (a few files of it, with their labels).
@@ -71,7 +71,7 @@ from citecheck.models import Claim, ResolveStatus  # noqa: E402
 
 KINDS = ("hyperlinked", "statistic", "quote", "temporal", "comparative")
 SAMPLE = _ROOT / "tests" / "data" / "realdocs"
-HELD_OUT = [_ROOT / "tests" / "data" / f"realdocs-heldout{n}" for n in ("", *map(str, range(2, 14)))]
+HELD_OUT = [_ROOT / "tests" / "data" / f"realdocs-heldout{n}" for n in ("", *map(str, range(2, 16)))]
 SUFFIXES = (".md", ".mdx", ".markdown")
 
 # Template and MDX markup that is not prose; a claim whose text holds one leaked it.
