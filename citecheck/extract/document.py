@@ -1168,8 +1168,14 @@ def _block_drafts(
         if covered:
             mentions = [mn for mn in mentions if not in_links.covers(mn.start)]
             mask = _apply_mask(mask, [(mn.start, mn.end) for mn in covered])
-    # an author-year citation's year is where the claim comes from, not a date it states
+    # an author-year citation's year is where the claim comes from, not a date it states; so is
+    # a link's whose text is one ("[Shallue et al. 2018](…)", "[Alston and Rick, 2021](…)")
     not_facts = [(mn.start, mn.end) for mn in mentions if mn.kind == CitationKind.author_year]
+    not_facts += [
+        (lk.start, lk.end)
+        for lk in block.links
+        if lk.end - lk.start < 80 and _AUTHOR_YEAR_LINK.fullmatch(text, lk.start, lk.end)
+    ]
     if "$" in mask:
         # the numbers of TeX math ("the path from node $0$ to node $14$") are no figures or years
         not_facts += [m.span() for m in _TEX_MATH.finditer(mask)]
@@ -1359,6 +1365,13 @@ def _describes_linked_tool(links: list[_Link], text: str, s: int) -> bool:
 
 # Inline TeX math by pandoc's rule: "$" then a non-space, a non-space then "$" not followed by a
 # digit, so "$5 and $10" is money, not math.
+# A link's text that names a work by author and year: "Shallue et al. 2018", "Alston and Rick,
+# 2021", "Lee & Ng 2019", "Smith, 2020" (one surname needs the comma: "Rust 2018" is a name,
+# and a month is no author).
+_AUTHOR_YEAR_LINK = re.compile(
+    r"(?!(?:January|February|March|April|May|June|July|August|September|October|November|December)\b)"
+    r"[A-Z][\w'’-]+(?:\s+et\s+al\.?,?|\s+(?:and|&)\s+[A-Z][\w'’-]+,?|,)\s+(?:1[5-9]|20)\d\d[a-z]?"
+)
 _TEX_MATH = re.compile(r"\$\$[^$]{1,500}?\$\$|\$(?=[^\s$])(?:[^$\n\\]|\\.){1,200}?(?<=\S)\$(?!\d)")
 
 

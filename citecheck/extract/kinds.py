@@ -84,7 +84,7 @@ _STAT_DIGITS = re.compile(
             # a measurement with its unit: "200ms", "512 MiB", "3GiB", "6MB", "40 Gbps", "120 km",
             # "20°C", "5 kWh" ("1.4s", "90s" only with a decimal or up to three digits: "the 1990s"
             # is a decade; "5m" may be minutes or millions, so metres need their word)
-            rf"{_NUM}\s?(?:[KMGTP]i?B|[kKMG]b(?:ps)?|ms|µs|ns|[KMG]Hz|fps|rps|qps"
+            rf"{_NUM}\s?(?:[KMGTP]i?B|EiB|[kKMG]b(?:ps)?|ms|µs|ns|[KMG]Hz|fps|rps|qps"
             r"|km(?:/h)?|cm|mm|nm|kg|mg|lbs?|ft|mph|kph|[kMGT]Wh?)\b",
             rf"{_NUM}\s?°\s?[CF]\b",
             # ("1:1s" are meetings)

@@ -1392,3 +1392,25 @@ def test_an_inverted_conditional_is_no_requirement_cds() -> None:
     # a requirement or a prediction with "should" still states no fact
     assert texts("The key should be 2048 bits or more.\n") == []
     assert texts("The price should increase by 5% in 2025.\n") == []
+
+
+def test_a_link_named_by_author_and_year_states_no_date_nhs_rap_guidance() -> None:
+    # NHSDigital/rap-community-of-practice docs/introduction_to_RAP/why_RAP_is_important.md
+    found = one(
+        "This goal aligns closely with the three main benefits of reproducible research from a "
+        "scientific perspective [Alston and Rick, 2021](https://esajournals.onlinelibrary.wiley.com/"
+        "doi/full/10.1002/bes2.1801):\n"
+    )
+    assert found.kinds == [K.hyperlinked]  # a link-only sentence: the screen may read it
+    assert one("Batch size matters [Shallue et al. 2018](https://arxiv.org/abs/1811.03600).\n").kinds == [
+        K.hyperlinked
+    ]
+    # a month is no author: a linked date is still a date
+    assert K.temporal in one("The release shipped in [March, 2021](https://x.org/notes).\n").kinds
+
+
+def test_exbibytes_are_a_figure_chia_post_mortem() -> None:
+    # Chia-Network/post-mortem 2023-05 (held-out 15)
+    assert K.statistic in one("The netspace dropped from 3.2EiB to around 2.6EiB (estimated).\n").kinds
+    # a commit hash ending in "eb" is no exabytes
+    assert K.statistic not in one("The fix landed in 62925eb on [the branch](https://x.org/b).\n").kinds
