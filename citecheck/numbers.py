@@ -642,15 +642,54 @@ def _atoms(text: str, low: str) -> list[_Atom]:
         for m in _matches_at(_WORD_ATOM, low, _starts(low, _WORD_KEYS))
         if (value := _words_value(m.group("words"))) is not None
     ]
-    for k, w in enumerate(words):
-        if w.plain.startswith("a ") and low[max(0, w.start - 5) : w.start] in ("half ", "half-"):
-            # "half a million": half of it, not a million
-            words[k] = _Atom(w.start - 5, w.end, w.value / 2, 1.0, False, low[w.start - 5 : w.end])
+    words = _compound_words(low, words)
     if words:
         # A figure holds no letter and a number in words no digit or ".", so neither can start
         # inside the other: read apart and put in order, they are what one scan for both gives.
         atoms = sorted([*atoms, *words], key=lambda a: a.start)
     return atoms
+
+
+# Number words that belong to a larger number in words than the atom read alone: a part read
+# alone could contradict a claim that the whole supports ("a million" in "a million and a half").
+_AND_A_HALF = re.compile(r" and a half\b")
+_FRACTION_OF_A = re.compile(
+    r"\b(?:(?P<count>a|one|two|three|four|nine)[ -])?(?P<den>half|quarters?|thirds?|fifths?|tenths?) of $"
+)
+_NUMBER_WORD_BEFORE = re.compile(rf"\b(?:{_WORD}|hundred|thousand|million|billion)(?: and)?[ -]$")
+_SCALE_WORDS = ("hundred", "thousand", "million", "billion", "dozen")
+
+
+def _compound_words(low: str, words: list[_Atom]) -> list[_Atom]:
+    """Numbers in words read whole where their parts were read apart: "half a million",
+    "a quarter of a million" (a fraction of a scale), "one and a half million" and "a million
+    and a half"; a number word right after another ("… million two hundred thousand") is the
+    tail of a larger number the parser does not read, and is dropped rather than read wrong."""
+    out: list[_Atom] = []
+    for w in words:
+        before = low[max(0, w.start - 24) : w.start]
+        scale_word = w.plain.split()[-1] in _SCALE_WORDS
+        if w.plain.startswith("a ") and scale_word and (frac := _FRACTION_OF_A.search(before)):
+            # "a quarter of a million", "three quarters of a billion", "half of a million"
+            count = _UNITS.get(frac.group("count") or "a", 1)
+            start = w.start - len(frac.group(0))
+            value = w.value * count / _FRACTIONS[frac.group("den")]
+            out = [a for a in out if a.end <= start]
+            out.append(_Atom(start, w.end, value, 1.0, False, low[start : w.end]))
+            continue
+        if w.plain.startswith("a ") and before[-5:] in ("half ", "half-"):
+            # "half a million": half of it, not a million
+            out.append(_Atom(w.start - 5, w.end, w.value / 2, 1.0, False, low[w.start - 5 : w.end]))
+            continue
+        if _NUMBER_WORD_BEFORE.search(before) and not w.plain.startswith("a "):
+            continue  # the tail of a larger number
+        if half := _AND_A_HALF.match(low, w.end):
+            # "one and a half (million)", "a million and a half"
+            value = w.value * 1.5 if scale_word else w.value + 0.5
+            out.append(_Atom(w.start, half.end(), value, 0.5, False, low[w.start : half.end()]))
+            continue
+        out.append(w)
+    return out
 
 
 def _scale(text: str, pos: int, has_currency: bool) -> tuple[float, int]:

@@ -328,24 +328,35 @@ def test_near_reading_agrees_on_real_pages() -> None:
 
 
 @pytest.mark.parametrize(
-    ("page", "value"),
+    ("claim", "page", "value"),
     [
-        ("The river is a hundred and twenty kilometres long.", 120.0),
-        ("a hundred twenty km", 120.0),
-        ("one hundred and twenty kilometres", 120.0),
+        ("The river is 120 km long.", "The river is a hundred and twenty kilometres long.", 120.0),
+        ("The river is 120 km long.", "a hundred twenty km", 120.0),
+        ("The river is 120 km long.", "one hundred and twenty kilometres", 120.0),
+        ("The city has 1.5 million people.", "The city has one and a half million people.", 1.5e6),
+        ("The city has 1.5 million people.", "The city has a million and a half people.", 1.5e6),
+        ("The app has 250,000 users.", "The app has a quarter of a million users.", 2.5e5),
+        ("The app has 750,000 users.", "three quarters of a million users", 7.5e5),
+        ("It is 2.5 times faster.", "It is two and a half times faster.", 2.5),
     ],
 )
-def test_a_number_in_words_is_read_whole(page: str, value: float) -> None:
-    """Read in part, "a hundred and twenty kilometres" gave "twenty kilometres", which the
-    number check took for a page contradicting a claim of "120 km"."""
-    assert [m.value for m in numbers_in(page) if m.unit] == [value]
-    (claim,) = statistics_in("The river is 120 km long.")
-    assert not any(conflicts(claim, p) for p in statistics_in(page))
+def test_a_number_in_words_is_read_whole(claim: str, page: str, value: float) -> None:
+    """Read in part, "a hundred and twenty kilometres" gave "twenty kilometres", and "a quarter
+    of a million" gave "a million": the number check took the part for the page contradicting
+    a claim the whole states, and failed it with no judge."""
+    (whole,) = numbers_in(page)
+    assert whole.value == pytest.approx(value)
+    (c,) = statistics_in(claim)
+    assert not any(conflicts(c, p) for p in numbers_in(page))
 
 
 def test_the_tail_of_a_larger_number_is_never_a_figure_of_its_own() -> None:
     # Not parsed whole (yet): the tail is dropped rather than read as "twenty kilometres".
     assert [m.text for m in numbers_in("two thousand and twenty kilometres")] == ["two thousand"]
     assert [m.text for m in numbers_in("the hundred-and-twenty km race")] == ["hundred"]
+    # "one million" alone is a round figure: it does not contradict 1.2 million
+    assert [m.text for m in numbers_in("one million two hundred thousand people")] == ["one million"]
+    (claim,) = statistics_in("The city has 1.2 million people.")
+    assert not any(conflicts(claim, p) for p in numbers_in("one million two hundred thousand people"))
     # Two numbers side by side stay two.
     assert [m.value for m in numbers_in("a hundred people and twenty dogs")] == [100.0, 20.0]
