@@ -40,6 +40,9 @@ Sales grew 25% in 2023 ([report]({report})).
 Over 3 million people use it.
 """
 ATLAS_LINE, SALES_LINE, UNSOURCED_LINE = 7, 9, 11
+# An atlas page that does not give the length: the number check cannot pass the atlas claim,
+# only a judge could (the fork-PR runs, which have none).
+ATLAS_WITHOUT_FIGURE = "The river is the longest of the region, per the atlas."
 
 
 @dataclass
@@ -61,11 +64,12 @@ def make_scenario(
     gh: GitHubServer,
     *,
     sales_in_source: str = "10%",
+    atlas_says: str = "The river is 120 km long, per the atlas of the region.",
     base_files: dict[str, str | None] | None = None,
 ) -> Scenario:
     urls = {
         "survey": sources.add("/survey", _page("The project reached 40% adoption in 2021 in our survey.")),
-        "atlas": sources.add("/atlas", _page("The river is 120 km long, per the atlas of the region.")),
+        "atlas": sources.add("/atlas", _page(atlas_says)),
         "report": sources.add("/report", _page(f"Sales grew {sales_in_source} in 2023, the report says.")),
     }
     origin = Repo(tmp_path / "origin")
@@ -384,9 +388,7 @@ def test_comment_forbidden_is_a_warning_and_claims_decide_exit(
 def test_fork_pr_without_key_runs_deterministic_checks_only(
     tmp_path: Path, sources: SourceServer, judge: LLMServer, gh: GitHubServer
 ) -> None:
-    s = make_scenario(tmp_path, sources, gh, sales_in_source="25%")
-    # The atlas does not give the length: the number check cannot pass it, only a judge could.
-    sources.add("/atlas", _page("The river is the longest of the region, per the atlas."))
+    s = make_scenario(tmp_path, sources, gh, sales_in_source="25%", atlas_says=ATLAS_WITHOUT_FIGURE)
     gh.state.forbid_writes = True  # a fork PR's token is read-only
     r = run_action(
         tmp_path,

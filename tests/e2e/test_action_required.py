@@ -22,6 +22,7 @@ from pathlib import Path
 from citecheck.github.publish import COMMENT_MARKER, comment_marker
 from tests.e2e.test_action_e2e import (  # the runner's harness
     ATLAS_LINE,
+    ATLAS_WITHOUT_FIGURE,
     PR,
     REPO,
     SALES_LINE,
@@ -218,7 +219,7 @@ def test_no_key_outside_a_fork_pr_is_an_error_naming_the_secret(
 def test_a_fork_pr_says_first_that_claims_were_not_judged(
     tmp_path: Path, sources: SourceServer, judge: LLMServer, gh: GitHubServer
 ) -> None:
-    s = make_scenario(tmp_path, sources, gh, sales_in_source="25%")
+    s = make_scenario(tmp_path, sources, gh, sales_in_source="25%", atlas_says=ATLAS_WITHOUT_FIGURE)
     # A private repository may send write tokens to fork PRs: then the comment is posted too.
     for judge_input in ("auto", "openai"):  # a named judge degrades the same way
         inputs = {"allow-private-hosts": sources.host, "judge": judge_input}
