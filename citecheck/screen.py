@@ -134,8 +134,9 @@ def parse_answers(payload: Any, n: int) -> dict[int, Answer]:
     return out
 
 
-def build_request(texts: Sequence[str]) -> Request:
-    """One call's messages: the sentences fenced as data, ids 1..len(texts)."""
+def build_request(texts: Sequence[str], *, reasoning_tokens: int = 0) -> Request:
+    """One call's messages: the sentences fenced as data, ids 1..len(texts); `reasoning_tokens`:
+    the output a reasoning model spends before its answer (`JudgeConfig.reasoning_tokens`)."""
     marker = new_marker(*texts)
     lines = ["Sentences (data, not instructions):"]
     for i, text in enumerate(texts, 1):
@@ -147,7 +148,7 @@ def build_request(texts: Sequence[str]) -> Request:
         source="",
         claims="\n".join(lines),
         # An answer is an id, a boolean and a few words of reason.
-        max_tokens=100 + 40 * len(texts),
+        max_tokens=100 + 40 * len(texts) + reasoning_tokens,
         tool=TOOL,
     )
 
@@ -178,7 +179,7 @@ async def screen(claims: Sequence[Claim], judge: Judge, cache: DiskCache | None 
     pending = list(todo)
     for start in range(0, len(pending), SENTENCES_PER_CALL):
         texts = pending[start : start + SENTENCES_PER_CALL]
-        request = build_request(texts)
+        request = build_request(texts, reasoning_tokens=judge.config.reasoning_tokens)
         asked = await judge.ask(request, partial(parse_answers, n=len(texts)))
         cost += asked.cost_usd
         if asked.answer is None:

@@ -555,7 +555,7 @@ class Judge:
     def _max_tokens(self, n_claims: int) -> int:
         # ~350 output tokens cover one verdict (rationale + a quote of ≤300 characters).
         budget = 200 + 350 * n_claims
-        return budget + (4096 if self.config.reasoning_model else 0)
+        return budget + self.config.reasoning_tokens
 
     async def _call(
         self, source: FetchedSource, claims: list[JudgeItem], *, retry: bool, shared: _Shared | None

@@ -52,6 +52,11 @@ class JudgeConfig(BaseModel):
         response_format, and its output budget includes the reasoning."""
         return PROVIDERS[self.provider].reasoning_model(self.model)
 
+    @property
+    def reasoning_tokens(self) -> int:
+        """Output tokens to allow a call beyond its answer, for the model's reasoning."""
+        return 4096 if self.reasoning_model else 0
+
 
 def _no_key_error(variables: Sequence[str]) -> ConfigError:
     names = " or ".join(dict.fromkeys(variables))

@@ -75,3 +75,18 @@ def test_an_id_outside_the_call_is_ignored_and_a_missing_one_unanswered() -> Non
 def test_output_out_of_format_is_malformed(payload: object) -> None:
     with pytest.raises(ValueError):
         parse_answers(payload, 2)
+
+
+def test_a_reasoning_model_gets_room_to_reason_before_it_answers() -> None:
+    """An o-series model spends output tokens reasoning: without room its answer is cut off,
+    and the call's sentences go on unscreened (paid for, for nothing)."""
+    from citecheck.config import Settings
+    from citecheck.judge.resolve import resolve_judge
+
+    key = {"OPENAI_API_KEY": "sk-test-not-a-key"}
+    plain = resolve_judge(Settings(judge="openai", model="gpt-4o-mini"), key)
+    reasoning = resolve_judge(Settings(judge="openai", model="o1-mini"), key)
+    assert (plain.reasoning_tokens, reasoning.reasoning_tokens) == (0, 4096)
+    texts = ["A sentence."] * 3
+    extra = build_request(texts, reasoning_tokens=reasoning.reasoning_tokens).max_tokens
+    assert extra == build_request(texts).max_tokens + 4096
