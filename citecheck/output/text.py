@@ -61,6 +61,11 @@ def render_text(report: Report, *, color: bool = False) -> str:
     extras += [f"note: {visible(shorten(n, REASON_CHARS))}" for n in report.notes]
     if extras:
         out += ["", *extras]
+    if report.dismissed:
+        out += ["", "set aside by the screen (no fact stated):"]
+        for d in report.dismissed:
+            text = visible(shorten(d.text, CLAIM_CHARS))
+            out.append(paint(f"  {visible(d.file)}:{d.line}  {text}  ({visible(d.reason)})", _DIM))
 
     counts = summary_counts(report)
     status = run_status(report)

@@ -137,3 +137,26 @@ def test_every_verdict_has_a_tag(verdict: Verdict) -> None:
     url = None if verdict == Verdict.unsourced else "https://example.com/stats"
     rows = claim_rows(render_text(report_of([claim(verdict, url=url)])))
     assert len(rows) == 1 and rows[0][1] == 12
+
+
+def test_sentences_the_screen_set_aside_are_listed_after_the_notes() -> None:
+    from citecheck.models import ClaimKind, Dismissed
+
+    dismissed = Dismissed(
+        text="Tokio is an asynchronous runtime for Rust.",
+        kinds=[ClaimKind.hyperlinked],
+        file="docs/runtimes.md",
+        line=5,
+        column=1,
+        reason="describes the linked tool",
+        model="claude-sonnet-4-6",
+    )
+    out = render_text(report_of(mixed_claims(), dismissed=[dismissed]))
+    lines = out.splitlines()
+    at = lines.index("set aside by the screen (no fact stated):")
+    assert (
+        lines[at + 1]
+        == "  docs/runtimes.md:5  Tokio is an asynchronous runtime for Rust.  (describes the linked tool)"
+    )
+    assert lines[at + 3].startswith(f"{len(mixed_claims())} claims:")  # not counted among them
+    assert "set aside by the screen" not in render_text(report_of(mixed_claims()))
