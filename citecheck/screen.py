@@ -22,6 +22,7 @@ What the pipeline relies on:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -29,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from citecheck.cache import DiskCache
-from citecheck.judge.core import Judge
+from citecheck.judge.core import Asked, Judge
 from citecheck.judge.prompt import json_payload, new_marker
 from citecheck.judge.providers.base import OutputTool, Request
 from citecheck.models import Claim, Dismissed
@@ -174,13 +175,19 @@ async def screen(claims: Sequence[Claim], judge: Judge, cache: DiskCache | None 
                 pass  # an entry of another shape: asked again, and overwritten
         todo[claim.text] = None
 
+    pending = list(todo)
+    chunks = [pending[k : k + SENTENCES_PER_CALL] for k in range(0, len(pending), SENTENCES_PER_CALL)]
+
+    async def ask(texts: list[str]) -> Asked[dict[int, Answer]]:
+        request = build_request(texts, reasoning_tokens=judge.config.reasoning_tokens)
+        return await judge.ask(request, partial(parse_answers, n=len(texts)))
+
+    # Side by side: the judge's pacer bounds how many are in flight (an audit's thousands of
+    # sentences are a hundred calls or more).
+    results = await asyncio.gather(*(ask(texts) for texts in chunks))
     problems: list[str] = []
     cost = 0.0
-    pending = list(todo)
-    for start in range(0, len(pending), SENTENCES_PER_CALL):
-        texts = pending[start : start + SENTENCES_PER_CALL]
-        request = build_request(texts, reasoning_tokens=judge.config.reasoning_tokens)
-        asked = await judge.ask(request, partial(parse_answers, n=len(texts)))
+    for texts, asked in zip(chunks, results, strict=True):
         cost += asked.cost_usd
         if asked.answer is None:
             problems.append(asked.problem or "no answer")

@@ -240,3 +240,16 @@ def test_in_batch_mode_the_screen_asks_one_at_a_time_at_the_standard_price(
     price = PRICES["claude-sonnet-4-6"]
     assert report["screen_cost_usd"] == pytest.approx(cost_usd(price, 1_000, 60), abs=1e-6)
     assert report["total_dismissed"] == 1 and code == 0
+
+
+def test_an_audits_sentences_go_in_calls_of_forty_side_by_side(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-not-a-real-key")
+    doc = tmp_path / "doc.md"
+    doc.write_text("".join(f"Adoption grew by {n}% in 2023.\n\n" for n in range(1, 91)), encoding="utf-8")
+    with LLMServer("anthropic", latency_s=0.5) as server:
+        code, report = run([str(doc), *judge_args(server, "anthropic"), "--screen"], capsys)
+        calls = [c for c in server.calls if parse_screen_prompt(c.user_text)]
+    assert sorted(len(parse_screen_prompt(c.user_text)) for c in calls) == [10, 40, 40]
+    # All three were in flight at once: each was sent before any was answered.
+    assert max(c.received_at for c in calls) < min(c.answered_at or 0 for c in calls)
+    assert report["total_claims"] == 90 and report["total_dismissed"] == 0 and code == 0
