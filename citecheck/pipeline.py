@@ -148,7 +148,7 @@ class _Run:
     async def screen(self, claims: list[Claim]) -> tuple[list[Claim], list[Dismissed]]:
         """The screen stage (`citecheck.screen`): the claims that go on, and those set aside."""
         if self.judge_config is None:
-            self.notes.append("screen: off, it needs a judge (judge: none)")
+            self.notes.append("screen: off, it needs the LLM judge, which is off in this run")
             return claims, []
         from citecheck.screen import screen
 

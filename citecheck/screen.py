@@ -213,7 +213,7 @@ async def screen(claims: Sequence[Claim], judge: Judge, cache: DiskCache | None 
     if asked_n:
         notes.append(
             f"screen: {len(dismissed)} of {asked_n} link-only or unsourced sentence(s) set aside as "
-            "stating no fact (listed in the JSON report, `dismissed`)"
+            "stating no fact (listed at the end of the report)"
         )
     if problems:
         unanswered = asked_n - sum(1 for c in claims if screenable(c) and c.text in answers)

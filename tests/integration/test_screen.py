@@ -211,7 +211,7 @@ def test_without_a_judge_the_screen_is_off_and_says_so(
     code, report = run([str(doc), "--judge", "none", "--allow-private-host", "127.0.0.1", "--screen"], capsys)
     assert code == 0  # the link-only sentences are not verified: not a failure by default
     assert report["dismissed"] == [] and report["total_claims"] == 4
-    assert "screen: off, it needs a judge (judge: none)" in report["notes"]
+    assert "screen: off, it needs the LLM judge, which is off in this run" in report["notes"]
 
 
 def test_in_batch_mode_the_screen_asks_one_at_a_time_at_the_standard_price(
