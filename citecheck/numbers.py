@@ -138,16 +138,10 @@ _WORD = "|".join(sorted([*_UNITS, *_TENS], key=len, reverse=True))
 _WORDNUM = rf"(?:{_WORD})(?:[- ](?:and )?(?:{_WORD}|hundred))*(?:[- ]hundred)?"
 _A_SCALES = ("hundred", "thousand", "million", "billion", "dozen")  # "a hundred"
 _A_FRACTIONS = ("third", "quarter", "fifth", "tenth")  # "a third": the fraction is read after "a"
-# Numbers in words, matched against `_lower(text)` too
-# A number word right after a scale word ("a hundred and twenty", "two thousand and five") is
-# the tail of a larger number, never a figure of its own: read alone, "twenty kilometres" would
-# contradict a claim of "120 km". "a hundred" takes its tail like "one hundred" does.
-_TAIL_OF_A_NUMBER = "".join(
-    f"(?<!{scale} )(?<!{scale} and )(?<!{scale}-)(?<!{scale}-and-)"
-    for scale in ("hundred", "thousand", "million", "billion")
-)
+# Numbers in words, matched against `_lower(text)` too ("a hundred" takes its tail like "one
+# hundred" does: "a hundred and twenty")
 _WORD_ATOM = re.compile(
-    rf"\b{_TAIL_OF_A_NUMBER}(?P<words>{_WORDNUM}|a hundred(?:[- ](?:and )?(?:{_WORD}))*"
+    rf"\b(?P<words>{_WORDNUM}|a hundred(?:[- ](?:and )?(?:{_WORD}))*"
     rf"|{'|'.join(f'a {w}' for w in _A_SCALES)}|hundred"
     rf"|a(?= (?:{'|'.join(_A_FRACTIONS)})\b))\b"
 )
@@ -656,7 +650,9 @@ _AND_A_HALF = re.compile(r" and a half\b")
 _FRACTION_OF_A = re.compile(
     r"\b(?:(?P<count>a|one|two|three|four|nine)[ -])?(?P<den>half|quarters?|thirds?|fifths?|tenths?) of $"
 )
-_NUMBER_WORD_BEFORE = re.compile(rf"\b(?:{_WORD}|hundred|thousand|million|billion)(?: and)?[ -]$")
+# ("two thousand and twenty", "the hundred-and-twenty km race": read alone, "twenty kilometres"
+# would contradict a claim of "120 km")
+_NUMBER_WORD_BEFORE = re.compile(rf"\b(?:{_WORD}|hundred|thousand|million|billion)(?:[ -]and)?[ -]$")
 _SCALE_WORDS = ("hundred", "thousand", "million", "billion", "dozen")
 
 

@@ -55,7 +55,6 @@ from citecheck.models import (
     Citation,
     Claim,
     ClaimResult,
-    Dismissed,
     FetchedSource,
     FetchOutcome,
     FileError,
@@ -72,6 +71,7 @@ if TYPE_CHECKING:
     from citecheck.fetch.fetcher import FetchResult, FetchTally, OnPage
     from citecheck.judge.core import Judge, JudgeItem
     from citecheck.judge.resolve import JudgeConfig
+    from citecheck.screen import Screened
 
 # What the checks stage's preparers (run in the extraction workers) need imported: the worker
 # imports it while this process reads the Markdown.
@@ -111,7 +111,6 @@ class _Run:
         self.errors: list[FileError] = []
         self.notes: list[str] = []
         self._judge: Judge | None = None
-        self.screen_cost_usd = 0.0
 
     def judge(self) -> Judge:
         """The run's judge (needs `judge_config`), made when first needed: by the screen, or
@@ -145,18 +144,17 @@ class _Run:
         if self._judge is not None:
             await self._judge.aclose()
 
-    async def screen(self, claims: list[Claim]) -> tuple[list[Claim], list[Dismissed]]:
-        """The screen stage (`citecheck.screen`): the claims that go on, and those set aside."""
+    async def screen(self, claims: list[Claim]) -> Screened:
+        """The screen stage (`citecheck.screen`): the claims that go on, those set aside, and
+        what the screen cost; its notes go to the run's."""
+        from citecheck.screen import Screened, screen
+
         if self.judge_config is None:
             self.notes.append("screen: off, it needs the LLM judge, which is off in this run")
-            return claims, []
-        from citecheck.screen import screen
-
-        judge = self.judge()
-        screened = await screen(claims, judge, self.cache)
+            return Screened(kept=claims, dismissed=[], notes=[])
+        screened = await screen(claims, self.judge(), self.cache)
         self.notes.extend(screened.notes)
-        self.screen_cost_usd = screened.cost_usd
-        return screened.kept, screened.dismissed
+        return screened
 
     def judge_done(self) -> None:
         """The judge's notes (pacing, deadline) to the report; the run's exit-2 error when every
@@ -489,14 +487,16 @@ async def _check_async(
         run.notes.append("judge: none — only the number, quote and date checks ran")
     if not settings.allowed_domains:
         run.notes.append("allowed-domains is empty: any public host could be fetched")
-    dismissed: list[Dismissed] = []
+    screened: Screened | None = None
     try:
         if settings.screen:
-            claims, dismissed = await run.screen(claims)
+            screened = await run.screen(claims)
+            claims = screened.kept
         results = await run.verify(claims)
         run.judge_done()
     finally:
         await run.aclose()
+    dismissed = screened.dismissed if screened is not None else []
     run.progress.start(Stage.report)
     if run.cache is not None and (rejected := run.cache.rejected_note()):
         run.notes.append(rejected)
@@ -507,7 +507,7 @@ async def _check_async(
         notes=run.notes,
         total_citations_found=sum(len(c.citations) for c in (*claims, *dismissed)),
         dismissed=dismissed,
-        screen_cost_usd=run.screen_cost_usd,
+        screen_cost_usd=screened.cost_usd if screened is not None else 0.0,
         judge_model=run.judge_config.model if run.judge_config else None,
         links_excluded=links_excluded,
     ).model_copy(update={"version": __version__})

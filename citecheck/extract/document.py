@@ -1363,8 +1363,6 @@ def _describes_linked_tool(links: list[_Link], text: str, s: int) -> bool:
     return _PRESENT_VERB.match(text, links[0].end) is not None
 
 
-# Inline TeX math by pandoc's rule: "$" then a non-space, a non-space then "$" not followed by a
-# digit, so "$5 and $10" is money, not math.
 # A link's text that names a work by author and year: "Shallue et al. 2018", "Alston and Rick,
 # 2021", "Lee & Ng 2019", "Smith, 2020" (one surname needs the comma: "Rust 2018" is a name,
 # and a month is no author).
@@ -1372,6 +1370,8 @@ _AUTHOR_YEAR_LINK = re.compile(
     r"(?!(?:January|February|March|April|May|June|July|August|September|October|November|December)\b)"
     r"[A-Z][\w'’-]+(?:\s+et\s+al\.?,?|\s+(?:and|&)\s+[A-Z][\w'’-]+,?|,)\s+(?:1[5-9]|20)\d\d[a-z]?"
 )
+# Inline TeX math by pandoc's rule: "$" then a non-space, a non-space then "$" not followed by a
+# digit, so "$5 and $10" is money, not math.
 _TEX_MATH = re.compile(r"\$\$[^$]{1,500}?\$\$|\$(?=[^\s$])(?:[^$\n\\]|\\.){1,200}?(?<=\S)\$(?!\d)")
 
 
