@@ -182,6 +182,12 @@ def _closes_trailing_note(text: str, pos: int) -> int:
     return close + 1 if after > close + 1 and (after >= len(text) or _opens_sentence(text, after)) else -1
 
 
+# "… the issue. - Total time to resolution …": a dash after a full stop opening the next
+# sentence. Not after a closing quote ('"…" - Jane Doe' credits the quotation), a "?" or "!"
+# (a reading list's "[Is UTC enough?](…) - what it covers"), nor before a "(Source, 2011)".
+_DASH_OPENER = re.compile(r"[-–]\s+(?=[A-Z0-9])")
+
+
 def split_sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) spans of the sentences in `text`, without surrounding whitespace. A
     parenthesis right after a full stop that is no sentence of its own ("… in 2020. (source) The
@@ -197,9 +203,12 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         nxt = m.end()
         end = m.end()
         note = _closes_trailing_note(text, nxt) if nxt < n and text[nxt] == "(" else -1
+        dash = _DASH_OPENER.match(text, nxt) if nxt < n and text[nxt] in "-–" else None
+        if dash is not None and text[m.start() : nxt].rstrip() != ".":
+            dash = None
         if note >= 0:
             end = note
-        elif nxt >= n or not _opens_sentence(text, nxt):
+        elif dash is None and (nxt >= n or not _opens_sentence(text, nxt)):
             continue
         punct_end = m.start()
         while punct_end < n and text[punct_end] in ".!?…":
@@ -210,7 +219,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         if _inside_brackets_or_quotes(text, start, m.end()):
             continue
         spans.append((start, end))
-        start = end
+        start = end if dash is None else dash.end()  # the joining dash belongs to neither
     spans.append((start, n))
     out: list[tuple[int, int]] = []
     for s, e in spans:

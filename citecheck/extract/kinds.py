@@ -164,7 +164,12 @@ _TEMPORAL_DIGITS = re.compile(
         [
             r"(?<![\w.,/#$€£-])(?:1[6-9]\d\d|20\d\d)(?:s|’s|'s)?(?![\w/%]|[.,]\d)",
             r"(?<![\w.])'\d0s\b",
-            r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})\b",
+            r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})\b|\b\d{1,2}-\d{1,2}-\d{4}\b",
+            # a time of day with its zone or half of the day ("6:48AM PDT", "14:00 UTC"), or
+            # heading a timeline entry ("13:43: The chain moved …", "10:03 - Reverted …")
+            r"(?<![\d:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?"
+            r"(?:\s?(?:[AaPp]\.?[Mm]\b|UTC\b|GMT\b|Z\b|(?:[ECMP]|A[ECW]|NZ)[SD]?T\b|[CEW]ES?T\b|[BIJK]ST\b)"
+            r"|(?=:\s|\s[-–—]\s))",
             r"\bQ[1-4]\s+(?:of\s+)?(?:19|20)\d\d\b|\b(?:FY|fiscal\s+year\s+)(?:19|20)?\d\d\b",
             r"\b\d{1,2}(?:st|nd|rd|th)[ -]century\b",
             r"\b\d+\s+(?:years?|months?|weeks?|days?|decades?)\s+ago\b",
@@ -181,7 +186,9 @@ _MONTH_NAME = re.compile(r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec")
 _TEMPORAL_MONTH = re.compile(
     rf"\b(?:[Ii]n|[Ss]ince|[Bb]y|[Uu]ntil|[Tt]ill|[Ff]rom|[Dd]uring|[Bb]efore|[Aa]fter|[Oo]f|[Oo]n|"
     rf"[Ee]arly|[Ll]ate|[Mm]id-?|[Ll]ast|[Tt]his|[Nn]ext|[Tt]hrough)\s+{_MONTH}|"
-    rf"{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH},?\s+\d{{4}}\b"
+    rf"{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}|{_MONTH},?\s+\d{{4}}\b|"
+    # a month abbreviated without its full stop, with a day or a year: "Jan 17", "Oct 2025"
+    r"\b(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\s+(?:\d{1,2}(?:st|nd|rd|th)?|\d{4})\b(?![.:]\d)"
 )
 _RELATIVE_GATE = wordset(
     "year years month months week weeks decade decades quarter century ago summer winter spring fall autumn"
@@ -379,12 +386,19 @@ def _year_in_name(text: str, m: re.Match[str]) -> bool:
 _UNIT_AFTER = re.compile(r"\s?(?:bytes|bits|pixels|px|characters|chars|tokens|rows|records|entries|words)\b")
 
 
+# A time of day that recurs is a schedule, not a moment: "Mondays at 6:00 AM UTC".
+_RECURRING = re.compile(
+    r"\b(?:every|each|daily|nightly|weekly|biweekly|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days)\b"
+)
+
+
 def _has_date(text: str) -> bool:
     for m in _TEMPORAL_DIGITS.finditer(text):
         if m.group(0)[:1].isdigit() and (
             _LABEL_BEFORE.search(text, max(0, m.start() - 12), m.start())
             or _year_in_name(text, m)
             or _UNIT_AFTER.match(text, m.end()) is not None
+            or (":" in m.group(0) and _RECURRING.search(text) is not None)
         ):
             continue
         return True

