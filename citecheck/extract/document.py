@@ -1731,7 +1731,12 @@ def _walk(
             definitions = _defines_fields(headers)
             continue
         if ttype == "tr_close" and row:
-            if not disabled and ref_section is None and not definitions:
+            if (
+                not disabled
+                and ref_section is None
+                and not definitions
+                and any(_CELL_WORD.search(c.text) for c in row)
+            ):
                 drafts.extend(_block_drafts(_join(row, headers), file, split=False))
             row = []
             continue
@@ -1769,6 +1774,8 @@ def _walk(
         extra = quotes[-1].citations if attributed else None
         # the first paragraph of a list item (markdown-it keeps a tight list's paragraphs, hidden)
         list_item = i >= 2 and tokens[i - 2].type == "list_item_open"
+        if list_item and _TASK_BOX.match(block.text):
+            continue  # a checklist's entry, ticked or not: a to-do or a sign-off, not a claim
         new = _block_drafts(block, file, quote=attributed, extra=extra, list_item=list_item)
         if footnote_key is not None:
             fn = footnotes[footnote_key]
@@ -1805,6 +1812,11 @@ def _inline_footnotes(env: dict[str, Any], footnotes: dict[str, _Footnote], cloc
 
 # A cell that is a bare number that could pass for a year ("1800", "2048") in a column whose
 # header names no date: a specification, not a year.
+# A table row none of whose cells holds a word ("~1KB * 10 = 10KB | ~1KB * 200 = 200KB", a query's
+# output "2000 | 1000.0 | 0.1"): its meaning is in headers or rows elsewhere, it states nothing.
+_CELL_WORD = re.compile(r"[^\W\d_]{3,}")
+# GitHub's task-list box: "- [ ] Docs updated", "- [x] (R) Enhancement issue in release milestone".
+_TASK_BOX = re.compile(r"\[[ xX]\]\s")
 _BARE_FIGURE = re.compile(r"\s*(?:1[6-9]|20)\d\d\s*")
 _DATE_HEADER = re.compile(
     r"date|year|release|when|time|period|since|until|founded|launch|day|month", re.IGNORECASE

@@ -1458,3 +1458,39 @@ def test_a_dash_after_a_full_stop_joins_two_sentences_chia_post_mortem() -> None
     assert texts(quote) == [quote.strip()]
     cited = "Open Science is subject to the most rigorous review. - (Woelfle et al., 2011).\n"
     assert len(texts(cited)) == 1
+
+
+def test_a_checklist_entry_is_no_claim_kubernetes_keps() -> None:
+    # kubernetes/enhancements keps/sig-node/5307-container-restart-policy/README.md (held-out 16),
+    # electron/electron .github/PULL_REQUEST_TEMPLATE.md: a sign-off list, ticked or not
+    assert (
+        texts(
+            "- [x] (R) Enhancement issue in release milestone, which links to KEP dir in "
+            "[kubernetes/enhancements](https://git.k8s.io/enhancements) (not the initial KEP PR)\n"
+            "- [ ] (R) Minimum Two Week Window for GA e2e tests to prove flake free\n"
+            "- [ ] [tests](https://github.com/electron/electron/blob/main/docs/development/testing.md) "
+            "are changed or added\n"
+        )
+        == []
+    )
+    # a link whose text is one letter is no box
+    assert texts("- [x](https://x.org/x) grew 40% in 2023.\n") == ["x grew 40% in 2023."]
+
+
+def test_a_table_row_without_a_word_states_nothing_questdb_keps() -> None:
+    # questdb/documentation cookbook/sql/finance/compound-interest.md, kubernetes/enhancements
+    # keps/sig-network/0752-endpointslices/README.md (held-out 16): a query's output, a worked estimate
+    rows = (
+        "| year | principal | rate | start | end |\n| --- | --- | --- | --- | --- |\n"
+        "| 2000 | 1000.0 | 0.1 | 1000.0 | 1100.0 |\n"
+        "| 2001 | 1000.0 | 0.1 | 1100.0 | 1210.0 |\n\n"
+        "| | Endpoints | EndpointSlice |\n| --- | --- | --- |\n"
+        "| ~2.0MB * 5000 = 10GB | ~10k * 5000 = 50MB | ~1KB * 5000 = ~5MB |\n"
+    )
+    assert texts(rows) == []
+    # a row with a label keeps its figures (deepseek-ai/DeepSeek-V3 README.md's model table)
+    table = (
+        "| **Model** | **#Total Params** | **#Activated Params** |\n| --- | --- | --- |\n"
+        "| DeepSeek-V3 | 671B | 37B |\n"
+    )
+    assert texts(table) == ["DeepSeek-V3 | 671B | 37B"]
