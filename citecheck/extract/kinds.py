@@ -344,12 +344,32 @@ def _named(text: str, m: re.Match[str]) -> bool:
     return word not in _NOT_NAMES and not (text[: name.start(1)].strip() == "" and word in _IMPERATIVE_VERBS)
 
 
+# "100% remote", "100% certain", "the 0% problems", "set to 100%": all or nothing as a manner of
+# speaking or a setting. A share of something ("100% of the tests") or a change ("grew by 100%",
+# "reached 100%") is a figure, and so is a table's cell ("Prometheus | 2.26.0 | 100%").
+_ALL_OR_NONE = re.compile(r"(?:100|0)(?:\.0+)?\s?(?:%|percent|per\s?cent)", re.IGNORECASE)
+_SHARE_AFTER = re.compile(r"\s+of\b")
+_CHANGE_BEFORE = re.compile(
+    r"\b(?:by|up|down|from|than|over|under|nearly|almost|about|around|reached|reaches|hit|hits|achieved)\s+$",
+    re.IGNORECASE,
+)
+
+
+def _all_or_none(text: str, m: re.Match[str]) -> bool:
+    return (
+        _ALL_OR_NONE.fullmatch(m.group(0)) is not None
+        and not (text[: m.start()].rstrip().endswith("|") or text[m.end() :].lstrip().startswith("|"))
+        and _SHARE_AFTER.match(text, m.end()) is None
+        and _CHANGE_BEFORE.search(text, max(0, m.start() - 12), m.start()) is None
+    )
+
+
 def _is_statistic(text: str, has_digit: bool, lower_words: set[str]) -> bool:
     if has_digit or "$" in text or "€" in text or "£" in text:
         for m in _STAT_DIGITS.finditer(text):
             # A bare year before a noun ("the 2017 survey") is a date, not a count.
             lead = m.group(0).split()[0]
-            if _named(text, m):
+            if _named(text, m) or _all_or_none(text, m):
                 continue
             if not _YEARLIKE.fullmatch(lead) or _COUNT_NOUN.search(m.group(0)):
                 return True

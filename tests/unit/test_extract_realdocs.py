@@ -1494,3 +1494,23 @@ def test_a_table_row_without_a_word_states_nothing_questdb_keps() -> None:
         "| DeepSeek-V3 | 671B | 37B |\n"
     )
     assert texts(table) == ["DeepSeek-V3 | 671B | 37B"]
+
+
+def test_all_or_nothing_as_a_manner_of_speaking_is_no_figure_simplystats_pypi() -> None:
+    # rbind/simplystats 2013-06-25-doing-statistical-research.md, pypi/warehouse
+    # docs/blog/posts/2024-03-20-announcing-a-pypi-support-specialist.md (held-out 17), electron docs
+    for figurative in (
+        "What you really want to be doing is working on the problem that is 0% solvable with existing "
+        "methods.",
+        "This is an associate role that is 100% remote.",
+        "To run these tests correctly, make sure the device is set to 100% scaling.",
+    ):
+        assert K.statistic not in detect_kinds(figurative), figurative
+    # a share, a change, a table's cell (prometheus/docs remote-write compliance results)
+    for figure in (
+        "100% of the tests pass.",
+        "Test coverage reached 100% in 2023.",
+        "Revenue grew by 100% last year.",
+        "Prometheus | 2.26.0 | 100%",
+    ):
+        assert K.statistic in detect_kinds(figure), figure
