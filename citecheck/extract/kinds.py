@@ -98,9 +98,9 @@ _STAT_DIGITS = re.compile(
             rf"{_NUM}(?:\s?[-–]\s?\d+)?\s+(?:times|fold)\b",  # "3 times", "4-5 times"
             # a count is a number before a lower-case noun: "24 Pull Requests" is a name; "25+
             # scholarships" is one
-            rf"{_NUM}\+?\s+(?-i:{_BEFORE_NOUN}{_COUNT_NOUNS})\b",
+            rf"{_NUM}(?:\s?[-–]\s?\d+)?\+?\s+(?-i:{_BEFORE_NOUN}{_COUNT_NOUNS})\b",  # "~700-800 new projects"
             # ("110 English speakers", "over 90 open source maintainers"; a plural, not "status")
-            r"(?<![\w.,$/#'’:-])(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?\s+"
+            r"(?<![\w.,$/#'’:-])(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?\+?\s+"
             rf"(?-i:{_BEFORE_NOUN}[a-z]{{2,}}[a-hj-rtv-z]s)\b",
             # two figures compared: "(81.4 versus 99.5)"
             rf"{_NUM}%?\s+(?:versus|vs\.?)\s+\d+(?:\.\d+)?%?(?!\w)",

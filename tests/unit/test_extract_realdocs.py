@@ -1514,3 +1514,13 @@ def test_all_or_nothing_as_a_manner_of_speaking_is_no_figure_simplystats_pypi() 
         "Prometheus | 2.26.0 | 100%",
     ):
         assert K.statistic in detect_kinds(figure), figure
+
+
+def test_a_range_or_a_floor_before_a_noun_is_a_count_pypi_blog() -> None:
+    # pypi/warehouse docs/blog/posts/2026-04-02-incident-report-litellm-telnyx-supply-chain-attack.md
+    # and 2024-12-30-quarantine.md (held-out 17)
+    assert K.statistic in detect_kinds(
+        "With daily volume of ~700-800 new projects created daily on PyPI, this poses a scaling challenge."
+    )
+    assert K.statistic in detect_kinds("I have reached out to 20+ project owners to inform them.")
+    assert K.statistic not in detect_kinds("Pages 18-25 describe the setup.")
