@@ -26,7 +26,7 @@ What counts as the same number (the rules the number check documents):
   `COVID-19`, `No. 12`) never supports a claim's figure.
 - Hedges widen the match: `about`, `around`, `approximately`, `roughly`, `some`, `~`,
   `an estimated` accept ±10 %, and so do `one in four` and fractions in words; `more than`,
-  `over`, `at least`, `above`, `>` accept page
+  `over`, `at least`, `above`, `>` and a `+` after the figure (`20+`) accept page
   values from the figure up to twice it; `less than`, `under`, `up to`, `fewer than`, `<`
   accept from half the figure up to it; `nearly`, `almost`, `close to`, `just under` accept
   from 90 % of the figure up to it.
@@ -852,6 +852,8 @@ def numbers_in(text: str, near: Sequence[NumberMention] | None = None) -> list[N
                 if scale == 1.0:
                     # "5 million US dollars" had its scale read already; "5 USD" has none
                     pass
+        if text[end : end + 1] == "+" and not text[end + 1 : end + 2].isdigit():
+            hedge, end = hedge or "min", end + 1  # "20+ project owners": at least 20
         # "19 chromosome pairs": looked for only where "pair" follows (few figures have it)
         pairs = not unit and "pair" in low[end : end + 30] and bool(_PAIRS_AFTER.match(text, end))
         hedge_m = _before(_HEDGE_BEFORE, _HEDGE_BEFORE_REVERSED, text[max(0, start - 20) : start])

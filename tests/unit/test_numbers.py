@@ -71,7 +71,8 @@ def test_ranges(text: str, low: float, high: float, unit: str) -> None:
     ("text", "hedge"),
     [("about 300 people", "approx"), ("~300 people", "approx"), ("approximately 300", "approx"),
      ("nearly 300", "near"), ("almost 300", "near"), ("more than 300", "min"), ("over 300", "min"),
-     ("at least 300", "min"), ("fewer than 300", "max"), ("up to 300", "max"), ("300 people", "")],
+     ("at least 300", "min"), ("fewer than 300", "max"), ("up to 300", "max"), ("300 people", ""),
+     ("20+ project owners", "min"), ("10,000+ computers", "min")],
 )  # fmt: skip
 def test_hedges(text: str, hedge: str) -> None:
     assert one(text).hedge == hedge
@@ -169,6 +170,7 @@ def found(claim: str, page: str) -> bool:
         ("38 chromosomes", "20 pairs", False),
         ("300 homes were lost", "By Friday 300 homes were lost.", True),
         ("40 people died", "Since March 40 people died.", True),
+        ("20+ project owners", "we reached out to 23 project owners", True),
     ],
 )
 def test_matching(claim: str, page: str, expected: bool) -> None:
@@ -236,6 +238,10 @@ def test_ranges_of_days_spans_of_years_and_decades() -> None:
         ("13.8 million", "about 14 million", False),
         ("2,400 troops", "2,000 troops", False),  # the page's round figure may be 2,400
         ("more than 300 homes", "2,000 homes", False),
+        # "20+" is at least 20 (pypi/warehouse's quarantine post: "reached out to 20+ project owners")
+        ("20+ project owners", "23 project owners", False),
+        ("23 project owners", "20+ project owners", False),
+        ("20+ project owners", "12 project owners", True),
         ("10–20% of them", "20% of them", False),
         ("2.5 times", "1.5 – 4.4 times", False),
         ("38 chromosomes", "19 pairs", False),
