@@ -1163,10 +1163,12 @@ def _block_drafts(
     if mentions and block.links:
         # "[Shallue et al. 2018](https://…)": the link is the citation; its text names it, and
         # its year is no date the sentence states
+        # its year is no date the sentence states; so is "([Ince et al., 2012](…))", a parenthesis
+        # around such a link
         in_links = _Spans((lk.start, lk.end) for lk in block.links)
-        covered = [mn for mn in mentions if in_links.covers(mn.start)]
+        covered = [mn for mn in mentions if in_links.covers(mn.start) or _names_a_link(mn, text, block.links)]
         if covered:
-            mentions = [mn for mn in mentions if not in_links.covers(mn.start)]
+            mentions = [mn for mn in mentions if mn not in covered]
             mask = _apply_mask(mask, [(mn.start, mn.end) for mn in covered])
     # an author-year citation's year is where the claim comes from, not a date it states; so is
     # a link's whose text is one ("[Shallue et al. 2018](…)", "[Alston and Rick, 2021](…)")
@@ -1361,6 +1363,18 @@ def _describes_linked_tool(links: list[_Link], text: str, s: int) -> bool:
     if not links or links[0].start != s:
         return False
     return _PRESENT_VERB.match(text, links[0].end) is not None
+
+
+def _names_a_link(mention: resolve.Mention, text: str, links: list[_Link]) -> bool:
+    """Whether an author-year mention is a link's own text in parentheses: "([Ince et al.,
+    2012](…))" names the work the link cites."""
+    if mention.kind != CitationKind.author_year:
+        return False
+    surname = mention.identifier.split()[0]
+    return any(
+        mention.start <= lk.start and lk.end <= mention.end and surname in text[lk.start : lk.end]
+        for lk in links
+    )
 
 
 # A link's text that names a work by author and year: "Shallue et al. 2018", "Alston and Rick,

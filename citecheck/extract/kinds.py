@@ -82,10 +82,10 @@ _STAT_DIGITS = re.compile(
             # a range of percentages: "18-25%"
             rf"{_NUM}\s?[-–]\s?\d{{1,3}}(?:\.\d+)?\s?%",
             # a measurement with its unit: "200ms", "512 MiB", "3GiB", "6MB", "40 Gbps", "120 km",
-            # "20°C", "5 kWh" ("1.4s", "90s" only with a decimal or up to three digits: "the 1990s"
-            # is a decade; "5m" may be minutes or millions, so metres need their word)
+            # "20°C", "5 kWh", "7 TFlops" ("1.4s", "90s" only with a decimal or up to three digits:
+            # "the 1990s" is a decade; "5m" may be minutes or millions, so metres need their word)
             rf"{_NUM}\s?(?:[KMGTP]i?B|EiB|[kKMG]b(?:ps)?|ms|µs|ns|[KMG]Hz|fps|rps|qps"
-            r"|km(?:/h)?|cm|mm|nm|kg|mg|lbs?|ft|mph|kph|[kMGT]Wh?)\b",
+            r"|km(?:/h)?|cm|mm|nm|kg|mg|lbs?|ft|mph|kph|[kMGT]Wh?|[KMGTPE]?FLOPs?)\b",
             rf"{_NUM}\s?°\s?[CF]\b",
             # ("1:1s" are meetings)
             r"(?<![\w.,$/#'’:-])(?:\d+\.\d+|\d{1,3})\s?s\b(?!['’])",
@@ -406,6 +406,12 @@ def _year_in_name(text: str, m: re.Match[str]) -> bool:
 _UNIT_AFTER = re.compile(r"\s?(?:bytes|bits|pixels|px|characters|chars|tokens|rows|records|entries|words)\b")
 
 
+# A year-like number after a measure is its value: "a sequence length of 2048", "a 1920 width".
+_MEASURE_BEFORE = re.compile(
+    r"\b(?:length|size|width|height|depth|limit|capacity|resolution|window|budget|dimension)s?\s+"
+    r"(?:of\s+|is\s+|=\s*)?$",
+    re.IGNORECASE,
+)
 # A time of day that recurs is a schedule, not a moment: "Mondays at 6:00 AM UTC".
 _RECURRING = re.compile(
     r"\b(?:every|each|daily|nightly|weekly|biweekly|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days)\b"
@@ -418,6 +424,7 @@ def _has_date(text: str) -> bool:
             _LABEL_BEFORE.search(text, max(0, m.start() - 12), m.start())
             or _year_in_name(text, m)
             or _UNIT_AFTER.match(text, m.end()) is not None
+            or _MEASURE_BEFORE.search(text, max(0, m.start() - 24), m.start()) is not None
             or (":" in m.group(0) and _RECURRING.search(text) is not None)
         ):
             continue

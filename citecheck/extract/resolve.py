@@ -405,6 +405,14 @@ REFERENCE_HEADINGS: frozenset[str] = frozenset(
         "reference list",
         "sources and notes",
         "notes and references",
+        # a reading list holds the entries author-year citations name ("(Mary Budd Rowe, 1986)")
+        "further reading",
+        "additional reading",
+        "recommended reading",
+        "reading list",
+        "references and further reading",
+        "further reading and references",
+        "literature cited",
     }
 )
 

@@ -1524,3 +1524,45 @@ def test_a_range_or_a_floor_before_a_noun_is_a_count_pypi_blog() -> None:
     )
     assert K.statistic in detect_kinds("I have reached out to 20+ project owners to inform them.")
     assert K.statistic not in detect_kinds("Pages 18-25 describe the setup.")
+
+
+def test_a_link_named_by_author_and_year_in_parentheses_is_one_citation_open_science_handbook() -> None:
+    # Open-Science-Training-Handbook_EN 02OpenScienceBasics/03OpenResearchSoftwareAndOpenSource.md
+    # (held-out 18): the link is the citation, not a second, unresolvable author-year reference
+    found = one(
+        "This is due to the unavoidable ambiguity that arises when trying to fully describe software "
+        "using natural language, e.g., in a paper \\([Ince et al., 2012](https://doi.org/10/hqg)\\).\n"
+    )
+    assert [(c.kind, c.url) for c in found.citations] == [(CitationKind.link, "https://doi.org/10/hqg")]
+    assert K.temporal not in found.kinds  # the year names the work
+    # an author-year citation beside a link of another name still looks for its reference entry
+    other = one("Errors are common \\([the survey](https://x.org/s); Soergel, 2015\\).\n")
+    assert CitationKind.author_year in {c.kind for c in other.citations}
+
+
+def test_a_further_reading_list_is_the_reference_list_open_science_handbook() -> None:
+    # Open-Science-Training-Handbook_EN 03OnLearningAndTraining/README.md (held-out 18): the
+    # "Further reading" entry holds the DOI the author-year citation names
+    doc = (
+        "Teachers should wait at least 3 seconds after asking a question (Rowe, 1986).\n\n"
+        "### Further reading\n\n"
+        "- Rowe (1986). Wait Time: Slowing Down May Be A Way of Speeding Up! "
+        "Journal of Teacher Education 37. https://doi.org/10.1177/002248718603700110\n"
+    )
+    found = claims(doc)
+    assert [c.text for c in found] == [
+        "Teachers should wait at least 3 seconds after asking a question (Rowe, 1986)."
+    ]
+    assert [c.url for c in found[0].citations] == ["https://doi.org/10.1177/002248718603700110"]
+
+
+def test_a_measure_is_no_year_and_flops_are_a_figure_deepspeed_blog() -> None:
+    # microsoft/DeepSpeed docs/_posts/2022-09-10-zero-inference.md and 2022-07-26-deepspeed-azure.md
+    # (held-out 19)
+    kinds = detect_kinds(
+        "For example, one GPT3-175B layer requires about 7 TFlops to process an input of batch size 1 "
+        "and sequence length of 2048."
+    )
+    assert kinds == [K.statistic]
+    assert K.statistic in detect_kinds("We were able to achieve 157 TFLOPs/GPU on 1,024 GPUs.")
+    assert K.temporal in detect_kinds("The size limit was raised in 2019.")
