@@ -636,6 +636,10 @@ def _scan_inline(tok: Token, lines: list[str], titles: Mapping[str, str] | None 
         if seg_v and seg_v[-1] == vlen:
             if seg_line[-1] == first + li + 1:
                 seg_text[-1] = col
+            else:
+                # nothing visible since the last mark, which was on a line before (an image-only
+                # link, "[![alt](…)](…)", above a caption): the text starts here
+                seg_line[-1], seg_col[-1], seg_text[-1] = first + li + 1, col, col
             return
         seg_v.append(vlen)
         seg_line.append(first + li + 1)

@@ -1566,3 +1566,17 @@ def test_a_measure_is_no_year_and_flops_are_a_figure_deepspeed_blog() -> None:
     assert kinds == [K.statistic]
     assert K.statistic in detect_kinds("We were able to achieve 157 TFLOPs/GPU on 1,024 GPUs.")
     assert K.temporal in detect_kinds("The size limit was raised in 2019.")
+
+
+def test_a_caption_under_an_image_link_is_on_its_own_line_deepspeed_blog() -> None:
+    # microsoft/DeepSpeed docs/_posts/2022-10-11-mii.md (held-out 19): the caption's sentences were
+    # placed on the image's line, where a PR annotation would have pointed
+    found = claims(
+        "Intro.\n\n"
+        "[ ![multi gpu latency](/assets/a.png) ](/assets/a-zoom.png){: .align-center}\n"
+        "*Figure 2: (left) Best achievable latency for large models. MII-Azure (int8) offers 5.7X lower "
+        "latency compared to Baseline for Bloom-176B.*\n\n"
+        "[![mii](/assets/b.png)](/assets/b.png)\n"
+        "*Figure 8: MII-Azure reduces the cost of generation by over 40x.*\n"
+    )
+    assert [(c.line, c.column, c.text[:9]) for c in found] == [(4, 61, "MII-Azure"), (7, 1, "Figure 8:")]
