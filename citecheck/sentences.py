@@ -93,7 +93,10 @@ ABBREVIATIONS: frozenset[str] = frozenset(
 # not once per character (which was quadratic). The lookbehind comes after the first stop: a
 # pattern that starts with a character class lets `re` skip ahead to where it can match, one
 # that starts with a lookbehind is tried at every character (a third slower on prose).
-_CANDIDATE = re.compile(r"[.!?…](?<![.!?…][.!?…])[.!?…]*+[\"'”’)\]*_]*+\s+")
+# A numbered citation right after the stop ends the sentence with it: "… in 2018.[4] It reached …".
+_CANDIDATE = re.compile(
+    r"[.!?…](?<![.!?…][.!?…])[.!?…]*+[\"'”’)\]*_]*+(?:\[\d{1,3}(?:[,–-]\s?\d{1,3})*\])*+\s+"
+)
 _MAX_GLUED = 500
 _OPENERS = "\"'“‘([*_"
 _LEAD = re.compile(r"[\"'“‘\[]*")  # stripped from a word's start

@@ -998,6 +998,29 @@ class _Draft:
     fact_kinds: list[ClaimKind]
 
 
+# A link whose text is a citation's number ("[4]: https://…" shown as "4"), right after a stop.
+_MARKER_TEXT = re.compile(r"\[?\d{1,3}\]?")
+
+
+def _marker_gaps(mask: str, links: list[_Link]) -> str:
+    """`mask` with the text of each numbered link right after a sentence's stop blanked, so the
+    sentence ends there: "… in 2018.4 It reached …" reads "… in 2018.  It reached …" (the link
+    stays the sentence's citation)."""
+    gaps = [
+        (lk.start, lk.end)
+        for lk in links
+        if 0 < lk.start < lk.end <= len(mask)
+        and mask[lk.start - 1] in '.!?…"”’)'
+        and _MARKER_TEXT.fullmatch(mask, lk.start, lk.end)
+    ]
+    if not gaps:
+        return mask
+    chars = list(mask)
+    for s, e in gaps:
+        chars[s:e] = " " * (e - s)
+    return "".join(chars)
+
+
 def _apply_mask(text: str, spans: list[tuple[int, int]]) -> str:
     if not spans:
         return text
@@ -1137,7 +1160,11 @@ def _block_drafts(
     alert = _ALERT.match(mask)
     if alert:  # a GitHub alert's "[!NOTE]" label is not part of any sentence
         mask = " " * alert.end() + mask[alert.end() :]
-    spans = split_sentences(mask) if split else [(len(text) - len(text.lstrip()), len(text.rstrip()))]
+    spans = (
+        split_sentences(_marker_gaps(mask, block.links))
+        if split
+        else [(len(text) - len(text.lstrip()), len(text.rstrip()))]
+    )
     mentions = resolve.find_mentions(mask) if "[" in mask or "(" in mask else []
     if block.sups:
         mentions = sorted([*mentions, *_sup_mentions(block)], key=attrgetter("start"))

@@ -1580,3 +1580,35 @@ def test_a_caption_under_an_image_link_is_on_its_own_line_deepspeed_blog() -> No
         "*Figure 8: MII-Azure reduces the cost of generation by over 40x.*\n"
     )
     assert [(c.line, c.column, c.text[:9]) for c in found] == [(4, 61, "MII-Azure"), (7, 1, "Figure 8:")]
+
+
+def test_a_numbered_citation_after_the_stop_ends_the_sentence_open_science_handbook() -> None:
+    # Open-Science-Training-Handbook_EN 03OnLearningAndTraining/README.md (held-out 18), text copied
+    # from Wikipedia with its "[\[4\]](…#cite_note-4)" markers: two sentences were one claim
+    found = claims(
+        "In traditional curriculum planning, a list of content that will be taught is created and/or "
+        "selected.[\\[4\\]](https://en.wikipedia.org/wiki/Backward_design#cite_note-4) Supporters of "
+        'backward design liken the process to using a "road map".'
+        "[\\[5\\]](https://en.wikipedia.org/wiki/Backward_design#cite_note-5) In this case, the "
+        "destination is chosen first.\n"
+    )
+    assert [(c.text[-10:], [x.url[-6:] for x in c.citations if x.url]) for c in found] == [
+        (" selected.", ["note-4"]),
+        ('road map".', ["note-5"]),
+    ]
+    # a reference-style numbered link ("[4]: https://…" shown as "4") and a plain [N] reference
+    ref = claims(
+        "Open data grew 30% in 2018.[4] It reached 5 million users in 2021.[5]\n\n[4]: https://a.org/4\n[5]: https://a.org/5\n"
+    )
+    assert [(c.text, [x.url for x in c.citations]) for c in ref] == [
+        ("Open data grew 30% in 2018.", ["https://a.org/4"]),
+        ("It reached 5 million users in 2021.", ["https://a.org/5"]),
+    ]
+    numbered = claims(
+        "Open data grew 30% in 2018.[1] It reached 5 million users in 2021.[2]\n\n## References\n\n"
+        "1. Smith. Open data. https://a.org/1\n2. Jones. Users. https://a.org/2\n"
+    )
+    assert [c.text for c in numbered] == [
+        "Open data grew 30% in 2018.[1]",
+        "It reached 5 million users in 2021.[2]",
+    ]

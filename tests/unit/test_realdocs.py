@@ -120,7 +120,9 @@ HELD_OUT = [
     ("realdocs-heldout15", 43, 0.62, 0.75, 0.98),
     ("realdocs-heldout16", 60, 0.42, 0.50, 0.98),
     ("realdocs-heldout17", 60, 0.47, 0.29, 0.98),
-    ("realdocs-heldout18", 60, 0.47, 0.29, 0.96),
+    # a Wikipedia-copied pair its labeller read as one claim is two sentences now: the first keeps
+    # only its own note, not the second's links the label lists
+    ("realdocs-heldout18", 60, 0.47, 0.29, 0.92),
     # Bitcoin Optech's links are defined in the site's Jekyll include files, not in the posts
     ("realdocs-heldout19", 60, 0.55, 0.70, 0.78),
 ]
