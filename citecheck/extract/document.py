@@ -1522,32 +1522,45 @@ def _html_markdown(
     return drafts
 
 
-# An HTML quotation's credit line may open with a bare hyphen ("<span>- Laura Ponce, UX
-# Designer</span>"): unlike a Markdown line, it cannot be a list item.
-_HTML_CREDIT = re.compile(r"\s*-\s+[A-Z@]")
-
-
 def _html_prose(
-    tok: Token,
+    tokens: list[Token],
+    i: int,
     lines: list[str],
     file: str,
     env: dict[str, Any],
     clock: _Clock,
     prev_inline: Token | None,
     anchors: dict[str, list[str]],
-) -> list[_Draft]:
-    """Claims from the prose elements of an HTML block (`citecheck.extract.htmlprose`): each block
-    of text goes through the rules of a Markdown paragraph, and a `<blockquote>` is a quotation,
-    attributed as a Markdown one is (`_html_quote`)."""
-    if not tok.map or not htmlprose.may_hold_prose(tok.content) or not _may_hold_claim(tok.content):
-        return []
+) -> tuple[list[_Draft], int]:
+    """Claims from the prose elements of the HTML block at `tokens[i]`
+    (`citecheck.extract.htmlprose`), and how many HTML blocks after it were read with it (a
+    quotation or table that a blank line cut in two: `htmlprose.leaves_open`). Each block of text
+    goes through the rules of a Markdown paragraph, a plain table row those of a Markdown table's
+    row, and a `<blockquote>` is a quotation, attributed as a Markdown one is (`_html_quote`)."""
+    tok = tokens[i]
+    if not tok.map:
+        return [], 0
+    content = tok.content
+    last = tok
+    merged = 0
+    while htmlprose.leaves_open(content) and i + merged + 1 < len(tokens):
+        nxt = tokens[i + merged + 1]
+        if nxt.type != "html_block" or not nxt.map or _MARKER.search(nxt.content):
+            break
+        content += "\n" * (nxt.map[0] - last.map[1]) + nxt.content  # type: ignore[index]
+        last = nxt
+        merged += 1
+    # the parse gate, as for a Markdown paragraph; a quotation may be attributed, which makes
+    # each of its sentences a claim
+    if not htmlprose.may_hold_prose(content) or not (_may_hold_claim(content) or htmlprose.quotes(content)):
+        return [], merged
     clock.check_block(tok)
     first = tok.map[0]
     bases = [
-        _base_col(lines[first + i] if first + i < len(lines) else "", c)
-        for i, c in enumerate(tok.content.split("\n"))
+        _base_col(lines[first + k] if first + k < len(lines) else "", c)
+        for k, c in enumerate(content.split("\n"))
     ]
-    found = htmlprose.read_prose(tok.content, lambda ln: clock.check(first + ln + 1))
+    found = htmlprose.read_prose(content, lambda ln: clock.check(first + ln + 1))
     drafts: list[_Draft] = []
     k = 0
     while k < len(found):
@@ -1562,15 +1575,21 @@ def _html_prose(
             before = found[k - 1] if k > 0 else None
             group, extra, attributed = _html_quote(group, before, prev_inline if k == 0 else None, env, clock)
         for pb in group:
+            if pb.cells is not None:
+                cells = [_html_block(c, first, bases) for c in pb.cells]
+                if not _defines_fields(pb.headers) and any(_CELL_WORD.search(c.text) for c in cells):
+                    drafts.extend(_block_drafts(_join(cells, pb.headers), file, split=False))
+                continue
             block = _html_block(pb, first, bases)
             for anchor in block.anchors:
                 anchors.setdefault(anchor, _block_urls(block))
-            new = _block_drafts(
-                block, file, quote=attributed, extra=extra or None, list_item=pb.element == "li"
+            drafts.extend(
+                _block_drafts(
+                    block, file, quote=attributed, extra=extra or None, list_item=pb.element == "li"
+                )
             )
-            drafts.extend(new)
         k = end
-    return drafts
+    return drafts, merged
 
 
 def _html_quote(
@@ -1582,20 +1601,16 @@ def _html_quote(
 ) -> tuple[list[htmlprose.ProseBlock], list[Citation], bool]:
     """The blocks of an HTML `<blockquote>` that are quoted, the citations its attribution
     carries, and whether it is attributed: a last block or last line that is a credit ("&mdash;
-    Roger Peng (@rdpeng) <a href=…>May 24, 2012</a>", "- Name, role") or a "Name, role" last
+    Roger Peng (@rdpeng) <a href=…>May 24, 2012</a>") or a "Name, role" last
     block, as `_blockquote_context` reads a Markdown quote; else a lead-in that ends with a colon
     and links the speaker (a block just before it, or the Markdown paragraph before the HTML)."""
     last = group[-1]
     credit: htmlprose.ProseBlock | None = None
-    if (
-        _ATTRIB_LINE.match(last.text)
-        or _HTML_CREDIT.match(last.text)
-        or (len(group) > 1 and len(last.text) < 400 and _NAME_LINE.fullmatch(last.text))
+    if _ATTRIB_LINE.match(last.text) or (
+        len(group) > 1 and len(last.text) < 400 and _NAME_LINE.fullmatch(last.text)
     ):
         credit, group = last, group[:-1]
-    elif (at := last.last_line_start()) and (
-        _ATTRIB_LINE.match(last.text, at) or _HTML_CREDIT.match(last.text, at)
-    ):
+    elif (at := last.last_line_start()) and _ATTRIB_LINE.match(last.text[at:]):
         head, credit = last.split(at)
         group = [*group[:-1], head]
     if credit is not None:
@@ -1759,6 +1774,8 @@ def _walk(
         if ttype not in _WALKED and ignore_level is None:
             continue  # most tokens (paragraph and list opens and closes, cells): nothing to do
         if ttype == "html_block":
+            if i in skip_inline:
+                continue  # read with the HTML block before it
             clock.check(tok.map[0] + 1 if tok.map else None)
             markers = list(_MARKER.finditer(tok.content))
             for m in markers:
@@ -1778,7 +1795,9 @@ def _walk(
                 if _KRAMDOWN.search(tok.content):
                     drafts.extend(_html_markdown(tok, lines, file, env, clock))
                 else:
-                    drafts.extend(_html_prose(tok, lines, file, env, clock, prev_inline, anchors))
+                    new, merged = _html_prose(tokens, i, lines, file, env, clock, prev_inline, anchors)
+                    drafts.extend(new)
+                    skip_inline.update(range(i + 1, i + 1 + merged))
             continue
         if ignore_level is not None:
             if tok.level < ignore_level:

@@ -48,6 +48,7 @@ from citecheck.extract.markup import FILL
 
 # Elements whose own text is prose.
 PROSE = frozenset(["p", "li", "blockquote", "dd", "td", "figcaption"])
+_CELLS = frozenset(["td", "th"])
 # Elements whose whole content is no prose (headings, code, forms, embedded media, navigation).
 _SKIPPED = frozenset(
     [
@@ -57,7 +58,6 @@ _SKIPPED = frozenset(
         "h4",
         "h5",
         "h6",
-        "th",
         "dt",
         "summary",
         "caption",
@@ -89,6 +89,7 @@ _RAW = frozenset(
 # Block-level elements: opening or closing one ends the current block of text.
 _BLOCK = (
     PROSE
+    | _CELLS
     | _SKIPPED
     | frozenset(
         [
@@ -148,6 +149,7 @@ _NAME = re.compile(r"[A-Za-z][A-Za-z0-9:-]*")
 # "<a <a <a …") fails at the next "<" rather than running on.
 _ATTR_NAME = re.compile(r"[\s/]*([^\s\"'<>/=]+)")
 _ATTR_VALUE = re.compile(r"\s*=\s*(?:([\"'])|([^\s\"'<>]*))")
+_END = re.compile(r"\s*\Z")
 _TAG_CLOSE = re.compile(r"[\s/]*>")
 _ENTITY = re.compile(r"&(?:#[0-9]{1,8};?|#[xX][0-9a-fA-F]{1,8};?|[A-Za-z][A-Za-z0-9]{1,31};?)")
 _WORDS = re.compile(r"[^\s\ue000]+|\ue000+")  # runs of visible characters, and runs of FILL
@@ -160,6 +162,27 @@ _RAW_END = {name: re.compile(rf"</{name}(?=[\s/>])", re.IGNORECASE) for name in 
 # "2<sup>53</sup>"), as `citecheck.extract.document` reads a Markdown paragraph's superscripts.
 _SUP_MARKER = re.compile(r"[\s\[\](),.\d–-]{1,60}")
 _SUP_AFTER = re.compile(r"(?:[A-Za-z]{3}|[.,;:!?)\"”’'])\s?$")
+
+
+_OPEN_CLOSE = re.compile(r"<(/?)(blockquote|table)[\s>]", re.IGNORECASE)
+
+
+def leaves_open(content: str) -> bool:
+    """Whether an HTML block opens more `<blockquote>`s or `<table>`s than it closes: CommonMark
+    ends an HTML block at a blank line, so a tweet or a table with a blank line inside is cut in
+    two, and the next HTML block holds the rest (its attribution, its other rows)."""
+    depth = 0
+    for m in _OPEN_CLOSE.finditer(content):
+        depth += -1 if m.group(1) else 1
+    return depth > 0
+
+
+_QUOTE_TAG = re.compile(r"<blockquote[\s>]", re.IGNORECASE)
+
+
+def quotes(content: str) -> bool:
+    """Whether an HTML block holds a `<blockquote>`."""
+    return _QUOTE_TAG.search(content) is not None
 
 
 def may_hold_prose(content: str) -> bool:
@@ -192,6 +215,10 @@ class ProseBlock:
     anchors: list[str] = field(default_factory=list)
     # superscript markers left out of the text: (offset, what they held, the line opens with it)
     sups: list[tuple[int, str, bool]] = field(default_factory=list)
+    # a table row whose cells are plain text: its cells (each a block; text "" here) and the
+    # table's header cells, read as a Markdown table's row is
+    cells: list[ProseBlock] | None = None
+    headers: list[str] = field(default_factory=list)
 
     def last_line_start(self) -> int:
         """Offset where the block's last line starts (0 for a one-line block)."""
@@ -236,6 +263,7 @@ class _Builder:
         self.link: tuple[int, str, str | None] | None = None  # an open <a href>: (start, href, title)
         self.sup: tuple[int, int, int] | None = None  # an open <sup>: (parts index, vlen, links)
         self.code_start: int | None = None
+        self.depth = 0  # the index of its element in the reader's stack
 
     def space(self) -> None:
         if self.last != " ":
@@ -324,6 +352,16 @@ class _Builder:
 
 
 @dataclass
+class _Row:
+    """An open `<tr>`: the blocks of each of its cells, until it closes."""
+
+    depth: int  # its index in the reader's stack
+    cells: list[list[ProseBlock]] = field(default_factory=list)
+    header: list[bool] = field(default_factory=list)  # the cell is a <th>
+    plain: bool = True  # every block is a cell's own text (no paragraph or list inside a cell)
+
+
+@dataclass
 class _Reader:
     html: str
     check: Callable[[int], None] | None
@@ -336,6 +374,9 @@ class _Reader:
     line_starts: list[int] = field(default_factory=list)
     found: dict[str, int] = field(default_factory=dict)  # `next_char`'s last answers
     counts: dict[str, int] = field(default_factory=dict)  # how many of each element are open
+    rows: list[_Row] = field(default_factory=list)  # the open <tr>s, innermost last
+    # each open table's header cells (None: no row read yet)
+    headers: list[list[str] | None] = field(default_factory=list)
 
     def position(self, pos: int) -> tuple[int, int]:
         i = bisect_right(self.line_starts, pos) - 1
@@ -362,14 +403,51 @@ class _Reader:
     def flush(self, pos: int) -> None:
         if self.current is not None:
             block = self.current.finish()
+            owner_depth = self.current.depth
             self.current = None
             if block is not None:
-                self.blocks.append(block)
+                self.emit(block, owner_depth)
                 if self.check is not None:
                     self.check(self.position(pos)[0])
 
+    def emit(self, block: ProseBlock, owner_depth: int) -> None:
+        """A finished block: into the open row's last cell, if there is one, else out."""
+        row = self.rows[-1] if self.rows else None
+        if row is None or not row.cells or owner_depth <= row.depth:
+            if block.element != "th":
+                self.blocks.append(block)
+            return
+        if owner_depth != row.depth + 1 or row.cells[-1]:
+            row.plain = False  # a paragraph or list inside a cell, or a cell of two blocks
+        row.cells[-1].append(block)
+
+    def close_row(self, row: _Row) -> None:
+        """A `<tr>` closes: a row of plain cells is one block, as a Markdown table's row is (a
+        row of <th> only is the table's header); otherwise its cells' blocks go out one by one."""
+        self.rows.pop()
+        if row.plain and (all(row.header) or (self.headers and self.headers[-1] is None)):
+            # a row of <th>, or a table's first row, is its header, as a Markdown table's first
+            # row is (tables converted from Word or WordPress mark none with <th>)
+            if self.headers:
+                self.headers[-1] = [c[0].text if c else "" for c in row.cells]
+            return
+        if self.headers and self.headers[-1] is None:
+            self.headers[-1] = []
+        if row.plain:
+            cells = [c[0] if c else ProseBlock("", "td", None) for c in row.cells]
+            first = next((c for c in cells if c.text), None)
+            if first is None:
+                return
+            header = list(self.headers[-1] or []) if self.headers else []
+            self.emit(ProseBlock("", "tr", first.quote, cells=cells, headers=header), row.depth)
+            return
+        for is_header, cell in zip(row.header, row.cells, strict=True):
+            for block in cell:
+                if not is_header:
+                    self.emit(block, row.depth)
+
     def owner(self) -> str | None:
-        return next((name for name in reversed(self.stack) if name in PROSE), None)
+        return next((name for name in reversed(self.stack) if name in PROSE or name in _CELLS), None)
 
     def builder(self) -> _Builder | None:
         if self.skipped:
@@ -379,6 +457,7 @@ class _Reader:
             if element is None:
                 return None
             self.current = _Builder(element, self.quote)
+            self.current.depth = max(k for k, name in enumerate(self.stack) if name == element)
         return self.current
 
     def push(self, name: str, pos: int) -> None:
@@ -402,13 +481,24 @@ class _Reader:
         if name == "blockquote" and self.quote is None:
             self.quote = self.quotes
             self.quotes += 1
+        if name == "tr":
+            self.rows.append(_Row(len(stack)))
+        elif name in _CELLS and self.rows and self.rows[-1].depth == len(stack) - 1:
+            self.rows[-1].cells.append([])
+            self.rows[-1].header.append(name == "th")
+        elif name == "table":
+            self.headers.append(None)
         stack.append(name)
         self.counts[name] = self.counts.get(name, 0) + 1
         if name in _SKIPPED:
             self.skipped += 1
 
     def pop_to(self, k: int) -> None:
+        while self.rows and self.rows[-1].depth >= k:
+            self.close_row(self.rows[-1])
         for name in self.stack[k:]:
+            if name == "table" and self.headers:
+                self.headers.pop()
             self.counts[name] -= 1
             if name in _SKIPPED:
                 self.skipped -= 1
@@ -543,6 +633,7 @@ class _Reader:
             pos = text_from = nxt
         self.text(text_from, n)
         self.flush(n)
+        self.pop_to(0)  # what is still open closes at the end
         return self.blocks
 
     def markup(self, lt: int) -> tuple[str, dict[str, str], bool, int] | None:
@@ -579,6 +670,8 @@ class _Reader:
                 return m.group(0).lower(), attrs, False, close.end()
             a = _ATTR_NAME.match(src, pos)
             if a is None:
+                if _END.match(src, pos):
+                    return "", {}, False, len(src)  # a tag cut off by the block's end is dropped
                 return None  # "a < b", "<a <a …", "<a b='c'd": no tag
             pos = a.end()
             v = _ATTR_VALUE.match(src, pos)
