@@ -34,8 +34,10 @@ Template markup
 
 What is skipped
   headings; code blocks and code spans (their text stays in the claim, but a URL or number in
-  code is never a citation or a fact); HTML blocks (other than kramdown `markdown="1"` ones)
-  and HTML comments; YAML and TOML front matter; MDX import/export lines; images and
+  code is never a citation or a fact); HTML comments, and what HTML blocks hold other than prose
+  (the text of their `p`, `li`, `blockquote`, `dd`, `td` and `figcaption` elements is read like a
+  paragraph: `_html_prose`, `citecheck.extract.htmlprose`; a kramdown `markdown="1"` block's lines
+  are Markdown); YAML and TOML front matter; MDX import/export lines; images and
   image-only lines; questions (a sentence ending in "?", even with a link: a question asserts
   nothing); imperatives ("Use …", "Don't …", "Tip: Try [X](…)"), advice, requirements and
   opinions ("you should …", "the key must be …", "I think …", "it's a good idea …", "in my
