@@ -148,6 +148,14 @@ INPUTS: dict[str, Callable[[int], str]] = {
         + "".join(f"https://e.com/{i} " for i in range(n // 36))
         + "\n"
     ),
+    # HTML blocks read as prose (citecheck.extract.htmlprose)
+    "html block <p><a <a <a": lambda n: f"<p>{CLAIM} " + _repeat("<a ", n),
+    "html block unclosed quotes": lambda n: f"<p>{CLAIM} " + _repeat('<a b="', n),
+    "html block end tags </a</a": lambda n: f"<p>{CLAIM} " + _repeat("</a", n),
+    "html block comments <!--": lambda n: f"<p>{CLAIM} " + _repeat("<!-", n),
+    "html block unclosed <div><dd>": lambda n: f"<blockquote><dl><p>{CLAIM}" + _repeat("<div><dd>x", n // 2),
+    "html block many paragraphs": lambda n: _repeat(f'<p>{CLAIM} <a href="https://e.com/">x</a></p>', n),
+    "html block entities &#": lambda n: f"<p>{CLAIM} " + _repeat("&#8217;&amp", n),
     "pull quote, many attributions": lambda n: (
         '<div markdown="1">\n'
         + "".join(f"— [A](https://e.com/{i})\n<br>\n{CLAIM}.\n<br>\n" for i in range(n // 70))

@@ -34,8 +34,10 @@ Template markup
 
 What is skipped
   headings; code blocks and code spans (their text stays in the claim, but a URL or number in
-  code is never a citation or a fact); HTML blocks (other than kramdown `markdown="1"` ones)
-  and HTML comments; YAML and TOML front matter; MDX import/export lines; images and
+  code is never a citation or a fact); HTML comments, and what HTML blocks hold other than prose
+  (the text of their `p`, `li`, `blockquote`, `dd`, `td` and `figcaption` elements is read like a
+  paragraph: `_html_prose`, `citecheck.extract.htmlprose`; a kramdown `markdown="1"` block's lines
+  are Markdown); YAML and TOML front matter; MDX import/export lines; images and
   image-only lines; questions (a sentence ending in "?", even with a link: a question asserts
   nothing); imperatives ("Use …", "Don't …", "Tip: Try [X](…)"), advice, requirements and
   opinions ("you should …", "the key must be …", "I think …", "it's a good idea …", "in my
@@ -106,7 +108,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from citecheck.config import DEFAULT_EXTRACT_BUDGET_S
-from citecheck.extract import bibliography, citations, resolve
+from citecheck.extract import bibliography, citations, htmlprose, resolve
 from citecheck.extract.forms import pandoc, roles
 from citecheck.extract.kinds import (
     addresses_reader,
@@ -1567,6 +1569,131 @@ def _html_markdown(
     return drafts
 
 
+def _html_prose(
+    tokens: list[Token],
+    i: int,
+    lines: list[str],
+    file: str,
+    env: dict[str, Any],
+    clock: _Clock,
+    prev_inline: Token | None,
+    anchors: dict[str, list[str]],
+) -> tuple[list[_Draft], int]:
+    """Claims from the prose elements of the HTML block at `tokens[i]`
+    (`citecheck.extract.htmlprose`), and how many HTML blocks after it were read with it (a
+    quotation or table that a blank line cut in two: `htmlprose.leaves_open`). Each block of text
+    goes through the rules of a Markdown paragraph, a plain table row those of a Markdown table's
+    row, and a `<blockquote>` is a quotation, attributed as a Markdown one is (`_html_quote`)."""
+    tok = tokens[i]
+    if not tok.map:
+        return [], 0
+    content = tok.content
+    last = tok
+    merged = 0
+    while htmlprose.leaves_open(content) and i + merged + 1 < len(tokens):
+        nxt = tokens[i + merged + 1]
+        if nxt.type != "html_block" or not nxt.map or _MARKER.search(nxt.content):
+            break
+        content += "\n" * (nxt.map[0] - last.map[1]) + nxt.content  # type: ignore[index]
+        last = nxt
+        merged += 1
+    # the parse gate, as for a Markdown paragraph; a quotation may be attributed, which makes
+    # each of its sentences a claim
+    if not htmlprose.may_hold_prose(content) or not (_may_hold_claim(content) or htmlprose.quotes(content)):
+        return [], merged
+    clock.check_block(tok)
+    first = tok.map[0]
+    bases = [
+        _base_col(lines[first + k] if first + k < len(lines) else "", c)
+        for k, c in enumerate(content.split("\n"))
+    ]
+    found = htmlprose.read_prose(content, lambda ln: clock.check(first + ln + 1))
+    drafts: list[_Draft] = []
+    k = 0
+    while k < len(found):
+        quote = found[k].quote
+        end = k + 1
+        while quote is not None and end < len(found) and found[end].quote == quote:
+            end += 1
+        group = found[k:end]
+        extra: list[Citation] = []
+        attributed = False
+        if quote is not None:
+            before = found[k - 1] if k > 0 else None
+            group, extra, attributed = _html_quote(group, before, prev_inline if k == 0 else None, env, clock)
+        for pb in group:
+            if pb.cells is not None:
+                cells = [_html_block(c, first, bases) for c in pb.cells]
+                if not _defines_fields(pb.headers) and any(_CELL_WORD.search(c.text) for c in cells):
+                    drafts.extend(_block_drafts(_join(cells, pb.headers), file, split=False))
+                continue
+            block = _html_block(pb, first, bases)
+            for anchor in block.anchors:
+                anchors.setdefault(anchor, _block_urls(block))
+            drafts.extend(
+                _block_drafts(
+                    block, file, quote=attributed, extra=extra or None, list_item=pb.element == "li"
+                )
+            )
+        k = end
+    return drafts, merged
+
+
+def _html_quote(
+    group: list[htmlprose.ProseBlock],
+    before: htmlprose.ProseBlock | None,
+    prev_inline: Token | None,
+    env: dict[str, Any],
+    clock: _Clock,
+) -> tuple[list[htmlprose.ProseBlock], list[Citation], bool]:
+    """The blocks of an HTML `<blockquote>` that are quoted, the citations its attribution
+    carries, and whether it is attributed: a last block or last line that is a credit ("&mdash;
+    Roger Peng (@rdpeng) <a href=…>May 24, 2012</a>") or a "Name, role" last
+    block, as `_blockquote_context` reads a Markdown quote; else a lead-in that ends with a colon
+    and links the speaker (a block just before it, or the Markdown paragraph before the HTML)."""
+    last = group[-1]
+    credit: htmlprose.ProseBlock | None = None
+    if _ATTRIB_LINE.match(last.text) or (
+        len(group) > 1 and len(last.text) < 400 and _NAME_LINE.fullmatch(last.text)
+    ):
+        credit, group = last, group[:-1]
+    elif (at := last.last_line_start()) and _ATTRIB_LINE.match(last.text[at:]):
+        head, credit = last.split(at)
+        group = [*group[:-1], head]
+    if credit is not None:
+        links = _html_block(credit, 0, []).links
+        cits = resolve.attribution_citations(lk.citation for lk in links if lk.citation is not None)
+        return group, cits, True
+    if before is not None and before.quote is None and before.text.endswith(":"):
+        links = _html_block(before, 0, []).links
+        cits = resolve.attribution_citations(lk.citation for lk in links if lk.citation is not None)
+    else:
+        cits = resolve.attribution_citations(_lead_in(prev_inline, env, clock))
+    return group, cits, bool(cits)
+
+
+def _html_block(pb: htmlprose.ProseBlock, first: int, bases: list[int]) -> _Block:
+    """A `_Block` of HTML prose: `first` the HTML block's first line (0-based), `bases` the
+    column where each of its lines starts in the file."""
+    block = _Block(text=pb.text, masked=list(pb.code), breaks=list(pb.breaks), anchors=list(pb.anchors))
+    block.sups = list(pb.sups)
+    for v, ln, col in zip(pb.seg_v, pb.seg_line, pb.seg_col, strict=True):
+        c = (bases[ln] if ln < len(bases) else 0) + col + 1
+        block.seg_v.append(v)
+        block.seg_line.append(first + ln + 1)
+        block.seg_col.append(c)
+        block.seg_text_col.append(c)
+    for lk in pb.links:
+        if lk.href.startswith("#") and len(lk.href) > 1:
+            block.links.append(_Link(lk.start, lk.end, None, anchor=lk.href[1:]))
+        else:
+            raw = f'<a href="{lk.href}">{pb.text[lk.start : lk.end]}</a>'
+            block.links.append(
+                _Link(lk.start, lk.end, resolve.link_citation(raw, CitationKind.link, lk.href, lk.title))
+            )
+    return block
+
+
 @dataclass
 class _QuoteContext:
     close: int  # token index of the blockquote_close
@@ -1694,6 +1821,8 @@ def _walk(
         if ttype not in _WALKED and ignore_level is None:
             continue  # most tokens (paragraph and list opens and closes, cells): nothing to do
         if ttype == "html_block":
+            if i in skip_inline:
+                continue  # read with the HTML block before it
             clock.check(tok.map[0] + 1 if tok.map else None)
             markers = list(_MARKER.finditer(tok.content))
             for m in markers:
@@ -1709,8 +1838,13 @@ def _walk(
             if ignore_level is not None and tok.level == ignore_level:
                 ignore_level = None  # the ignored block is this HTML block
                 continue
-            if not disabled and ref_section is None and _KRAMDOWN.search(tok.content):
-                drafts.extend(_html_markdown(tok, lines, file, env, clock))
+            if not disabled and ref_section is None and footnote_key is None:
+                if _KRAMDOWN.search(tok.content):
+                    drafts.extend(_html_markdown(tok, lines, file, env, clock))
+                else:
+                    new, merged = _html_prose(tokens, i, lines, file, env, clock, prev_inline, anchors)
+                    drafts.extend(new)
+                    skip_inline.update(range(i + 1, i + 1 + merged))
             continue
         if ignore_level is not None:
             if tok.level < ignore_level:
