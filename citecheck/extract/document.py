@@ -2144,6 +2144,9 @@ def _work_key(identifier: str) -> str:
     return " ".join(identifier.casefold().split())
 
 
+_A_DIGIT = re.compile(r"\d")
+
+
 def _note_linked_works(block: _Block, linked: dict[str, str]) -> None:
     """The works a block's links name by author and year ("[Zarin et al. (2016)](https://doi.org/…)"),
     so that the same author-year citation elsewhere in the document cites that link."""
@@ -2151,7 +2154,7 @@ def _note_linked_works(block: _Block, linked: dict[str, str]) -> None:
         if lk.citation is None or not lk.citation.url or lk.end <= lk.start:
             continue
         text = block.text[lk.start : lk.end]
-        if not any(ch.isdigit() for ch in text):
+        if _A_DIGIT.search(text) is None:
             continue
         for mn in resolve.find_mentions(text):
             if mn.kind == CitationKind.author_year:
