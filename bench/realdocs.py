@@ -2,6 +2,7 @@
 
 Usage: python bench/realdocs.py [SET_DIR ...] [--quick] [--rounds 3] [--json OUT] [--before BEFORE.json] [-v]
        python bench/realdocs.py --time DIR [--rounds 3]   (throughput alone, on any Markdown)
+       python bench/realdocs.py --time DIR --one-pass none|parse|extract   (for an instruction counter)
 
 A labelled set is a folder laid out like `../shared/eval/realdocs-dev` (its README gives the
 labelling rules): `corpus/OWNER+NAME/original/PATH` (the Markdown files, unchanged),
@@ -321,6 +322,19 @@ def throughput(corpus: Path, files: list[str], rounds: int) -> tuple[float, floa
     return bare, ext
 
 
+def one_pass(corpus: Path, files: list[str], what: str) -> None:
+    """One pass of `what` over the files, after the same imports and reads whatever `what` is."""
+    from citecheck.extract.document import extract_text
+
+    texts = [(f, (corpus / f).read_text(encoding="utf-8")) for f in files]
+    md = MarkdownIt("commonmark")
+    for name, text in texts:
+        if what == "parse":
+            md.parse(text)
+        elif what == "extract":
+            extract_text(text, name)
+
+
 # --- report -----------------------------------------------------------------------------------
 
 
@@ -387,6 +401,14 @@ def main() -> None:
         metavar="DIR",
         help="only the throughput on the Markdown files under DIR (no labels)",
     )
+    ap.add_argument(
+        "--one-pass",
+        choices=("none", "parse", "extract"),
+        help="with --time: read the files, then make one pass of the bare parse or the extraction "
+        "(or none) and print nothing: for an instruction counter, which repeats where timings do not "
+        "(`valgrind --tool=callgrind python bench/realdocs.py --time DIR --one-pass extract`, minus "
+        "the count of `--one-pass none`)",
+    )
     args = ap.parse_args()
     if args.quick:
         args.rounds = 1
@@ -396,6 +418,9 @@ def main() -> None:
             for p in args.time.rglob("*")
             if p.is_file() and p.suffix.lower() in SUFFIXES
         )
+        if args.one_pass:
+            one_pass(args.time, files, args.one_pass)
+            return
         bare, ext = throughput(args.time, files, max(args.rounds, 1))
         print(
             f"{args.time}: {len(files)} files, bare parse {bare:.3f} s,"
