@@ -29,6 +29,7 @@ from collections.abc import Iterable
 
 from citecheck.extract.forms import arxiv, bare_url, doi, isbn, pandoc, pubmed, roles
 from citecheck.extract.forms.base import CitationForm, Hit
+from citecheck.extract.markup import blank_spans
 from citecheck.extract.urls import parse_text_fragment, web_target
 from citecheck.models import Citation, CitationKind
 
@@ -149,9 +150,4 @@ def text_without_citations(text: str, citations: Iterable[Citation]) -> str:
             pos = text.find(c.raw)
             if pos >= 0:
                 spans.append((pos, pos + len(c.raw)))
-    if not spans:
-        return text
-    chars = list(text)
-    for s, e in spans:
-        chars[s:e] = " " * (e - s)
-    return "".join(chars)
+    return blank_spans(text, spans) if spans else text

@@ -129,7 +129,7 @@ from citecheck.extract.kinds import (
     tells_of_an_event,
     tells_what_we_did,
 )
-from citecheck.extract.markup import FILL, blank_markup, drop_fill, strip_fill
+from citecheck.extract.markup import FILL, blank_markup, blank_spans, drop_fill, strip_fill
 from citecheck.extract.urls import is_change_path, is_change_reference
 from citecheck.models import Citation, CitationKind, Claim, ClaimKind, ExtractedDocument, FileError, Reference
 from citecheck.models import ResolveStatus as RS
@@ -1015,12 +1015,7 @@ def _marker_gaps(mask: str, links: list[_Link]) -> str:
         and mask[lk.start - 1] in '.!?…"”’)'
         and _MARKER_TEXT.fullmatch(mask, lk.start, lk.end)
     ]
-    if not gaps:
-        return mask
-    chars = list(mask)
-    for s, e in gaps:
-        chars[s:e] = " " * (e - s)
-    return "".join(chars)
+    return blank_spans(mask, gaps) if gaps else mask
 
 
 def _apply_mask(text: str, spans: list[tuple[int, int]]) -> str:

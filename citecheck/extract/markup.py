@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 
 from citecheck.numbers import wordset
 
@@ -141,6 +142,14 @@ def blank_markup(text: str, *, mdx: bool) -> str:
         if FILL in line and not line.replace(FILL, "").strip():
             lines[n] = " " * len(line)
     return "\n".join(lines)
+
+
+def blank_spans(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """`text` with each [start, end) span made spaces, same length (offsets into it still hold)."""
+    chars = list(text)
+    for s, e in spans:
+        chars[s:e] = " " * (e - s)
+    return "".join(chars)
 
 
 _DROP = re.compile(rf"(?<= ){FILL}+ | {FILL}+(?=[,.;:!?)])|{FILL}+")
