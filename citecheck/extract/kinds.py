@@ -855,6 +855,10 @@ _BOILERPLATE_START = re.compile(
     # an agenda's entry, its duration first ("(15 minutes) Framing round robin: …"; the caller has
     # stripped the parenthesis)
     r"~?\d+(?:\s*[-–]\s*\d+)?\s*(?:min|mins|minutes|hours?|hrs?)\.?\s*\)|"
+    # a recording's chapter mark, its timestamp first ("25:27 How does SvelteKit fare … - Henry
+    # Lie (25 minutes)", "00:05:20 Thomas begins talk"); a timeline's entry has its zone, its half
+    # of the day, a colon or a dash after the time ("10:03:52 UTC Mariano reverted …")
+    r"(?:\d{1,2}:)?\d{1,2}:[0-5]\d\s(?!\s*(?:[AaPp]\.?[Mm]\b|UTC\b|GMT\b|Z\b|[A-Z]{1,4}T\b|[-–—:(]))|"
     r"for\s+(?:more|further|additional|full|complete)\s+(?:information|info|details|context|examples|"
     r"background|reading)\b|more\s+(?:information|info|details)\s+(?:is|are|can|about|on)\b|"
     r"(?:you\s+can|you\s+may|feel\s+free\s+to)\s+(?:also\s+)?(?:read|learn|find|see|check|watch|download|try|"

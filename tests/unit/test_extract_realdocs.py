@@ -1612,3 +1612,19 @@ def test_a_numbered_citation_after_the_stop_ends_the_sentence_open_science_handb
         "Open data grew 30% in 2018.[1]",
         "It reached 5 million users in 2021.[2]",
     ]
+
+
+def test_a_recordings_chapter_marks_are_no_claims_svelte_blog() -> None:
+    # sveltejs/svelte.dev content/blog/2023-12-01-whats-new-in-svelte-december-2023.md (held-out
+    # 21), scikit-learn/blog _posts/2022-02-19-pull-request.md: a video's table of contents
+    assert (
+        texts(
+            "- [25:27 How does SvelteKit fare as a SPA Framework - Henry Lie (25 minutes)](https://www.youtube.com/watch?v=1&t=1527s)\n"
+            "- [00:05:20 Thomas begins talk](https://youtu.be/x?t=320)\n"
+        )
+        == []
+    )
+    # a timeline's entries keep their time: a zone, a colon, a dash after it
+    assert (
+        len(texts("- 10:03:52 UTC Mariano reverted the malicious change.\n- 13:43: The chain moved.\n")) == 2
+    )
