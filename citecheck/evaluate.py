@@ -95,8 +95,14 @@ LABEL_HELP = "supported / SUPPORT, or not_supported / partially_supported / REFU
 
 FULL, JUDGE_ONLY = "full", "judge-only"
 # Why a row got neither pass nor fail, in report order.
-ABSTAIN_CAUSES = ("unsure", "judge-error", "cost-cap", "source")
-_CAUSE_NAMES = {"unsure": "unsure", "judge-error": "judge error", "cost-cap": "cost cap", "source": "source"}
+ABSTAIN_CAUSES = ("unsure", "no-fact", "judge-error", "cost-cap", "source")
+_CAUSE_NAMES = {
+    "unsure": "unsure",
+    "no-fact": "no fact stated",
+    "judge-error": "judge error",
+    "cost-cap": "cost cap",
+    "source": "source",
+}
 _LIST_LIMIT = 20  # skipped rows and false failures listed in the Markdown
 # A verdict `decided_by` one of these was given by a deterministic check, with no judge call.
 _CHECK_DECIDERS = frozenset(d.value for d in DecidedBy) - {DecidedBy.judge, DecidedBy.fetch, DecidedBy.policy}
@@ -266,6 +272,8 @@ def outcome_of(result: ClaimResult) -> Outcome:
         cause = "cost-cap"
     elif result.cause == Cause.unsure:
         cause = "unsure"
+    elif result.cause == Cause.no_fact:
+        cause = "no-fact"
     elif result.cause == Cause.judge_error:
         cause = "judge-error"
     else:  # the source could not be fetched or read

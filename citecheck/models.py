@@ -64,6 +64,9 @@ class Cause(StrEnum):
     # a rationale that contradicts its verdict)
     unsure = "unsure"
     limit = "limit"  # verdict not_verified: the cost cap or the claim limit was reached
+    # verdict not_verified: the judge read a claim with no cited fact kind (a link-only sentence)
+    # as asserting nothing a source could support or contradict ("This is awesome.")
+    no_fact = "no-fact"
 
 
 class DecidedBy(StrEnum):
@@ -254,6 +257,8 @@ class JudgeResult(BaseModel):
     limit: bool = False  # not called because the cost cap would have been exceeded
     # None only in reports written before the field existed (read `supported`, `error`, `limit`)
     outcome: JudgeOutcome | None = None
+    # False: the judge read the claim as asserting nothing checkable (see `Cause.no_fact`)
+    states_fact: bool = True
 
 
 class ClaimResult(Claim):

@@ -65,12 +65,15 @@ FAIL_ON_CATEGORIES = (
     "limit",
     "judge-error",
     "unsure",
+    "no-fact",
     "not-verified",
     "unsourced",
 )
-# Everything but `not-verified` and `unsourced`: a required status never goes green on a claim
-# that a budget, a site or the judge left unchecked.
-DEFAULT_FAIL_ON = [c for c in FAIL_ON_CATEGORIES if c not in ("not-verified", "unsourced")]
+# Everything but `not-verified`, `no-fact` and `unsourced`: a required status never goes green on
+# a claim that a budget, a site or the judge left unchecked. A `no-fact` claim is one the judge
+# read and found nothing in to check (an opinion, a pointer: "This is awesome." beside a link):
+# reported, not failed, unless a team asks.
+DEFAULT_FAIL_ON = [c for c in FAIL_ON_CATEGORIES if c not in ("not-verified", "no-fact", "unsourced")]
 # What a run that cannot judge (a fork PR's, without secrets) does not fail on: the claims
 # that needed the judge are reported as not verified instead.
 JUDGE_DEPENDENT_CATEGORIES = frozenset({"limit", "judge-error", "unsure", "not-verified"})
@@ -79,6 +82,7 @@ JUDGE_OFF_REASON = "needs the LLM judge, which is off (judge: none)"
 # How the reason of a claim the judge left undecided begins: "FAIL (not verified): judge
 # unsure: …" reads as a doubt, "… judge error: …" as a failure of the judge itself.
 JUDGE_UNSURE = "judge unsure"
+JUDGE_NO_FACT = "states no fact to check"
 JUDGE_ERROR = "judge error"
 # A verdict the judge gives with less confidence than this is a doubt, not a decision
 # (`Settings.min_confidence`). The prompt asks for "how sure you are, from 0 to 1": below an
@@ -305,6 +309,17 @@ def judge_verdict(claim: Claim, url: str, checks: list[CheckResult], judged: Jud
             cause=Cause.judge_error,
             **common,
         )
+    if not judged.supported and not judged.states_fact and not claim.is_fact:
+        # Only a claim with no cited figure, date, quotation or comparison: no wording in a PR can
+        # talk the judge out of checking a cited fact (the screen's rule too).
+        return result(
+            claim,
+            Verdict.not_verified,
+            decided_by=DecidedBy.judge,
+            reason=f"{JUDGE_NO_FACT}: {judged.rationale or 'no reason given'}",
+            cause=Cause.no_fact,
+            **common,
+        )
     verdict = Verdict.pass_ if judged.supported else Verdict.fail
     return result(
         claim,
@@ -339,7 +354,7 @@ def claim_categories(claim: ClaimResult) -> list[str]:
         hit.add(category)
     if claim.verdict in NOT_VERIFIED_VERDICTS:
         hit.add("not-verified")
-        if claim.cause in (Cause.judge_error, Cause.unsure, Cause.limit):
+        if claim.cause in (Cause.judge_error, Cause.unsure, Cause.limit, Cause.no_fact):
             hit.add(claim.cause.value)
     if claim.verdict not in (Verdict.pass_, Verdict.fail) and (
         claim.limit or (claim.judge is not None and claim.judge.limit)

@@ -375,10 +375,10 @@ class Judge:
                     key = self._cache_key(items[i][0].text, text_hash)
                     self.cache.put(VERDICT_NAMESPACE, key, result.model_dump(mode="json"))
         return [
-            self._with_doubts(r)
+            self._with_doubts(r, item[0])
             if r is not None
             else JudgeResult(model=self.config.model, error="not judged", outcome=JudgeOutcome.error)
-            for r in results
+            for r, item in zip(results, items, strict=True)
         ]
 
     async def judge_sources(
@@ -433,6 +433,7 @@ class Judge:
             confidence=entry.confidence if entry.confidence is not None else 0.0,
             rationale=entry.rationale or "",
             evidence=entry.evidence or "",
+            states_fact=entry.states_fact,
         )
         again = self._accept(verdict, claim_text, source_text, "")
         if again.outcome != JudgeOutcome.verdict:
@@ -440,9 +441,13 @@ class Judge:
         free = {"cached": True, "cost_usd": 0.0, "input_tokens": 0, "output_tokens": 0, "latency_ms": 0}
         return again.model_copy(update=free)
 
-    def _with_doubts(self, result: JudgeResult) -> JudgeResult:
-        """An accepted verdict, or `unsure` when the judge's own answer shows doubt."""
+    def _with_doubts(self, result: JudgeResult, claim: Claim) -> JudgeResult:
+        """An accepted verdict, or `unsure` when the judge's own answer shows doubt. A claim with
+        no cited fact kind that the judge read as stating none has no support to doubt
+        (`citecheck.policy.judge_verdict` reports it as `no-fact`)."""
         if result.outcome != JudgeOutcome.verdict or result.supported is None:
+            return result
+        if not result.supported and not result.states_fact and not claim.is_fact:
             return result
         doubt = judge_doubt(
             result.supported, result.confidence or 0.0, result.rationale or "", self.settings.min_confidence
@@ -548,6 +553,7 @@ class Judge:
             rationale=rationale,
             evidence=evidence,
             outcome=JudgeOutcome.verdict,
+            states_fact=verdict.states_fact,
         )
 
     # -- one call ----------------------------------------------------------------------------

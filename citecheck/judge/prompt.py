@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from citecheck.judge.providers.base import OutputTool
 from citecheck.models import FetchedSource, Passage
 
-PROMPT_VERSION = "3"  # 3: check notes (what the checks did not find on the page)
+PROMPT_VERSION = "4"  # 3: check notes (what the checks did not find on the page); 4: states_fact
 TOOL_NAME = "record_verdicts"
 # Between passages of the excerpt, so the judge does not read separate passages as one sentence.
 EXCERPT_GAP = "\n[…]\n"
@@ -51,6 +51,10 @@ paraphrase, no added words), the shortest whole sentence or clause (at least fou
 most about 300 characters) that best supports the claim or bears on it; an empty string if \
 nothing in the source is relevant. A supported verdict counts only with evidence that states \
 what the claim says.
+- states_fact: false only when the CLAIM asserts nothing that a source could support or \
+contradict: an opinion or appraisal ("This is awesome."), a pointer or an instruction, a title \
+or the name of a list entry, thanks. True for every statement of fact, however small, \
+first-person or ordinary; when in doubt, true.
 
 A claim may come with CHECK NOTES: what citecheck's automatic checks did not find on the \
 page, such as a figure or a date of the claim. A note is a pointer, not a verdict: the source \
@@ -70,7 +74,8 @@ RETRY_NOTE = (
 # OpenAI-compatible server without JSON-schema support, an o-series reasoning model).
 PROMPT_JSON_NOTE = (
     '\n\nAnswer with a single JSON object and nothing else: {"verdicts": [{"id": <claim id>, '
-    '"supported": true|false, "confidence": <0..1>, "rationale": "...", "evidence": "..."}]}'
+    '"supported": true|false, "confidence": <0..1>, "rationale": "...", "evidence": "...", '
+    '"states_fact": true|false}]}'
 )
 
 VERDICT_SCHEMA: dict[str, Any] = {
@@ -86,8 +91,9 @@ VERDICT_SCHEMA: dict[str, Any] = {
                     "confidence": {"type": "number"},
                     "rationale": {"type": "string"},
                     "evidence": {"type": "string", "description": "verbatim quote from the source"},
+                    "states_fact": {"type": "boolean", "description": "false: asserts nothing checkable"},
                 },
-                "required": ["id", "supported", "confidence", "rationale", "evidence"],
+                "required": ["id", "supported", "confidence", "rationale", "evidence", "states_fact"],
                 "additionalProperties": False,
             },
         }
@@ -113,6 +119,9 @@ class Verdict(BaseModel):
     confidence: float = 0.5
     rationale: str = ""
     evidence: str = ""
+    # False: the judge reads the claim as asserting nothing checkable (an opinion, a pointer);
+    # `citecheck.policy.judge_verdict` heeds it only for a claim with no cited fact kind
+    states_fact: bool = True
 
 
 class Verdicts(BaseModel):

@@ -223,6 +223,7 @@ OUTCOME_WORDS: dict[str, str] = {
     "limit": "not checked (claim limit or cost cap)",
     "judge-error": "not judged (judge error)",
     "unsure": "not judged (judge unsure)",
+    "no-fact": "stating no fact to check",
     "not-verified": "not verified",
     "unsourced": "unsourced",
 }

@@ -38,6 +38,10 @@ _RULES: dict[str, str] = {
         "The claim was not verified: the LLM judge was unsure (low confidence, evidence not on the "
         "page or too weak, or a rationale that contradicts its verdict)."
     ),
+    "no-fact": (
+        "The LLM judge read the sentence (a link and no cited figure, date, quotation or comparison) "
+        "as stating nothing a source could support: an opinion, a pointer, a title."
+    ),
     "not-verified": (
         "The claim could not be verified (judge disabled, fetching disabled, citation unresolved, ...)."
     ),
@@ -56,6 +60,7 @@ _RULE_HELP: dict[str, str] = {
         "Make the claim match what the source states, or cite a source that states it plainly; "
         "drop `unsure` from `fail-on` to report such claims without failing."
     ),
+    "no-fact": "Nothing to do if it is no claim; if it is, state the fact the source supports.",
     "not-verified": "Enable the judge with an API key, turn fetching on, or fix the citation.",
     "unsourced": "Add a citation (a link, footnote or reference) for the claim.",
 }

@@ -162,7 +162,7 @@ def test_team_file_two_models_side_by_side(
     # haiku: supported BACKUPS, LINKS pass; ARCHIVE, FORMATS, CAP abstain. Unsupported all caught.
     assert (haiku.supported, haiku.passed_supported, haiku.false_failures) == (5, 2, 0)
     assert (haiku.not_supported, haiku.caught, haiku.caught_by_check, haiku.missed) == (3, 3, 1, 0)
-    assert haiku.abstained == {"unsure": 1, "judge-error": 1, "cost-cap": 0, "source": 1}
+    assert haiku.abstained == {"unsure": 1, "no-fact": 0, "judge-error": 1, "cost-cap": 0, "source": 1}
     assert haiku.false_failure_rate == 0 and haiku.catch_rate == 1
     assert haiku.balanced_accuracy == pytest.approx((2 / 5 + 3 / 3) / 2)
     assert haiku.abstention_rate == pytest.approx(3 / 8)
@@ -171,7 +171,7 @@ def test_team_file_two_models_side_by_side(
     assert (sonnet.caught, sonnet.missed) == (2, 1)
     assert sonnet.false_failure_rate == pytest.approx(1 / 5) and sonnet.catch_rate == pytest.approx(2 / 3)
     assert sonnet.balanced_accuracy == pytest.approx((3 / 5 + 2 / 3) / 2)
-    assert sonnet.abstained == {"unsure": 0, "judge-error": 0, "cost-cap": 0, "source": 1}
+    assert sonnet.abstained == {"unsure": 0, "no-fact": 0, "judge-error": 0, "cost-cap": 0, "source": 1}
 
     # One call per judged row and model (the checked and the unfetchable rows make none); the
     # cost is the stand-in's usage at each model's list price.

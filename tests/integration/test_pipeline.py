@@ -357,3 +357,57 @@ def test_invalid_urls_fail_their_claims_and_the_report_is_complete(
     assert set(reasons) == set(bad)
     for url, reason in bad.items():
         assert reasons[url].startswith(reason), (url, reasons[url])
+
+
+def test_a_sentence_the_judge_finds_no_fact_in_is_reported_not_failed(
+    tmp_path: Path,
+    source_server: SourceServer,
+    openai_server: LLMServer,
+    capsys,
+    monkeypatch,
+) -> None:
+    # rbind/simplystats's link roundups (held-out 16): "This story about Databall (via Rafa.) is
+    # great". A strict judge fails such a sentence as unsupported; it states nothing to check.
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    survey = source_server.add("/survey.html", SURVEY)
+    no_fact = "an appraisal of the linked story, nothing a source could support"
+    openai_server.queue(
+        verdicts_reply(
+            "openai",
+            [
+                verdict(1, False, rationale=no_fact, confidence=0.3, states_fact=False),
+                # the same answer for a cited figure: judged on its support whatever the judge says
+                verdict(2, False, rationale="The page says 48%.", states_fact=False),
+            ],
+        ),
+    )
+    doc = tmp_path / "doc.md"
+    doc.write_text(
+        f"This story about [the survey]({survey}) is great.\n\n"
+        f"Only 48% of the contributors in the survey were paid, by most accounts [survey]({survey}).\n",
+        encoding="utf-8",
+    )
+    code, report, _ = run([str(doc), *openai_args(openai_server)], capsys)
+    opinion = by_text(report, "This story about")
+    assert (opinion["verdict"], opinion["cause"], opinion["decided_by"]) == (
+        "not_verified",
+        "no-fact",
+        "judge",
+    )
+    assert opinion["reason"] == f"states no fact to check: {no_fact}"
+    figure = by_text(report, "Only 48% of the contributors")
+    assert figure["verdict"] == "fail" and figure["cause"] is None
+    assert (code, report["failing"]) == (1, ["unsupported"])
+
+    # alone, the sentence with no fact does not fail the check, unless a team asks
+    openai_server.queue(verdicts_reply("openai", [verdict(1, False, rationale=no_fact, states_fact=False)]))
+    only = tmp_path / "only.md"
+    only.write_text(f"This story about [the survey]({survey}) is great.\n", encoding="utf-8")
+    code, report, _ = run([str(only), *openai_args(openai_server)], capsys)
+    # (nothing verified, nothing failing: exit 0, "verified nothing" rather than a pass)
+    assert (code, report["passed"], report["failing"]) == (0, None, [])
+    openai_server.queue(verdicts_reply("openai", [verdict(1, False, rationale=no_fact, states_fact=False)]))
+    code, report, _ = run(
+        [str(only), *openai_args(openai_server), "--fail-on", "unsupported,no-fact"], capsys
+    )
+    assert (code, report["failing"]) == (1, ["no-fact"])

@@ -120,7 +120,12 @@ Responder = Callable[[RecordedRequest], Reply]
 
 
 def verdict(
-    id: int, supported: bool, evidence: str = "", rationale: str = "", confidence: float = 0.9
+    id: int,
+    supported: bool,
+    evidence: str = "",
+    rationale: str = "",
+    confidence: float = 0.9,
+    states_fact: bool = True,
 ) -> dict[str, Any]:
     return {
         "id": id,
@@ -128,6 +133,7 @@ def verdict(
         "confidence": confidence,
         "rationale": rationale or ("The source states it." if supported else "The source does not say this."),
         "evidence": evidence,
+        "states_fact": states_fact,
     }
 
 

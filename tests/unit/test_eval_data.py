@@ -112,7 +112,7 @@ def test_scores() -> None:
     assert (s.claims, s.supported, s.not_supported) == (8, 4, 4)
     assert (s.passed_supported, s.false_failures, s.false_failures_by_check) == (1, 2, 1)
     assert (s.caught, s.caught_by_check, s.missed) == (1, 1, 1)
-    assert s.abstained == {"unsure": 1, "judge-error": 0, "cost-cap": 1, "source": 1}
+    assert s.abstained == {"unsure": 1, "no-fact": 0, "judge-error": 0, "cost-cap": 1, "source": 1}
     assert s.false_failure_rate == 0.5 and s.catch_rate == 0.25
     assert s.balanced_accuracy == pytest.approx((1 / 4 + 1 / 4) / 2)  # abstentions count against it
     assert s.abstention_rate == pytest.approx(3 / 8)

@@ -97,6 +97,31 @@ def test_an_accepted_verdict_passes_or_fails() -> None:
     assert (no.verdict, no.cause, no.reason) == (Verdict.fail, None, "says 300")
 
 
+def test_a_claim_the_judge_finds_no_fact_in_is_reported_not_failed() -> None:
+    # "This is awesome." beside a link (rbind/simplystats's link roundups, held-out 16)
+    opinion = Claim(text="This is awesome.", kinds=[ClaimKind.hyperlinked], file="a.md", line=4, column=1)
+    judged = JudgeResult(
+        model="m", supported=False, rationale="an appraisal", states_fact=False, outcome=JudgeOutcome.verdict
+    )
+    r = judge_verdict(opinion, URL, [], judged)
+    assert (r.verdict, r.cause, r.decided_by) == (Verdict.not_verified, Cause.no_fact, DecidedBy.judge)
+    assert r.reason == "states no fact to check: an appraisal"
+    assert claim_categories(r) == ["no-fact", "not-verified"]
+    assert "no-fact" not in DEFAULT_FAIL_ON and assess([r], [], DEFAULT_FAIL_ON) == ([], None)
+    assert assess([r], [], ["no-fact"]) == (["no-fact"], False)
+    # a cited figure is judged on its support, whatever the judge says of it
+    fact = CLAIM.model_copy(update={"kinds": [ClaimKind.statistic, ClaimKind.hyperlinked]})
+    assert judge_verdict(fact, URL, [], judged).verdict == Verdict.fail
+    # and a sentence that states a fact fails as before
+    assert (
+        judge_verdict(opinion, URL, [], judged.model_copy(update={"states_fact": True})).verdict
+        == Verdict.fail
+    )
+    # a supported verdict passes whatever it says
+    passed = judge_verdict(opinion, URL, [], judged.model_copy(update={"supported": True, "evidence": "q"}))
+    assert passed.verdict == Verdict.pass_
+
+
 def test_a_doubt_is_not_verified_judge_unsure() -> None:
     r = decide(JudgeResult(model="m", error="confidence 0.20 is below 0.5", outcome=JudgeOutcome.unsure))
     assert (r.verdict, r.cause, r.decided_by) == (Verdict.not_verified, Cause.unsure, DecidedBy.judge)

@@ -47,7 +47,7 @@ def test_prompt_changes_come_with_a_new_prompt_version() -> None:
     # update this digest together.
     contract = SYSTEM_PROMPT + RETRY_NOTE + PROMPT_JSON_NOTE + json.dumps(VERDICT_SCHEMA, sort_keys=True)
     digest = hashlib.sha256(contract.encode()).hexdigest()[:16]
-    assert (PROMPT_VERSION, digest) == ("3", "a11d2fe214f43cd0")  # 3: check notes
+    assert (PROMPT_VERSION, digest) == ("4", "ac3fe72f162c9f49")  # 3: check notes; 4: states_fact
 
 
 # -- build_prompt -----------------------------------------------------------------------------------

@@ -60,6 +60,7 @@ TABLE: list[tuple[Verdict, Cause | None, bool, list[str]]] = [
     (Verdict.not_verified, Cause.limit, False, ["limit", "not-verified"]),
     (Verdict.not_verified, Cause.judge_error, False, ["judge-error", "not-verified"]),
     (Verdict.not_verified, Cause.unsure, False, ["unsure", "not-verified"]),
+    (Verdict.not_verified, Cause.no_fact, False, ["no-fact", "not-verified"]),
     (Verdict.unsourced, None, False, ["unsourced"]),
 ]
 
@@ -98,8 +99,12 @@ def test_the_default_fail_on_fails_everything_left_unchecked(
     verdict: Verdict, cause: Cause | None, limit: bool, categories: list[str]
 ) -> None:
     _, passed = assess([claim_result(verdict, cause, limit=limit)], [], DEFAULT_FAIL_ON)
-    # Only a pass, a plain not-verified (the judge off) and an unsourced claim leave it green.
-    green = verdict in (Verdict.pass_, Verdict.unsourced) or categories == ["not-verified"]
+    # Only a pass, a plain not-verified (the judge off), a sentence the judge found no fact in and
+    # an unsourced claim leave it green.
+    green = verdict in (Verdict.pass_, Verdict.unsourced) or categories in (
+        ["not-verified"],
+        ["no-fact", "not-verified"],
+    )
     assert (passed is not False) == green
 
 
