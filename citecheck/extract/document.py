@@ -121,6 +121,7 @@ from citecheck.extract.kinds import (
     is_lead_in,
     is_question,
     is_sentiment,
+    links_its_predicate,
     names_a_change,
     reads_as_statement,
     reports_cited_finding,
@@ -1319,7 +1320,11 @@ def _block_drafts(
         if items:
             if not kinds and (
                 is_fragment(sentence)
-                or (_words_outside(smask, sentence_links, s, e) < 3 and not reads_as_statement(sentence))
+                or (
+                    _words_outside(smask, sentence_links, s, e) < 3
+                    and not reads_as_statement(sentence)
+                    and not _links_its_predicate(text, s, e, sentence_links)
+                )
             ):
                 continue  # a link-only line, a navigation entry, a phrase with no verb
             if not kinds and all(
@@ -1391,6 +1396,18 @@ def _describes_linked_tool(links: list[_Link], text: str, s: int) -> bool:
     if not links or links[0].start != s:
         return False
     return _PRESENT_VERB.match(text, links[0].end) is not None
+
+
+def _links_its_predicate(text: str, s: int, e: int, links: list[_Link]) -> bool:
+    """ "DataFusion [uses Bloom filters when available](…)": a statement whose verb is linked. Not
+    a change log's "Homebrew [adds ask dependency plans](…/pull/22275)": a change's title."""
+    first = next((lk for lk in links if lk.end > lk.start and lk.start >= s), None)
+    return (
+        first is not None
+        and (first.citation is None or not is_change_path(first.citation.url or ""))
+        and not text[first.end : e].rstrip().endswith(":")  # a lead-in: its link goes to what follows
+        and links_its_predicate(text[s : first.start], text[first.start : first.end])
+    )
 
 
 def _names_a_link(mention: resolve.Mention, text: str, links: list[_Link]) -> bool:

@@ -1037,6 +1037,34 @@ def _has_main_verb(text: str) -> bool:
     return False
 
 
+def links_its_predicate(before: str, linked: str) -> bool:
+    """Whether a sentence's subject stands before its first link and the link's text opens with
+    the verb: "DataFusion [uses Bloom filters when available](…)", "DuckDB [rewrites IN
+    clauses](…)", a statement whose predicate is linked, not a link with a label before it."""
+    subject = _TOKEN.findall(before)
+    words = linked.split()
+    return (
+        0 < len(subject) <= 3
+        and subject[0][:1].isupper()
+        and before.rstrip()[-1:].isalnum()  # not a label: "Website: https://…", "Clojure: iapetos"
+        and len(words) >= 2
+        and "/" not in linked
+        and words[0].isalpha()
+        and words[0].islower()
+        and subject[-1].lower() not in _NOUN_BEFORE
+        and _finite_verb(words[0])
+    )
+
+
+def _finite_verb(word: str) -> bool:
+    """ "uses", "rewrites", "allowed", "took": a present or past tense by its form ("process",
+    "status", "metrics" are nouns)."""
+    low = word.lower()
+    return low in _IRREGULAR_PAST or (
+        len(low) >= 4 and (low.endswith("ed") or (low.endswith("s") and not low.endswith(_NOT_VERB_S)))
+    )
+
+
 # A phrase is short; past this many words the verb guess above is more often wrong than right.
 _FRAGMENT_WORDS = 20
 

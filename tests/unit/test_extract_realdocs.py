@@ -1628,3 +1628,19 @@ def test_a_recordings_chapter_marks_are_no_claims_svelte_blog() -> None:
     assert (
         len(texts("- 10:03:52 UTC Mariano reverted the malicious change.\n- 13:43: The chain moved.\n")) == 2
     )
+
+
+def test_a_statement_whose_verb_is_linked_is_kept_datafusion_blog() -> None:
+    # apache/datafusion-site content/blog/2025-03-20-parquet-pruning.md (held-out 20): dropped as a
+    # link-only line ("one word outside the link") before
+    found = texts(
+        "Parquet also supports [Bloom filters](https://www.influxdata.com/blog/bloom/). DataFusion "
+        "[uses Bloom filters when available](https://github.com/apache/datafusion/blob/main/x.rs).\n"
+    )
+    assert found[-1] == "DataFusion uses Bloom filters when available."
+    # a label before a link, a change log's linked change, a lead-in stay out
+    assert texts("- Website: [charlie-xiao.github.io](https://charlie-xiao.github.io)\n") == []
+    assert (
+        texts("- Homebrew [adds ask dependency plans](https://github.com/Homebrew/brew/pull/22275).\n") == []
+    )
+    assert texts("It [includes a warning from the let docs](https://x.org/docs):\n") == []
