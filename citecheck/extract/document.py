@@ -1810,6 +1810,7 @@ def _walk(
     ignore_level: int | None = None  # a citecheck-ignore marker waits for the next block here
     skip_close_level: int | None = None  # skipping an ignored block until its close
     ref_section: int | None = None  # heading level of the current reference-list section
+    notes_section = False  # that section is headed "Notes": its paragraphs of prose are prose
     ref_item: _OpenReference | None = None
     ref_item_level = -1
     quotes: list[_QuoteContext] = []
@@ -1882,6 +1883,7 @@ def _walk(
                 skip_inline.add(i + 1)
                 if resolve.is_reference_heading(inline.content):
                     ref_section = level
+                    notes_section = resolve.is_notes_heading(inline.content)
             continue
         if ttype == "blockquote_open":
             ctx, attribution = _blockquote_context(tokens, i, prev_inline, env, clock)
@@ -1956,7 +1958,13 @@ def _walk(
             continue
         if ref_section is not None and footnote_key is None:
             _add_reference(block, tok, ref_item, references)
-            continue
+            if not (
+                notes_section
+                and ref_item is None
+                and not block.sups
+                and not resolve.opens_with_label(block.text)
+            ):
+                continue
         if block.sups:
             notes.extend(_note_entries(block, (tok.map[0] + 1) if tok.map else 1))
         if in_cell:

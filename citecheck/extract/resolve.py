@@ -437,6 +437,17 @@ def is_reference_heading(text: str) -> bool:
     return _heading_words(text).lower() in REFERENCE_HEADINGS
 
 
+def is_notes_heading(text: str) -> bool:
+    """ "Notes": endnotes, or an article's closing remarks in prose (DataFusion's blog, Prettier's
+    docs). Its numbered or listed entries are references; a paragraph of prose there is prose."""
+    return _heading_words(text).lower() == "notes"
+
+
+def opens_with_label(text: str) -> bool:
+    """Whether an entry opens with its label: "[3] …", "3. …", "3) …"."""
+    return _LABEL.match(text) is not None
+
+
 _LABEL = re.compile(r"^\s*(?:\[(\w{1,8})\]|(\d{1,4})[.)])\s*")
 _LABEL_AT = re.compile(r"\s*(?:\[\w{1,8}\]|\d{1,4}[.)])")
 

@@ -1644,3 +1644,23 @@ def test_a_statement_whose_verb_is_linked_is_kept_datafusion_blog() -> None:
         texts("- Homebrew [adds ask dependency plans](https://github.com/Homebrew/brew/pull/22275).\n") == []
     )
     assert texts("It [includes a warning from the let docs](https://x.org/docs):\n") == []
+
+
+def test_prose_under_a_notes_heading_is_prose_datafusion_blog() -> None:
+    # apache/datafusion-site content/blog/2023-08-05-datafusion_fast_grouping.md (held-out 20),
+    # prettier/prettier docs/integrating-with-linters.md: "Notes" closes the post in prose
+    doc = (
+        "### Notes\n\n"
+        "DataFusion is faster than DuckDB for query 21 and 22, likely due to optimized implementations "
+        "of string pattern matching.\n\n"
+        "1. Smith. Query engines compared. https://doi.org/10.1/abc\n"
+    )
+    assert texts(doc) == [
+        "DataFusion is faster than DuckDB for query 21 and 22, likely due to optimized implementations of "
+        "string pattern matching."
+    ]
+    # endnotes keep being the reference list: "[1] …" paragraphs and list items give no claims
+    notes = "Sales grew 40% in 2020 [1].\n\n## Notes\n\n[1] The 2021 report, which found 40% growth. https://a.org/r\n"
+    found = claims(notes)
+    assert [c.text for c in found] == ["Sales grew 40% in 2020 [1]."]
+    assert [c.url for c in found[0].citations] == ["https://a.org/r"]
