@@ -170,6 +170,7 @@ def _inside_brackets_or_quotes(text: str, start: int, end: int) -> bool:
 
 
 _TRAILING_NOTE = 120  # characters: a longer parenthesis after a full stop is no source note
+_END_NOTE_WORDS = 3  # words: a longer parenthesis closing a paragraph is a remark, not a source
 
 
 def _closes_trailing_note(text: str, pos: int) -> int:
@@ -182,7 +183,11 @@ def _closes_trailing_note(text: str, pos: int) -> int:
     after = close + 1
     while after < len(text) and text[after].isspace():
         after += 1
-    return close + 1 if after > close + 1 and (after >= len(text) or _opens_sentence(text, after)) else -1
+    if after >= len(text):
+        # a source note that ends the text: "… in some benchmarking tests! ([PR](…))"; a longer
+        # one is a remark of its own ("Verify performance via testing. (Scale tested to 50k …)")
+        return close + 1 if len(text[pos + 1 : close].split()) <= _END_NOTE_WORDS else -1
+    return close + 1 if after > close + 1 and _opens_sentence(text, after) else -1
 
 
 # "… the issue. - Total time to resolution …": a dash after a full stop opening the next

@@ -1664,3 +1664,19 @@ def test_prose_under_a_notes_heading_is_prose_datafusion_blog() -> None:
     found = claims(notes)
     assert [c.text for c in found] == ["Sales grew 40% in 2020 [1]."]
     assert [c.url for c in found[0].citations] == ["https://a.org/r"]
+
+
+def test_a_source_note_closing_a_paragraph_cites_its_sentence_svelte_blog() -> None:
+    # sveltejs/svelte.dev content/blog/2022-07-01-whats-new-in-svelte-july-2022.md (held-out 21):
+    # the PR link was a "sentence" of its own and the figure was reported unsourced
+    found = one(
+        "- Faster SSR is coming in the next Svelte release. A PR two years in the making, resulting in up "
+        "to 3x faster rendering in some benchmarking tests! ([PR](https://github.com/sveltejs/svelte/pull/5701))\n"
+    )
+    assert [c.url for c in found.citations] == ["https://github.com/sveltejs/svelte/pull/5701"]
+    # a longer remark closing an item is a sentence of its own (kubernetes/enhancements KEP 752)
+    remark = texts(
+        "- Verify performance/scalability via testing. (Scale tested to 50k endpoints in\n"
+        "  4k node cluster)\n"
+    )
+    assert remark == ["(Scale tested to 50k endpoints in 4k node cluster)"]
