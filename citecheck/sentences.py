@@ -145,6 +145,9 @@ class _Words:
         return length - 1 <= _LONGEST_ABBREVIATION and text[begin:dot].lower() in ABBREVIATIONS
 
 
+_CAMEL_NAME = re.compile(r"[a-z]{1,3}[A-Z][A-Za-z]*\b")
+
+
 def _opens_sentence(text: str, pos: int) -> bool:
     n = len(text)
     while pos < n and text[pos] in _OPENERS:
@@ -152,7 +155,10 @@ def _opens_sentence(text: str, pos: int) -> bool:
     if pos >= n:
         return False
     ch = text[pos]
-    return ch.isupper() or ch.isdigit() or ch == "@"
+    if ch.isupper() or ch.isdigit() or ch == "@":
+        return True
+    # a name written in camel case opens a sentence too: "ePoxy is a replacement …", "iOS users …"
+    return ch.islower() and _CAMEL_NAME.match(text, pos) is not None
 
 
 def _inside_brackets_or_quotes(text: str, start: int, end: int) -> bool:

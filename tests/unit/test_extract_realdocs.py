@@ -1694,3 +1694,16 @@ def test_a_cited_footnotes_figures_are_claims_datafusion_blog() -> None:
     found = texts(doc)
     assert "The entire dataset has 100,000,000 rows in a single 14 GB Parquet file." in found
     assert not any("SIGCOMM" in t for t in found)  # a reference's title and date
+
+
+def test_a_sentence_may_open_with_a_camel_case_name_mlab_blog() -> None:
+    # m-lab/m-lab.github.io _posts/blog/2018-01-24-modernizing-mlab.md (held-out 21), prometheus/docs
+    # docs/guides/cadvisor.md: two sentences were one claim
+    found = texts(
+        "The design process and initial development of [ePoxy](https://github.com/m-lab/epoxy) began in "
+        "2015. ePoxy is a replacement for the 2009 boot process.\n"
+    )
+    assert found == [
+        "The design process and initial development of ePoxy began in 2015.",
+        "ePoxy is a replacement for the 2009 boot process.",
+    ]
