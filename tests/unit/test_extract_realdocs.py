@@ -1707,3 +1707,14 @@ def test_a_sentence_may_open_with_a_camel_case_name_mlab_blog() -> None:
         "The design process and initial development of ePoxy began in 2015.",
         "ePoxy is a replacement for the 2009 boot process.",
     ]
+
+
+def test_a_link_written_wrong_gives_its_url_open_science_handbook() -> None:
+    # Open-Science-Training-Handbook_EN 03OnLearningAndTraining/README.md line 185 (held-out 18)
+    found = one(
+        "A present day version \\(since 2001\\) can also be found [here] (https://thesecondprinciple.com/"
+        "teaching-essentials/beyond-bloom/](https://thesecondprinciple.com/teaching-essentials/beyond-bloom/)\n"
+    )
+    assert [c.url for c in found.citations] == [
+        "https://thesecondprinciple.com/teaching-essentials/beyond-bloom/"
+    ]

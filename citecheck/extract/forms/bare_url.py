@@ -10,7 +10,8 @@ from citecheck.extract.forms.base import CitationForm, Hit
 from citecheck.extract.urls import trim_url, web_target
 from citecheck.models import CitationKind
 
-BARE_URL = re.compile(r"(?<![\w@/])(?:https?://|www\.)[^\s<>\"'`]+", re.IGNORECASE)
+# A "](" ends it: "[here] (https://a.org/x](https://a.org/x)" is a link written wrong, two URLs.
+BARE_URL = re.compile(r"(?<![\w@/])(?:https?://|www\.)(?:[^\s<>\"'`\]]|\](?!\())+", re.IGNORECASE)
 
 
 def find(text: str) -> Iterator[Hit]:
