@@ -276,9 +276,16 @@ def judge_doubt(supported: bool, confidence: float, rationale: str, min_confiden
     return None
 
 
+def states_no_fact(claim: Claim, judged: JudgeResult) -> bool:
+    """Whether the judge, not finding the claim supported, read it as stating nothing to check.
+    Heeded only for a claim with no cited figure, date, quotation or comparison: no wording in a
+    PR can talk the judge out of checking a cited fact (the screen's rule too)."""
+    return judged.supported is False and not judged.states_fact and not claim.is_fact
+
+
 def judge_verdict(claim: Claim, url: str, checks: list[CheckResult], judged: JudgeResult) -> ClaimResult:
     """The verdict of the judge's answer for one source: pass or fail on an accepted verdict,
-    else not verified with the cause (`limit`, `unsure`, `judge-error`) that says why."""
+    else not verified with the cause (`limit`, `unsure`, `judge-error`, `no-fact`) that says why."""
     common = {"source_url": url, "checks": checks, "judge": judged}
     if judged.limit or judged.outcome == JudgeOutcome.limit:
         return result(
@@ -309,9 +316,7 @@ def judge_verdict(claim: Claim, url: str, checks: list[CheckResult], judged: Jud
             cause=Cause.judge_error,
             **common,
         )
-    if not judged.supported and not judged.states_fact and not claim.is_fact:
-        # Only a claim with no cited figure, date, quotation or comparison: no wording in a PR can
-        # talk the judge out of checking a cited fact (the screen's rule too).
+    if states_no_fact(claim, judged):
         return result(
             claim,
             Verdict.not_verified,

@@ -1636,8 +1636,7 @@ def _html_prose(
         for pb in group:
             if pb.cells is not None:
                 cells = [_html_block(c, first, bases) for c in pb.cells]
-                if not _defines_fields(pb.headers) and any(_CELL_WORD.search(c.text) for c in cells):
-                    drafts.extend(_block_drafts(_join(cells, pb.headers), file, split=False))
+                drafts.extend(_row_drafts(cells, pb.headers, file, _defines_fields(pb.headers)))
                 continue
             block = _html_block(pb, first, bases)
             for anchor in block.anchors:
@@ -1930,13 +1929,8 @@ def _walk(
             definitions = _defines_fields(headers)
             continue
         if ttype == "tr_close" and row:
-            if (
-                not disabled
-                and ref_section is None
-                and not definitions
-                and any(_CELL_WORD.search(c.text) for c in row)
-            ):
-                drafts.extend(_block_drafts(_join(row, headers), file, split=False))
+            if not disabled and ref_section is None:
+                drafts.extend(_row_drafts(row, headers, file, definitions))
             row = []
             continue
         if ttype != "inline" or i in skip_inline:
@@ -2038,6 +2032,14 @@ _FIELD_HEADER = re.compile(
 )
 _MEANING_HEADER = re.compile(r"(?:definition|description|meaning|explanation)s?", re.IGNORECASE)
 _HEADER_MARKUP = " *_`"
+
+
+def _row_drafts(cells: list[_Block], headers: list[str], file: str, defines: bool) -> list[_Draft]:
+    """The claim of a table's body row, one unit with its cells joined: none in a table whose
+    rows define fields, nor for a row without a word."""
+    if defines or not any(_CELL_WORD.search(c.text) for c in cells):
+        return []
+    return _block_drafts(_join(cells, headers), file, split=False)
 
 
 def _defines_fields(headers: list[str]) -> bool:

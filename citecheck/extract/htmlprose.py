@@ -382,12 +382,6 @@ class _Reader:
         i = bisect_right(self.line_starts, pos) - 1
         return i, pos - self.line_starts[i]
 
-    def next_gt(self, pos: int) -> int:
-        return self.next_char(">", pos)
-
-    def next_quote(self, quote: str, pos: int) -> int:
-        return self.next_char(quote, pos)
-
     def next_char(self, ch: str, pos: int) -> int:
         """The next `ch` at or after pos (-1: none): each is searched for once for all the
         positions before it, so unclosed tags and quotes cost linear time in all."""
@@ -566,7 +560,7 @@ class _Reader:
             m = _RAW_END[name].search(self.html, end)
             if m is None:
                 return len(self.html)
-            gt = self.next_gt(m.end())
+            gt = self.next_char(">", m.end())
             return len(self.html) if gt < 0 else gt + 1
         if name in _BLOCK:
             self.push(name, pos)
@@ -646,16 +640,16 @@ class _Reader:
             if src.startswith("<!--", lt):
                 end = src.find("-->", lt + 4)
                 return "", {}, False, len(src) if end < 0 else end + 3
-            gt = self.next_gt(lt)
+            gt = self.next_char(">", lt)
             return "", {}, False, len(src) if gt < 0 else gt + 1
         if nxt == "?":
-            gt = self.next_gt(lt)
+            gt = self.next_char(">", lt)
             return "", {}, False, len(src) if gt < 0 else gt + 1
         if nxt == "/":
             m = _NAME.match(src, lt + 2)
             if m is None:
                 return None
-            gt = self.next_gt(m.end())
+            gt = self.next_char(">", m.end())
             if gt < 0:
                 return None
             return m.group(0).lower(), {}, True, gt + 1
@@ -678,7 +672,7 @@ class _Reader:
             value = ""
             if v is not None:
                 if v.group(1):
-                    end = self.next_quote(v.group(1), v.end())
+                    end = self.next_char(v.group(1), v.end())
                     if end < 0:
                         return None  # a quoted value that never ends: no tag
                     value = src[v.end() : end]

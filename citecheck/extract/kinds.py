@@ -156,6 +156,9 @@ _MONTHS = (
 )
 _MONTH_GATE = frozenset(m.rstrip(".").lower() for m in _MONTHS.split("|"))
 _MONTH = "(?:" + _MONTHS.replace(".", r"\.") + ")"
+# What follows a time of day that names its moment: its half of the day or its time zone
+# ("6:48AM", "14:00 UTC", "9:30 PDT", "18:00 CEST"; "00:07:12 PART 1" is a chapter, not a zone).
+_ZONE = r"(?:[AaPp]\.?[Mm]\b|UTC\b|GMT\b|Z\b|(?:[ECMP]|A[ECW]|NZ)[SD]?T\b|[CEW]ES?T\b|[BIJK]ST\b)"
 # The alternatives start at a digit, "'", "Q", "FY"/"fiscal" or a preposition's first letter
 # (the lookahead, as for `_STAT_DIGITS`).
 _TEMPORAL_DIGITS = re.compile(
@@ -167,9 +170,7 @@ _TEMPORAL_DIGITS = re.compile(
             r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})\b|\b\d{1,2}-\d{1,2}-\d{4}\b",
             # a time of day with its zone or half of the day ("6:48AM PDT", "14:00 UTC"), or
             # heading a timeline entry ("13:43: The chain moved …", "10:03 - Reverted …")
-            r"(?<![\d:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?"
-            r"(?:\s?(?:[AaPp]\.?[Mm]\b|UTC\b|GMT\b|Z\b|(?:[ECMP]|A[ECW]|NZ)[SD]?T\b|[CEW]ES?T\b|[BIJK]ST\b)"
-            r"|(?=:\s|\s[-–—]\s))",
+            rf"(?<![\d:.])(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?{_ZONE}|(?=:\s|\s[-–—]\s))",
             r"\bQ[1-4]\s+(?:of\s+)?(?:19|20)\d\d\b|\b(?:FY|fiscal\s+year\s+)(?:19|20)?\d\d\b",
             r"\b\d{1,2}(?:st|nd|rd|th)[ -]century\b",
             r"\b\d+\s+(?:years?|months?|weeks?|days?|decades?)\s+ago\b",
@@ -858,7 +859,7 @@ _BOILERPLATE_START = re.compile(
     # a recording's chapter mark, its timestamp first ("25:27 How does SvelteKit fare … - Henry
     # Lie (25 minutes)", "00:05:20 Thomas begins talk"); a timeline's entry has its zone, its half
     # of the day, a colon or a dash after the time ("10:03:52 UTC Mariano reverted …")
-    r"(?:\d{1,2}:)?\d{1,2}:[0-5]\d\s(?!\s*(?:[AaPp]\.?[Mm]\b|UTC\b|GMT\b|Z\b|[A-Z]{1,4}T\b|[-–—:(]))|"
+    rf"(?:\d{{1,2}}:)?\d{{1,2}}:[0-5]\d\s(?!\s*(?:{_ZONE}|[-–—:(]))|"
     r"for\s+(?:more|further|additional|full|complete)\s+(?:information|info|details|context|examples|"
     r"background|reading)\b|more\s+(?:information|info|details)\s+(?:is|are|can|about|on)\b|"
     r"(?:you\s+can|you\s+may|feel\s+free\s+to)\s+(?:also\s+)?(?:read|learn|find|see|check|watch|download|try|"
@@ -1021,9 +1022,7 @@ def _has_main_verb(text: str) -> bool:
             continue
         if prev in _PRONOUN or low in _CONTRACTED:
             return True
-        if len(low) >= 4 and (
-            low.endswith("ed") or (low.endswith("s") and not low.endswith(("ss", "us", "is", "ics")))
-        ):
+        if _tense_form(low):
             return True
         if low in _NOUN_BEFORE or low in _RELATIVE or low.endswith(("ly", "ing")):
             continue
@@ -1056,13 +1055,15 @@ def links_its_predicate(before: str, linked: str) -> bool:
     )
 
 
+def _tense_form(low: str) -> bool:
+    """ "uses", "rewrites", "allowed": a present or past tense by its ending ("process", "status",
+    "metrics" are nouns)."""
+    return len(low) >= 4 and (low.endswith("ed") or (low.endswith("s") and not low.endswith(_NOT_VERB_S)))
+
+
 def _finite_verb(word: str) -> bool:
-    """ "uses", "rewrites", "allowed", "took": a present or past tense by its form ("process",
-    "status", "metrics" are nouns)."""
     low = word.lower()
-    return low in _IRREGULAR_PAST or (
-        len(low) >= 4 and (low.endswith("ed") or (low.endswith("s") and not low.endswith(_NOT_VERB_S)))
-    )
+    return low in _IRREGULAR_PAST or _tense_form(low)
 
 
 # A phrase is short; past this many words the verb guess above is more often wrong than right.

@@ -70,7 +70,7 @@ from citecheck.judge.providers.base import Request
 from citecheck.judge.quotes import shown_evidence, weigh_evidence
 from citecheck.judge.resolve import JudgeConfig
 from citecheck.models import Claim, FetchedSource, JudgeOutcome, JudgeResult, Passage
-from citecheck.policy import judge_doubt
+from citecheck.policy import judge_doubt, states_no_fact
 from citecheck.redact import Redactor
 
 __all__ = ["CAP_REACHED", "DEADLINE", "Asked", "Judge", "JudgeItem"]
@@ -447,7 +447,7 @@ class Judge:
         (`citecheck.policy.judge_verdict` reports it as `no-fact`)."""
         if result.outcome != JudgeOutcome.verdict or result.supported is None:
             return result
-        if not result.supported and not result.states_fact and not claim.is_fact:
+        if states_no_fact(claim, result):
             return result
         doubt = judge_doubt(
             result.supported, result.confidence or 0.0, result.rationale or "", self.settings.min_confidence
