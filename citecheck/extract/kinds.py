@@ -1244,6 +1244,22 @@ _DEFINITION = re.compile(
 )
 
 
+# "DNSCrypt-Proxy is a DNS proxy with support for …", "tabindex is a global attribute that …":
+# what a named thing is, whatever its noun. Unlike `_DEFINITION` it takes a singular subject that
+# opens like a name (no pronoun, preposition or conditional: "At the bottom … there is a link"),
+# and only while the description states nothing more: who uses it, a count, a rank, a change.
+_DESCRIPTION = re.compile(
+    r"^(?!(?i:there|it|this|that|these|those|here|which|what|one|each|all|both|we|they|he|she|i|you|if|"
+    r"when|while|our|my|your|his|her|its|their|at|in|on|below|above|for|from|with|by|after|before|"
+    r"during|so|but|and|or|then|now|today|the\s+(?:result|goal|aim|idea|point|reason|problem))\b)"
+    r"[\w .'’&+@/()-]{1,60}?\s+is\s+an?\s+"
+    r"(?!(?:lot|number|few|bit|couple|way|must|great|huge|big|good|lack|need|problem|risk|chance|reason|"
+    r"result|sign|matter|question|case|change|shift|move|step)\b)"
+    r"(?!.*\b(?:there|used\s+(?:by|in|at)|and\s+(?:is|has|was)|since|recently|largest|most|first|only|"
+    r"one|two|three|four|five|six|seven|eight|nine|ten|dozens?|hundreds?|thousands?|millions?)\b)"
+)
+
+
 def is_sentiment(text: str) -> bool:
     """A person's feelings ("I really enjoyed …", "I'm proud of …"): an opinion, whatever else the
     sentence says, unless it states a figure (the caller checks)."""
@@ -1261,11 +1277,15 @@ _SUBJECTLESS = re.compile(
 )
 
 
-def is_definition(text: str) -> bool:
+def is_definition(text: str, *, quoted: bool = False) -> bool:
     """A definition or product description ("Docker is a tool for …"), or an API reference's
-    subjectless description ("Returns …", "Adds tasks to …"): no fact to check."""
+    subjectless description ("Returns …", "Adds tasks to …"): no fact to check. A `quoted`
+    sentence is someone's words ("Cloudflare is a large user of Prometheus."), kept unless its
+    noun says it is a definition."""
     text = text.lstrip("*_ ")
-    return _DEFINITION.match(text) is not None or _SUBJECTLESS.match(text) is not None
+    if _DEFINITION.match(text) is not None or _SUBJECTLESS.match(text) is not None:
+        return True
+    return not quoted and _DESCRIPTION.match(text) is not None
 
 
 # A sentence that only introduces what follows it ("In the words of Section508.gov:", "Here's how

@@ -189,9 +189,10 @@ def test_block_quote_without_attribution_is_plain_text() -> None:
 
 
 def test_hyperlinked_only() -> None:
-    c = one("The [Contributor Covenant](https://contributor-covenant.org/) is a code of conduct.")
+    # ("… is a code of conduct." would be a definition: no claim)
+    c = one("The [Contributor Covenant](https://contributor-covenant.org/) was adopted by the Linux kernel.")
     assert c.kinds == [K.hyperlinked]
-    assert c.text == "The Contributor Covenant is a code of conduct."
+    assert c.text == "The Contributor Covenant was adopted by the Linux kernel."
     cit = c.citations[0]
     assert (cit.kind, cit.url, cit.raw) == (
         CitationKind.link,
