@@ -12,8 +12,9 @@ Where a document's keys are defined:
 - when the front matter names none, the BibTeX files the project configures, in the document's
   folder or one above it in the repository (MyST and Sphinx projects cite with roles,
   `citecheck.extract.forms.roles`): `bibtex_bibfiles` in a Jupyter Book `_config.yml` or a Sphinx
-  `conf.py`, `bibfile` in a d2lbook `config.ini`, `bibliography` in a MyST `myst.yml`, each path
-  from that file's folder.
+  `conf.py`, `bibfile` in a d2lbook `config.ini`, `bibliography` in a MyST `myst.yml`, the
+  `scholar:` block's `source` and `bibliography` in a Jekyll `_config.yml` (Jekyll-Scholar's
+  `{% cite key %}`), each path from that file's folder.
 A path is resolved from the document's folder, then from the repository root (the nearest folder
 above it holding `.git`), as pandoc run from either would; a path that leaves the repository, a
 file over `MAX_BYTES` and more than `MAX_FILES` files are refused (the key then stays unresolved,
@@ -206,7 +207,28 @@ def _configured_names(path: str, size: int, mtime_ns: int) -> tuple[str, ...]:
         return tuple(_CONFIG_INI.findall(text))
     if name == "myst.yml":
         return tuple(named_files(text, nested=True))
-    return tuple(named_files(text, "bibtex_bibfiles"))
+    return (*named_files(text, "bibtex_bibfiles"), *_scholar_files(text))
+
+
+_SCHOLAR = re.compile(r"^scholar:[ \t]*(?:#.*)?$", re.MULTILINE)
+
+
+def _scholar_files(config: str) -> list[str]:
+    """The BibTeX files of Jekyll-Scholar's `scholar:` block in a Jekyll `_config.yml`: its
+    `bibliography` (default `references.bib`, ".bib" added to a name without a suffix, as
+    Jekyll-Scholar does) in its `source` folder (default `./_bibliography`)."""
+    m = _SCHOLAR.search(config)
+    if m is None:
+        return []
+    block: list[str] = []
+    for line in config[m.end() + 1 :].split("\n"):
+        if line and not line[0].isspace() and not line.startswith("#"):
+            break  # the next top-level key
+        block.append(line)
+    settings = "\n".join(block)
+    source = (named_files(settings, "source", nested=True) or ["./_bibliography"])[0].rstrip("/")
+    names = named_files(settings, "bibliography", nested=True) or ["references.bib"]
+    return [f"{source}/{n if Path(n).suffix else n + '.bib'}" for n in names]
 
 
 def _front(text: str) -> str:

@@ -338,19 +338,20 @@ def _build_parser() -> MarkdownIt:
 
 
 def _cite_role(state: Any, silent: bool) -> bool:
-    """A bibliography role, `` {cite:p}`a,b` `` or `` :cite:`key` `` (forms/roles.py): one token
-    holding its keys, and no visible text."""
+    """A bibliography role, `` {cite:p}`a,b` `` or `` :cite:`key` ``, or Jekyll-Scholar's
+    `{% cite key %}` (forms/roles.py): one token holding its keys, and no visible text."""
     src, pos = state.src, state.pos
     if not src.startswith(roles.STARTS, pos):
         return False
-    m = roles.ROLE.match(src, pos, state.posMax)
-    if m is None:
+    found = roles.match(src, pos, state.posMax)
+    if found is None:
         return False
+    end, raw, keys = found
     if not silent:
         token = state.push("cite_role", "", 0)
-        token.content = m.group(0)
-        token.meta = {"keys": roles.role_keys(m.group(1))}
-    state.pos = m.end()
+        token.content = raw
+        token.meta = {"keys": keys}
+    state.pos = end
     return True
 
 

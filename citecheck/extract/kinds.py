@@ -206,7 +206,8 @@ _TEMPORAL_WORDS = re.compile(
 _TEMPORAL_ALWAYS = frozenset({"yesterday"})
 
 _THAN = re.compile(
-    r"\b(?!rather\b|other\b|whether\b|either\b|neither\b|together\b|ever\b|never\b|however\b|"
+    # "no later than May 1, 2026" is a deadline, not a comparison
+    r"\b(?!(?<=\b[Nn]o\s)(?:later|earlier)\b|(?<=\b[Nn]ot\s)(?:later|earlier)\b)(?!rather\b|other\b|whether\b|either\b|neither\b|together\b|ever\b|never\b|however\b|"
     r"better\b|longer\b|bigger\b|further\b)[a-z]{2,}er\s+than\b|"
     r"\b(?:more|less|fewer)\s+(?!just\b|simply\b|merely\b|only\b)(?:[\w-]+\s+){1,3}?than\b|"
     r"\b(?:more|less|fewer)\s+than\s+(?:\d|doubled|tripled|halved|half|a\s+third|twice)|"
@@ -1255,6 +1256,8 @@ _DESCRIPTION = re.compile(
     r"[\w .'’&+@/()-]{1,60}?\s+is\s+an?\s+"
     r"(?!(?:lot|number|few|bit|couple|way|must|great|huge|big|good|lack|need|problem|risk|chance|reason|"
     r"result|sign|matter|question|case|change|shift|move|step)\b)"
+    # (a stop inside: two sentences read as one, the second states something of its own)
+    r"(?!.*[.;]\s+\w)"
     r"(?!.*\b(?:there|used\s+(?:by|in|at)|and\s+(?:is|has|was)|since|recently|largest|most|first|only|"
     r"one|two|three|four|five|six|seven|eight|nine|ten|dozens?|hundreds?|thousands?|millions?)\b)"
 )
@@ -1588,6 +1591,16 @@ _FEELING = re.compile(
 )
 
 
+# A schedule's entry, a deadline or a period a process sets: "Request submission deadline: Friday,
+# February 13, 2026", "TAC review period: June 18 - July 2, 2026", "Results announced: No later
+# than May 1, 2026"; a date to meet, not a record of what happened.
+_SCHEDULE_ENTRY = re.compile(
+    r"^[^:.]{0,60}?\b(?:deadline|due(?:\s+date)?|cut-?off|period|window|freeze)\s*:\s*[^.;:]{1,60}$|"
+    r"^[^:.]{1,60}:\s*(?:no\s+(?:later|earlier)\s+than|not\s+(?:later|earlier)\s+than)\s+[^.;:]{1,50}$",
+    re.IGNORECASE,
+)
+
+
 # A list entry that names someone or something and gives its dates or role, with no verb: "Alex
 # Griffing (2015-2017)", "Travis Oliphant (project founder, 2005-2012)". A roster, not a statement.
 _ROSTER = re.compile(
@@ -1606,7 +1619,7 @@ def states_nothing_checkable(text: str, kinds: list[ClaimKind]) -> bool:
     quotation is kept unless it only voices feelings."""
     if _FINDING.search(text):
         return False
-    if _ROSTER.match(text) is not None:
+    if _ROSTER.match(text) is not None or _SCHEDULE_ENTRY.match(text) is not None:
         return True
     has_figure = ClaimKind.statistic in kinds
     quoted = ClaimKind.quote in kinds

@@ -5,6 +5,7 @@ Static-site generators render their templates before the Markdown, so a docs rep
 Markdown holds markup no reader sees:
 - Liquid (Jekyll): `{% tag … %}` and `{{ output | filter }}`; the bodies of `{% highlight %}` and
   `{% comment %}` blocks are code and comments; `{% raw %}…{% endraw %}` shows its body as is;
+  Jekyll-Scholar's `{% cite key %}` is a citation, left to the parser (`forms/roles.py`);
 - Hugo shortcodes: `{{< name … >}}`, `{{% name … %}}`, their closing `{{< /name >}}`; a paired
   shortcode keeps its inner text (a note, a callout, a gallery), except the code-like ones
   (`highlight`, `code`, `mermaid`, `plotly`, `math`, `raw`, …: their body is blanked too);
@@ -79,6 +80,7 @@ _OPENERS = re.compile(r"\{\{|\{%|\{/\*|\{\*|\{[:#.]")
 _LIQUID_END = re.compile(r"\{%-?\s*end(\w+)\s*-?%\}")
 _SHORTCODE = re.compile(r"\{\{([<%])\s*(/?)\s*([\w.-]+)")
 _LIQUID_NAME = re.compile(r"\{%-?\s*(\w+)")
+_LIQUID_CITE = re.compile(r"\{%-?[ \t]*cite[ \t]")  # Jekyll-Scholar's tag (forms/roles.py)
 _MACRO = re.compile(r"\{\{\s*([A-Za-z_][\w.-]*)\s*\(")
 _ATTRIBUTES = re.compile(r"\{[:#.][^{}\n]{0,200}\}")
 _JSX_START = re.compile(r"</?[A-Z][\w.]*")
@@ -232,6 +234,8 @@ def _template_spans(
                 continue
             end = close + len(closers[opener].mark)
             if opener == "{%":
+                if _LIQUID_CITE.match(text, start) is not None:
+                    continue  # a citation, read by the parser (forms/roles.py)
                 end = _liquid_block_end(text, start, end, ends_by_name)
             elif opener == "{{":
                 end = _shortcode_end(text, start, end, shortcode_closes, keep)

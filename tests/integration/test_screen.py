@@ -39,7 +39,7 @@ def write_doc(tmp_path: Path, server: SourceServer, extra: str = "") -> Path:
     doc.write_text(
         "# Runtimes\n\n"
         f"The [Rust project]({rust}) moved its CI to GitHub Actions.\n\n"
-        f"[Tokio]({tokio}) is an asynchronous runtime for the Rust programming language.\n\n"
+        f"[Tokio]({tokio}) makes asynchronous Rust a joy to write.\n\n"
         f"The [2023 survey]({survey}){extra} collected 14,000 responses.\n\n"
         "Adoption of async Rust grew by 40% in 2023.\n",
         encoding="utf-8",
@@ -82,7 +82,7 @@ def test_a_sentence_read_as_no_fact_is_listed_and_never_fetched_or_judged(
             provider,
             [
                 screen_answer(1, True, "a project's change"),
-                screen_answer(2, False, "describes what the linked tool is"),
+                screen_answer(2, False, "an opinion of the linked tool"),
                 screen_answer(3, True, "a growth figure"),
             ],
         )
@@ -95,17 +95,17 @@ def test_a_sentence_read_as_no_fact_is_listed_and_never_fetched_or_judged(
     assert sorted(asked.values()) == [
         "Adoption of async Rust grew by 40% in 2023.",
         "The Rust project moved its CI to GitHub Actions.",
-        "Tokio is an asynchronous runtime for the Rust programming language.",
+        "Tokio makes asynchronous Rust a joy to write.",
     ]
     assert [d["text"] for d in report["dismissed"]] == [
-        "Tokio is an asynchronous runtime for the Rust programming language."
+        "Tokio makes asynchronous Rust a joy to write."
     ]
     dismissed = report["dismissed"][0]
-    assert dismissed["reason"] == "describes what the linked tool is"
+    assert dismissed["reason"] == "an opinion of the linked tool"
     assert dismissed["line"] == 5 and dismissed["citations"][0]["url"].endswith("/tokio.html")
     assert report["total_dismissed"] == 1
     assert source_server.hits("/tokio.html") == 0
-    assert all("Tokio is" not in claims for claims in (r.user_text for r in server.calls[1:]))
+    assert all("Tokio makes" not in claims for claims in (r.user_text for r in server.calls[1:]))
     texts = {c["text"]: c["verdict"] for c in report["claims"]}
     assert texts == {
         "The Rust project moved its CI to GitHub Actions.": "pass",

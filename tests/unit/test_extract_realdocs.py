@@ -196,6 +196,50 @@ def test_myst_cite_roles_through_a_jupyter_book_config(tmp_path: Path) -> None:
     assert one("Section :numref:`sec_x` shows a 40% gain in 2019.\n").citations == []
 
 
+def test_jekyll_scholar_cite_tags_resolve_through_the_sites_config(tmp_path: Path) -> None:
+    # elixir-europe/rdmkit (held-out 23): pages cite with Jekyll-Scholar's {% cite key %}, and
+    # _config.yml's scholar: block names _bibliography/references.bib ("bibliography: references")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "_config.yml").write_text(
+        "title: RDMkit\nplugins:\n  - jekyll-scholar\nscholar:\n  style: apa\n"
+        "  source: ./_bibliography\n  bibliography: references\n  bibliography_template: bib\n"
+        "exclude: [README.md]\n"
+    )
+    (tmp_path / "_bibliography").mkdir()
+    (tmp_path / "_bibliography" / "references.bib").write_text(
+        "@article{meyer2023fm,\n  title = {Aligning Standards Communities for Omics Biodiversity Data},\n"
+        "  year = {2023},\n  doi = {10.3897/biss.7.112420}\n}\n"
+    )
+    (tmp_path / "pages").mkdir()
+    doc = tmp_path / "pages" / "biodiversity.md"
+    doc.write_text(
+        "The core Darwin Core terms have been aligned with the MIxS terms{% cite meyer2023fm %}, with"
+        " further work underway since 2021.\n\n"
+        "The BOLD database holds 14 million records {% cite \"ratnasingham2007ji\" --file other -l 3 %}.\n\n"
+        "{% bibliography --cited %}\n"
+    )
+    first, second = extract_file(doc).claims
+    assert first.text == (
+        "The core Darwin Core terms have been aligned with the MIxS terms, with further work underway"
+        " since 2021."
+    )
+    assert [(c.kind, c.raw, c.url) for c in first.citations] == [
+        (CitationKind.role, "{% cite meyer2023fm %}", "https://doi.org/10.3897/biss.7.112420")
+    ]
+    # its options are no keys, nor its quotes; a key the bibliography lacks is kept with the reason
+    assert second.text == "The BOLD database holds 14 million records."
+    (cit,) = second.citations
+    assert cit.identifier == "ratnasingham2007ji" and cit.resolve_status == ResolveStatus.error
+    assert "not found in the bibliography (_bibliography/references.bib)" in (cit.resolve_error or "")
+    # Jekyll-Scholar's defaults: source ./_bibliography, bibliography references.bib
+    (tmp_path / "_config.yml").write_text("title: RDMkit\nscholar:\n  style: apa\n")
+    assert urls(extract_file(doc).claims[0]) == ["https://doi.org/10.3897/biss.7.112420"]
+    # any other Liquid tag is still markup, not text
+    assert texts("BOLD holds 14 million records{% include note.html %}.\n") == [
+        "BOLD holds 14 million records."
+    ]
+
+
 def test_pandoc_brackets_that_are_not_citations() -> None:
     assert pandoc.bracket_keys("contact me@example.com") is None
     assert pandoc.bracket_keys("@fig:overfitting") == []  # a cross-reference cites nothing

@@ -105,17 +105,22 @@ def test_dev_corpus_figures_hold() -> None:
 #   rules (Stride game-engine blog, The A11Y Project, Apache DataFusion blog; ZMK firmware blog,
 #   Measurement Lab blog, Svelte blog), labelled before the lead saw them; 22 and 18 real (0.37
 #   and 0.30 then).
+# - heldout22: 60 claims of main's extraction at 1e20eeb (OpenSSF TAC governance records, Easyperf
+#   performance blog, Delphi Epidata docs), labelled before the lead saw them; 31 real (0.52 then;
+#   nine of its non-claims, a funding process's schedule, are no longer extracted).
+# - heldout23: 60 claims of main's extraction at 1e20eeb (Nim release posts, ELIXIR RDMkit domain
+#   pages, Railway docs), labelled before the lead saw them; 32 real (0.53 then).
 HELD_OUT = [
     ("realdocs-heldout", 42, 0.69, 0.80, 0.98),
     ("realdocs-heldout2", 50, 0.40, 0.14, 0.98),
     ("realdocs-heldout3", 40, 0.60, 0.75, 0.98),
     ("realdocs-heldout4", 60, 0.48, 0.55, 0.98),
-    ("realdocs-heldout5", 60, 0.66, 0.37, 0.98),
+    ("realdocs-heldout5", 60, 0.67, 0.37, 0.98),
     ("realdocs-heldout6", 60, 0.64, 0.54, 0.98),
     ("realdocs-heldout7", 60, 0.23, 0.29, 0.98),
     ("realdocs-heldout8", 60, 0.36, 0.58, 0.98),
     ("realdocs-heldout9", 60, 0.19, 0.40, 0.98),
-    ("realdocs-heldout10", 60, 0.53, 0.50, 0.98),
+    ("realdocs-heldout10", 60, 0.55, 0.50, 0.98),
     ("realdocs-heldout11", 60, 0.47, 0.56, 0.98),
     ("realdocs-heldout12", 60, 0.31, 0.50, 0.98),
     ("realdocs-heldout13", 60, 0.46, 0.35, 0.96),  # "By September, NIFC projects …" reports the
@@ -128,9 +133,13 @@ HELD_OUT = [
     # only its own note, not the second's links the label lists
     ("realdocs-heldout18", 60, 0.47, 0.29, 0.92),
     # Bitcoin Optech's links are defined in the site's Jekyll include files, not in the posts
-    ("realdocs-heldout19", 60, 0.55, 0.70, 0.78),
-    ("realdocs-heldout20", 60, 0.36, 0.41, 0.98),
-    ("realdocs-heldout21", 60, 0.33, 0.62, 0.98),
+    ("realdocs-heldout19", 60, 0.56, 0.70, 0.78),
+    ("realdocs-heldout20", 60, 0.38, 0.41, 0.98),
+    ("realdocs-heldout21", 60, 0.43, 0.62, 0.98),
+    ("realdocs-heldout22", 60, 0.60, 0.57, 0.98),
+    # RDMkit cites with Jekyll-Scholar tags whose bibliography (the site's _config.yml and
+    # _bibliography/) the set did not copy, and names tools with its own {% tool %} tag
+    ("realdocs-heldout23", 60, 0.53, 0.60, 0.68),
 ]
 
 
