@@ -97,9 +97,7 @@ def test_a_sentence_read_as_no_fact_is_listed_and_never_fetched_or_judged(
         "The Rust project moved its CI to GitHub Actions.",
         "Tokio makes asynchronous Rust a joy to write.",
     ]
-    assert [d["text"] for d in report["dismissed"]] == [
-        "Tokio makes asynchronous Rust a joy to write."
-    ]
+    assert [d["text"] for d in report["dismissed"]] == ["Tokio makes asynchronous Rust a joy to write."]
     dismissed = report["dismissed"][0]
     assert dismissed["reason"] == "an opinion of the linked tool"
     assert dismissed["line"] == 5 and dismissed["citations"][0]["url"].endswith("/tokio.html")

@@ -215,7 +215,7 @@ def test_jekyll_scholar_cite_tags_resolve_through_the_sites_config(tmp_path: Pat
     doc.write_text(
         "The core Darwin Core terms have been aligned with the MIxS terms{% cite meyer2023fm %}, with"
         " further work underway since 2021.\n\n"
-        "The BOLD database holds 14 million records {% cite \"ratnasingham2007ji\" --file other -l 3 %}.\n\n"
+        'The BOLD database holds 14 million records {% cite "ratnasingham2007ji" --file other -l 3 %}.\n\n'
         "{% bibliography --cited %}\n"
     )
     first, second = extract_file(doc).claims
