@@ -1475,6 +1475,13 @@ def _words_outside(smask: str, links: list[_Link], s: int, e: int) -> int:
 # A short "Name, role" line without a sentence's end: a quotation's attribution.
 _LINK_TARGET = re.compile(r"\]\([^()\s]*\)")  # a link's "(url)", to read the line as it shows
 _NAME_LINE = re.compile(r"[\[*_]*[A-Z][^\n.!?:;]{0,60},[^\n.!?]{1,80}")
+# A line that names who speaks in the list after it: "**Daniel Lemire:**", "Bryan Cantrill:"; and
+# a list item that is one quotation of three words or more and nothing else (its words).
+_SPEAKER = re.compile(
+    r"[*_]{0,2}[A-Z][\w.'’-]*(?:\s+(?:[A-Z][\w.'’-]*|de|del|der|van|von|da|di|la|le)){0,4}"
+    r"(?::[*_]{0,2}|[*_]{0,2}:)\s*"
+)
+_WHOLE_QUOTE = re.compile(r"\s*[*_]{0,2}[\"“](?:[^\"“”\n]*?\s){2}[^\"“”\n]*[\"”][*_.\s]*")
 # An attribution line: a dash and a name, or a label ("Author: [@iamdevloper](…)", "Source: …").
 _ATTRIB_LINE = re.compile(r"^\s*(?:—|―|–|--|~)\s*\S|^\s*(?i:author|source|credit|via)\s*:\s*\S")
 
@@ -1824,6 +1831,7 @@ def _walk(
     anchors: dict[str, list[str]] = {}  # id → the URLs of the entry that declares it
     titles = _target_titles(tokens) if any("](#" in ln for ln in lines) else {}
     linked: dict[str, str] = {}  # "zarin et al. 2016" → the URL of a link with that text
+    spoken_until = -1  # the close of a list that a line naming its speaker introduces
 
     for i, tok in enumerate(tokens):
         ttype = tok.type
@@ -1942,7 +1950,15 @@ def _walk(
             headers.append(tok.content)
             continue
         attributed = bool(quotes) and quotes[-1].attributed
-        if not (in_cell or attributed or ref_section is not None or _may_hold_claim(tok.content)):
+        if (
+            i > spoken_until
+            and i + 2 < len(tokens)
+            and tokens[i + 2].type == "bullet_list_open"
+            and _SPEAKER.fullmatch(tok.content) is not None
+        ):
+            spoken_until = _find_close(tokens, i + 2)
+        spoken = i < spoken_until and _WHOLE_QUOTE.fullmatch(tok.content) is not None
+        if not (in_cell or attributed or spoken or ref_section is not None or _may_hold_claim(tok.content)):
             prev_inline = tok
             continue
         _children(tok, env, clock)
@@ -1976,6 +1992,8 @@ def _walk(
         list_item = i >= 2 and tokens[i - 2].type == "list_item_open"
         if list_item and _TASK_BOX.match(block.text):
             continue  # a checklist's entry, ticked or not: a to-do or a sign-off, not a claim
+        if spoken and list_item:
+            attributed = True  # "**Ivica Bogosavljevic:**" then "- *"Memory bottlenecks are …"*"
         new = _block_drafts(block, file, quote=attributed, extra=extra, list_item=list_item)
         if footnote_key is not None:
             fn = footnotes[footnote_key]

@@ -1808,3 +1808,29 @@ def test_a_description_that_states_more_stays_a_claim() -> None:
     )
     found = [c for c in claims(md) if c.text.startswith("Cloudflare is a large user")]
     assert len(found) == 1 and K.quote in found[0].kinds
+
+
+def test_a_list_of_quotations_under_the_speakers_name_easyperf() -> None:
+    # dendibakh/dendibakh.github.io _posts/2021-12-17-Twitter-Spaces-Highlights-2021.md (held-out 22)
+    md = (
+        "**Ivica Bogosavljevic:**\n"
+        '- *"Memory bottlenecks are the most common performance issue in modern SW."*\n\n'
+        "**James Reinders:**\n"
+        '- *"Parallelism is in data."*\n'
+        "- A better algorithm is better than a better HW.\n"
+        '- *"We all will be heterogeneous devs in 10 years from now".*\n\n'
+        "**Bryan Cantrill:**\n"
+        '- *"People serious about SW do their own HW."*\n'
+    )
+    found = {c.text: c.kinds for c in claims(md)}
+    for said in (
+        '"Memory bottlenecks are the most common performance issue in modern SW."',
+        '"Parallelism is in data."',
+        '"We all will be heterogeneous devs in 10 years from now".',
+        '"People serious about SW do their own HW."',
+    ):
+        assert K.quote in found[said], said
+    # the author's own line between them is no quotation
+    assert sum(K.quote in kinds for kinds in found.values()) == 4
+    # without a line naming the speaker, a quoted list item is no attributed quote
+    assert claims('Intro.\n\n- *"Parallelism is in data."*\n') == []
