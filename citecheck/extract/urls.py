@@ -37,15 +37,27 @@ def is_web_url(url: str) -> bool:
     return url.lower().startswith(("http://", "https://"))
 
 
+# A link target that names a host without its scheme ("ssci.io/sci-notes", "doi.org/10/gc5sjd"):
+# the author meant that site (a renderer reads it as a relative path, which is broken). Only
+# common web domains, so that a file name ("notes.md", "setup.py") stays a relative link.
+_SCHEMELESS_HOST = re.compile(
+    r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|org|net|io|dev|edu|gov|ai|app|info)(?:[/?#]|$)",
+    re.IGNORECASE,
+)
+
+
 def web_target(href: str) -> str | None:
-    """A link target as a fetchable URL (scheme added to `//host` and `www.`), or None for
-    mailto:, relative links and anchors. Not canonicalised: see `citations.web_url`."""
+    """A link target as a fetchable URL (scheme added to `//host`, `www.` and a common web
+    domain written without it), or None for mailto:, relative links and anchors. Not
+    canonicalised: see `citations.web_url`."""
     href = href.strip()
     if href.startswith("//"):
         return "https:" + href
     if href.lower().startswith("www."):
         return "http://" + href
-    return href if is_web_url(href) else None
+    if is_web_url(href):
+        return href
+    return "https://" + href if _SCHEMELESS_HOST.match(href) else None
 
 
 def text_fragment_suffix(url: str) -> str:

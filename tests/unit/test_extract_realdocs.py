@@ -1834,3 +1834,20 @@ def test_a_list_of_quotations_under_the_speakers_name_easyperf() -> None:
     assert sum(K.quote in kinds for kinds in found.values()) == 4
     # without a line naming the speaker, a quoted list item is no attributed quote
     assert claims('Intro.\n\n- *"Parallelism is in data."*\n') == []
+
+
+def test_a_link_to_a_site_written_without_its_scheme_cites_that_site() -> None:
+    # ossf/tac TI-reports/2024/2024-Q3-SCI-WG.md (held-out 22): a renderer reads the target as a
+    # relative path, but the author meant the site
+    c = one("*   [Meeting Notes](ssci.io/sci-notes); 15 attendees average since last TAC briefing\n")
+    assert urls(c) == ["https://ssci.io/sci-notes"]
+    # Open-Science-Training-Handbook_EN 02OpenScienceBasics/03OpenResearchSoftwareAndOpenSource.md
+    # (held-out 18): one of two short DOI links written without the scheme
+    c = one(
+        "Appropriate citation is important for giving credit to the developers of the software"
+        " \\([Niemeyer 2016](doi.org/10/gc5sjd), [Smith 2016](https://doi.org/10/bw3g)\\).\n"
+    )
+    assert urls(c) == ["https://doi.org/10/gc5sjd", "https://doi.org/10/bw3g"]
+    # a file in the repository stays a relative link, not a source
+    for target in ("notes.md", "setup.py", "docs/README.md", "../data.json"):
+        assert urls(one(f"The [data]({target}) has 15 rows.\n")) == [], target
