@@ -442,7 +442,10 @@ def _is_quote(text: str, has_digit: bool, lower: set[str]) -> bool:
     if '"' in text or "“" in text or "‘" in text:
         for qs, qe in _quotations(text):
             if text.count(" ", qs, qe) >= 2:
-                return bool(_ATTRIBUTION.search(text) or _ATTRIBUTION_DASH.search(text, qe - 1))
+                # the attribution is outside the quoted words: a changelog's 'Fixed "existsEnv
+                # declared twice …"' quotes an issue's title, no one's words
+                outside = text[:qs] + " " * (qe - qs) + text[qe:]
+                return bool(_ATTRIBUTION.search(outside) or _ATTRIBUTION_DASH.search(text, qe - 1))
     return False
 
 

