@@ -1413,9 +1413,12 @@ def _links_its_predicate(text: str, s: int, e: int, links: list[_Link]) -> bool:
 
 def _names_a_link(mention: resolve.Mention, text: str, links: list[_Link]) -> bool:
     """Whether an author-year mention is a link's own text in parentheses: "([Ince et al.,
-    2012](…))" names the work the link cites."""
+    2012](…))" names the work the link cites; or a numbered one a link's number in brackets:
+    "[[1](https://…)]" is that link, no reference to look up."""
     if mention.kind != CitationKind.author_year:
-        return False
+        return mention.kind == CitationKind.numbered and any(
+            lk.start == mention.start + 1 and lk.end == mention.end - 1 for lk in links
+        )
     surname = mention.identifier.split()[0]
     return any(
         mention.start <= lk.start and lk.end <= mention.end and surname in text[lk.start : lk.end]
@@ -2279,6 +2282,7 @@ def _finish(
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ESM = re.compile(r"^(?:import|export)\s")
+_HEADING_LINE = re.compile(r" {0,3}#{1,6}(?:\s|$)")
 
 
 # Franklin's page variables (Julia's sites): "@def title = "…"" lines at the top of a page.
@@ -2291,7 +2295,8 @@ _METADATA_LINE = re.compile(r"[A-Za-z][\w -]{0,30}:[ \t]|[ \t]+\S")
 
 def _blank_non_markdown(text: str, *, mdx: bool) -> str:
     """Blank out TOML front matter (`+++`), a Pelican, MultiMarkdown or Franklin metadata block and, in MDX,
-    top-level import/export lines, keeping every line where it is so positions stay exact."""
+    top-level import/export statements (up to a blank line, as MDX reads them, or to the close
+    of their brackets), keeping every line where it is so positions stay exact."""
     metadata = _METADATA_START.match(text) is not None or _FRANKLIN_DEF.match(text) is not None
     if not text.startswith("+++") and not metadata and not (mdx and ("import" in text or "export" in text)):
         return text
@@ -2310,13 +2315,29 @@ def _blank_non_markdown(text: str, *, mdx: bool) -> str:
             lines[:n] = [""] * n
     if mdx:
         fence = ""
+        esm = False  # inside an import/export statement: MDX reads it up to a blank line
+        depth = 0  # its open brackets: "export const post = {" … "}" may hold a blank line
         for n, line in enumerate(lines):
+            # (a heading ends it whatever its brackets: a string's "{" must not take the page)
+            if esm and (line.strip() or depth > 0) and _HEADING_LINE.match(line) is None:
+                depth += _bracket_balance(line)
+                lines[n] = ""
+                continue
+            esm = False
             m = _FENCE.match(line)
             if m and (not fence or (m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence))):
                 fence = "" if fence else m.group(1)
             elif not fence and _ESM.match(line):
+                esm = True
+                depth = max(_bracket_balance(line), 0)
                 lines[n] = ""
     return "\n".join(lines)
+
+
+def _bracket_balance(line: str) -> int:
+    """Opening minus closing brackets of a line of code (strings are not told apart: an
+    unbalanced one ends the statement at the next blank line, as MDX's own rule does)."""
+    return sum(map(line.count, "{[(")) - sum(map(line.count, "}])"))
 
 
 # --- public entry points ----------------------------------------------------------------------------

@@ -16,8 +16,10 @@ Markdown holds markup no reader sees:
   blanked, the children text kept) and, in `.mdx` files, `{expressions}` outside code;
 - code includes: `{* ../../docs_src/app.py hl[11, 19] *}` (FastAPI's MkDocs docs), whose line
   numbers are no `[N]` citations;
-- attribute lists: kramdown's `{: .class}` and pandoc's `{#id .class}` (a pandoc `{#id}` still
-  names an anchor: `citecheck.extract.document` reads it before the blanking);
+- attribute lists: kramdown's `{: .class}`, pandoc's `{#id .class}` and Python-Markdown's
+  `{ .md-button }` (a pandoc `{#id}` still names an anchor: `citecheck.extract.document` reads it
+  before the blanking); Material for MkDocs icons (`:material-…:`, `:fontawesome-…:`,
+  `:octicons-…:`, `:simple-…:`);
 - roles of MyST, Sphinx and d2lbook: a cross-reference's (`` {numref}`fig-x` ``,
   `` :numref:`sec_x` ``, `` {ref}`label` ``, `` :eqref:`eq_x` ``, `` :label:`sec_x` ``) label is no
   prose (the rendered page shows a number or a title there) and is blanked whole; a glossary or
@@ -76,13 +78,17 @@ _CODE_SHORTCODES = frozenset(
 _LIQUID_BODIES = frozenset({"highlight", "comment"})
 _XREF_MACRO = re.compile(r"(?i)(?:xref|glossary|element|attr|header|method|status|event)$")
 _STRING_ARG = re.compile(r"\"([^\"]{0,200})\"|'([^']{0,200})'")
-_OPENERS = re.compile(r"\{\{|\{%|\{/\*|\{\*|\{[:#.]")
+_OPENERS = re.compile(r"\{\{|\{%|\{/\*|\{\*|\{(?::|[ \t]*[#.][A-Za-z])")
 _LIQUID_END = re.compile(r"\{%-?\s*end(\w+)\s*-?%\}")
 _SHORTCODE = re.compile(r"\{\{([<%])\s*(/?)\s*([\w.-]+)")
 _LIQUID_NAME = re.compile(r"\{%-?\s*(\w+)")
 _LIQUID_CITE = re.compile(r"\{%-?[ \t]*cite[ \t]")  # Jekyll-Scholar's tag (forms/roles.py)
 _MACRO = re.compile(r"\{\{\s*([A-Za-z_][\w.-]*)\s*\(")
-_ATTRIBUTES = re.compile(r"\{[:#.][^{}\n]{0,200}\}")
+_ATTRIBUTES = re.compile(r"\{(?::|[ \t]*[#.][A-Za-z])[^{}\n]{0,200}\}")
+# Material for MkDocs icons (pymdownx.emoji): ":material-newspaper-variant:", ":simple-github:",
+# ":octicons-home-16:", ":fontawesome-brands-slack:"; an icon, no text.
+_ICON_SETS = (":material-", ":fontawesome-", ":octicons-", ":simple-")
+_ICON = re.compile(r":(?:material|fontawesome|octicons|simple)-[a-z0-9-]{1,80}:")
 _JSX_START = re.compile(r"</?[A-Z][\w.]*")
 _JSX_PROP = re.compile(r"<[A-Za-z][\w.]*\s[^<>]{0,500}?=\{")
 _JSX_TOKEN = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[{}<>]")
@@ -108,6 +114,8 @@ def may_hold_markup(text: str, *, mdx: bool) -> bool:
     """The cheap test before `blank_markup`: False means there is nothing to blank."""
     if "{" in text or ("`" in text and ":" in text and _ROLE.search(text) is not None):
         return True
+    if any(icon in text for icon in _ICON_SETS):
+        return True
     return "<" in text and (mdx or _JSX_PROP.search(text) is not None)
 
 
@@ -126,6 +134,8 @@ def blank_markup(text: str, *, mdx: bool) -> str:
     if "`" in text:
         _role_spans(text, spans)
         _directive_spans(text, spans)
+    if any(icon in text for icon in _ICON_SETS):
+        spans.extend(m.span() for m in _ICON.finditer(text))
     if not spans:
         return text
     chars = list(text)

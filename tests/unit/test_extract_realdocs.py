@@ -1863,3 +1863,56 @@ def test_a_verb_inside_the_quoted_words_attributes_nothing_nim() -> None:
         assert K.quote not in detect_kinds(line), line
     # the same verb outside the quotation attributes it
     assert K.quote in detect_kinds('Araq declared "existsEnv is defined twice in ospaths"')
+
+
+def test_an_mdx_export_statement_runs_to_its_end_iroh() -> None:
+    # n0-computer/iroh.computer src/app/blog/iroh-global-node-discovery/page.mdx (held-out 25):
+    # the post's metadata object spans lines; it was read as a dated claim
+    md = (
+        "import { BlogPostLayout } from '@/components/BlogPostLayout'\n\n"
+        "export const post = {\n  draft: false,\n  author: 'Rüdiger Klaehn',\n  date: '2024-02-08',\n"
+        "  title: 'Iroh global node discovery',\n  description:\n"
+        "    'How to discover iroh nodes by node id, using the Mainline Distributed Hash Table (DHT)',\n}\n\n"
+        "export default (props) => <BlogPostLayout article={post} {...props} />\n\n"
+        "## Problem\n\n"
+        "Publishing DNS records is relatively slow, and each iroh user would need a registrar such as"
+        " [AWS route53](https://aws.amazon.com/route53/).\n"
+    )
+    (c,) = claims(md, "page.mdx")
+    assert c.line == 16 and c.text.startswith("Publishing DNS records")
+    # brackets that never close end at the next heading, not at the end of the page
+    md = 'export const x = "{"\n\n## Problem\n\nIroh grew 40% in 2024.\n'
+    assert texts(md, "page.mdx") == ["Iroh grew 40% in 2024."]
+
+
+def test_a_link_numbered_in_brackets_is_that_link_turtledove() -> None:
+    # WICG/turtledove OUTCOME_BASED.md (held-out 25): "[[1](url)]" is the link, not also an
+    # undefined "[1]" reference
+    c = one(
+        "One of the objectives of TURTLEDOVE is to prevent the so-called **microtargeting**"
+        " [[1](https://github.com/WICG/turtledove#browsers-joining-interest-groups)].\n"
+    )
+    assert [(cit.kind, cit.url) for cit in c.citations] == [
+        (CitationKind.link, "https://github.com/WICG/turtledove#browsers-joining-interest-groups")
+    ]
+
+
+def test_material_for_mkdocs_icons_and_attribute_lists_are_markup() -> None:
+    # privacyguides/privacyguides.org docs/dns.md and docs/self-hosting/dns-filtering.md
+    md = (
+        "| DNS Provider | Protocols | Filtering | Signed Apple Profile |\n|---|---|---|---|\n"
+        "| [**Quad9**](https://quad9.net) | Cleartext <br>DoH <br>DoT <br>DNSCrypt | Based on server"
+        " choice. Malware blocking is included by default. | Yes <br>[:simple-apple: iOS]"
+        "(https://docs.quad9.net/i) <br>[:material-apple-finder: macOS](https://docs.quad9.net/m) |\n"
+    )
+    (row,) = texts(md)
+    assert ":" not in row and row.endswith("| Yes iOS macOS"), row
+    md = (
+        "[:octicons-home-16: Homepage](https://pi-hole.net){ .md-button .md-button--primary } has 40"
+        " members.\n"
+    )
+    assert texts(md) == ["Homepage has 40 members."]
+    # a time of day and a spread in prose are not icons or attributes
+    assert texts("It ran at 14:30:00 UTC on 2024-01-02 with { ...props }.\n") == [
+        "It ran at 14:30:00 UTC on 2024-01-02 with { ...props }."
+    ]
