@@ -82,7 +82,9 @@ LEAK = re.compile(
     r"|\{/\*|\*/\}"  # MDX comments
     r"|\{\*|\*\}"  # MkDocs code includes: {* file.py hl[3] *}
     r"|\b[A-Za-z]+=\{"  # JSX props
-    r"|\{:[^}]{0,80}\}|\{#[\w:.-]{1,80}\}"  # kramdown / pandoc attributes
+    r"|\{:[^}]{0,80}\}|\{#[\w:.-]{1,80}\}|\{ ?\.[A-Za-z][^}]{0,80}\}"  # kramdown / pandoc / attr_list
+    r"|:(?:material|fontawesome|octicons|simple)-[a-z0-9-]+:"  # Material for MkDocs icons
+    r"|^(?:draft|author|date|title|description): "  # an MDX export's metadata object
     r"|<[a-z][\w-]{0,30}(?: [\w.-]{1,30}){1,8}>"  # "<path to tar.gz>" placeholders
     # MyST / Sphinx / d2lbook roles: {numref}`x`, :cite:`key`
     r"|(?<![\w:]):(?:numref|ref|eqref|eq|label|doc|cite|citet|citep):|\{(?:numref|ref|eq|doc|cite)(?::\w+)?\}"
