@@ -123,6 +123,7 @@ from citecheck.extract.kinds import (
     is_sentiment,
     links_its_predicate,
     names_a_change,
+    points_to_source,
     reads_as_statement,
     reports_cited_finding,
     states_nothing_checkable,
@@ -1278,6 +1279,12 @@ def _block_drafts(
         kinds = detect_kinds(kind_mask[s:e])
         if quote and ClaimKind.quote not in kinds:
             kinds.append(ClaimKind.quote)
+        if not items and kinds and k + 1 < len(spans):
+            # "The cache cut build times by 40%. See the [benchmark](…) for details.": a fact's
+            # source is what the pointer after it links, not nothing
+            nxt = [lk.citation for lk in link_items.get(k + 1, ()) if lk.citation is not None]
+            if nxt and points_to_source(text[spans[k + 1][0] : spans[k + 1][1]]):
+                items = [(s, _inherited(c)) for c in nxt]
         if not items and not kinds:
             continue  # states no fact and cites nothing (most sentences: the rules below cost more)
         if is_boilerplate(sentence, figure=ClaimKind.statistic in kinds):

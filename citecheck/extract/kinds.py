@@ -1648,6 +1648,24 @@ _CITED_FINDING = re.compile(
 )
 
 
+# A sentence that only says where the last one comes from: "See the reproducer.", "For more
+# information, read the security advisory.", "More details in the release notes."
+_SOURCE_POINTER = re.compile(
+    r"^\W*(?:see(?:\s+also)?|read|check\s+out|learn\s+more|read\s+more|"
+    r"for\s+(?:more|further|additional|full|complete)\s+(?:information|info|details|context|background)\b|"
+    r"more\s+(?:information|info|details)\s+(?:is\s+|are\s+|can\s+be\s+found\s+)?(?:in|at|on|available)\b|"
+    r"(?:the\s+)?(?:full\s+)?details\s+(?:are\s+)?(?:in|at|on)\b)",
+    re.IGNORECASE,
+)
+
+
+def points_to_source(text: str) -> bool:
+    """Whether a sentence only points at where more is ("See the reproducer.", "For more
+    information, read the security advisory."): what it links is the source of the sentence
+    before it."""
+    return len(text.split()) <= 20 and _SOURCE_POINTER.match(text) is not None
+
+
 def reports_cited_finding(text: str) -> bool:
     """Whether a sentence reports the finding of a study named just before it ("The researchers
     found that …"), so that it cites what the sentence before it cites."""

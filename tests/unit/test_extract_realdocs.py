@@ -1916,3 +1916,17 @@ def test_material_for_mkdocs_icons_and_attribute_lists_are_markup() -> None:
     assert texts("It ran at 14:30:00 UTC on 2024-01-02 with { ...props }.\n") == [
         "It ran at 14:30:00 UTC on 2024-01-02 with { ...props }."
     ]
+
+
+def test_a_fact_cites_the_pointer_after_it_datafusion() -> None:
+    # apache/datafusion-site content/blog/2024-08-28-datafusion-comet-0.2.0.md (held-out 20)
+    md = (
+        "This release covers approximately four weeks of development work and is the result of merging 87"
+        " PRs from 14\ncontributors. See the [change log] for more information.\n\n"
+        "[change log]: https://github.com/apache/datafusion-comet/blob/main/dev/changelog/0.2.0.md\n"
+    )
+    c = one(md)
+    assert c.text.startswith("This release covers") and K.statistic in c.kinds
+    assert urls(c) == ["https://github.com/apache/datafusion-comet/blob/main/dev/changelog/0.2.0.md"]
+    # a sentence with no fact does not take it: the pointer's link is no claim's source then
+    assert claims("We worked hard on this release. See the [change log](https://a.org/c) for more.\n") == []
