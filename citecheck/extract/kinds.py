@@ -1251,7 +1251,8 @@ _DEFINITION = re.compile(
 # "DNSCrypt-Proxy is a DNS proxy with support for …", "tabindex is a global attribute that …":
 # what a named thing is, whatever its noun. Unlike `_DEFINITION` it takes a singular subject that
 # opens like a name (no pronoun, preposition or conditional: "At the bottom … there is a link"),
-# and only while the description states nothing more: who uses it, a count, a rank, a change.
+# and only while the description states nothing more: who uses it, a count, a rank, a change, or
+# a flaw or an incident.
 _DESCRIPTION = re.compile(
     r"^(?!(?i:there|it|this|that|these|those|here|which|what|one|each|all|both|we|they|he|she|i|you|if|"
     r"when|while|our|my|your|his|her|its|their|at|in|on|below|above|for|from|with|by|after|before|"
@@ -1263,6 +1264,9 @@ _DESCRIPTION = re.compile(
     r"(?!.*[.;]\s+\w)"
     r"(?!.*\b(?:there|used\s+(?:by|in|at)|and\s+(?:is|has|was)|since|recently|largest|most|first|only|"
     r"one|two|three|four|five|six|seven|eight|nine|ten|dozens?|hundreds?|thousands?|millions?)\b)"
+    # what went wrong is an event, not a description: "Heartbleed is a serious vulnerability in …"
+    r"(?!.*\b(?:vulnerabilit(?:y|ies)|bugs?|flaws?|exploits?|attacks?|breach(?:es)?|incidents?|outages?|"
+    r"regressions?|backdoors?|malware|ransomware|leaks?)\b)"
 )
 
 

@@ -1795,6 +1795,9 @@ def test_a_description_that_states_more_stays_a_claim() -> None:
         # who uses it (nsqio, in the realdocs-dev README's howtheysre list)
         "[NSQ](https://nsq.io) is a realtime distributed messaging platform, and is used in production at"
         " bitly.\n",
+        # a flaw or an incident is an event to check, not a description (heartbleed.com's own words)
+        "[Heartbleed](https://heartbleed.com) is a serious vulnerability in the popular OpenSSL"
+        " cryptographic software library.\n",
         # a pronoun or a conditional opens no description ("It is a …", "If there is a …")
         "It is a [known issue](https://github.com/o/r/issues/1) in the 2.0 branch.\n",
     ):
