@@ -1297,7 +1297,7 @@ def _block_drafts(
             continue  # a lead-in ("In the words of Section508.gov:"): its links go to what follows
         if ClaimKind.statistic not in kinds and is_sentiment(sentence):
             continue  # a testimonial's feelings ("I really enjoyed working with …")
-        if not (set(kinds) - {ClaimKind.quote}) and is_definition(sentence, quoted=bool(kinds)):
+        if not (set(kinds) - {ClaimKind.quote}) and is_definition(sentence, quoted=ClaimKind.quote in kinds):
             continue  # "Docker is a tool for …"
         if (
             block.masked

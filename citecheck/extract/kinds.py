@@ -853,6 +853,12 @@ _POINTER_VERBS = frozenset(
         "please",
     ]
 )
+# "For more information, …", "More details are …", "To learn more, …": more is elsewhere.
+_MORE_ELSEWHERE = (
+    r"for\s+(?:more|further|additional|full|complete)\s+(?:information|info|details|context|examples|"
+    r"background|reading)\b|more\s+(?:information|info|details)\s+(?:is|are|can|about|on|in|at)\b|"
+    r"(?:to\s+)?(?:learn|read|find\s+out)\s+more\b"
+)
 _BOILERPLATE_START = re.compile(
     # copyright and licence lines, with or without a link: "Copyright (c) 2019 Elan Shanker
     # (https://…)", "License: MIT By: … Repository: https://…"
@@ -864,10 +870,9 @@ _BOILERPLATE_START = re.compile(
     # Lie (25 minutes)", "00:05:20 Thomas begins talk"); a timeline's entry has its zone, its half
     # of the day, a colon or a dash after the time ("10:03:52 UTC Mariano reverted …")
     rf"(?:\d{{1,2}}:)?\d{{1,2}}:[0-5]\d\s(?!\s*(?:{_ZONE}|[-–—:(]))|"
-    r"for\s+(?:more|further|additional|full|complete)\s+(?:information|info|details|context|examples|"
-    r"background|reading)\b|more\s+(?:information|info|details)\s+(?:is|are|can|about|on)\b|"
+    rf"{_MORE_ELSEWHERE}|"
     r"(?:you\s+can|you\s+may|feel\s+free\s+to)\s+(?:also\s+)?(?:read|learn|find|see|check|watch|download|try|"
-    r"get|view|follow|join|listen|explore|browse)\b|(?:to\s+)?(?:learn|read|find\s+out)\s+more\b|"
+    r"get|view|follow|join|listen|explore|browse)\b|"
     r"(?:a\s+)?(?:big|huge|special|many|sincere|heartfelt)?\s*thanks?\s+(?:you|to\s+(?:everyone|all|our|each|every|the\s+"
     r"(?:many|amazing|wonderful|whole))|for)\b|thank\s+you\b|"
     r"by\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}\s*$|"
@@ -1234,6 +1239,9 @@ _SENTIMENT = re.compile(
     r"(?:enjoy(?:ed)?|lov(?:e|ed)|lik(?:e|ed)|proud|excited|happy|glad|thrilled|grateful|honou?red)\b|"
     r"^\W*my\s+favou?rite\b"
 )
+# What a definition or description may not go on to say, or it states a fact: who uses it, its
+# history, a rank ("… and is used by 1,000 companies", "… since 2015", "the largest …").
+_STATES_MORE = r"used\s+(?:by|in)|and\s+(?:is|has|was)|since|largest|most|first"
 # "Docker is a tool for packaging …": a definition or a product description.
 _DEFINITION = re.compile(
     r"^(?!(?i:there|it|this|that|these|those|here|which|what|one|each|all|both)\b)"
@@ -1244,7 +1252,7 @@ _DEFINITION = re.compile(
     r"editor|extension|plugin|module|utility|community|organi[sz]ation|initiative|group|term|concept)s?"
     r"(?:\s+(?:for|that|which|to|used|designed|built|written|made|meant|where|supporting|providing|offering|"
     r"focused|dedicated|helping)\b|\s*[.;:]?\s*$)"
-    r"(?!.*\b(?:used\s+(?:by|in)|and\s+(?:is|has|was)|since|largest|most|first)\b)"
+    rf"(?!.*\b(?:{_STATES_MORE})\b)"
 )
 
 
@@ -1262,7 +1270,7 @@ _DESCRIPTION = re.compile(
     r"result|sign|matter|question|case|change|shift|move|step)\b)"
     # (a stop inside: two sentences read as one, the second states something of its own)
     r"(?!.*[.;]\s+\w)"
-    r"(?!.*\b(?:there|used\s+(?:by|in|at)|and\s+(?:is|has|was)|since|recently|largest|most|first|only|"
+    rf"(?!.*\b(?:{_STATES_MORE}|there|used\s+at|recently|only|"
     r"one|two|three|four|five|six|seven|eight|nine|ten|dozens?|hundreds?|thousands?|millions?)\b)"
     # what went wrong is an event, not a description: "Heartbleed is a serious vulnerability in …"
     r"(?!.*\b(?:vulnerabilit(?:y|ies)|bugs?|flaws?|exploits?|attacks?|breach(?:es)?|incidents?|outages?|"
@@ -1655,9 +1663,7 @@ _CITED_FINDING = re.compile(
 # A sentence that only says where the last one comes from: "See the reproducer.", "For more
 # information, read the security advisory.", "More details in the release notes."
 _SOURCE_POINTER = re.compile(
-    r"^\W*(?:see(?:\s+also)?|read|check\s+out|learn\s+more|read\s+more|"
-    r"for\s+(?:more|further|additional|full|complete)\s+(?:information|info|details|context|background)\b|"
-    r"more\s+(?:information|info|details)\s+(?:is\s+|are\s+|can\s+be\s+found\s+)?(?:in|at|on|available)\b|"
+    rf"^\W*(?:see(?:\s+also)?|read|check\s+out|refer\s+to|{_MORE_ELSEWHERE}|"
     r"(?:the\s+)?(?:full\s+)?details\s+(?:are\s+)?(?:in|at|on)\b)",
     re.IGNORECASE,
 )

@@ -46,6 +46,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable
 
+from citecheck.extract.forms import roles
 from citecheck.numbers import wordset
 
 FILL = "\ue000"  # a private-use character: stands for blanked markup inside a line
@@ -82,7 +83,7 @@ _OPENERS = re.compile(r"\{\{|\{%|\{/\*|\{\*|\{(?::|[ \t]*[#.][A-Za-z])")
 _LIQUID_END = re.compile(r"\{%-?\s*end(\w+)\s*-?%\}")
 _SHORTCODE = re.compile(r"\{\{([<%])\s*(/?)\s*([\w.-]+)")
 _LIQUID_NAME = re.compile(r"\{%-?\s*(\w+)")
-_LIQUID_CITE = re.compile(r"\{%-?[ \t]*cite[ \t]")  # Jekyll-Scholar's tag (forms/roles.py)
+_LIQUID_CITE = re.compile(roles.LIQUID_CITE_OPENING)  # Jekyll-Scholar's tag, a citation
 _MACRO = re.compile(r"\{\{\s*([A-Za-z_][\w.-]*)\s*\(")
 _ATTRIBUTES = re.compile(r"\{(?::|[ \t]*[#.][A-Za-z])[^{}\n]{0,200}\}")
 # Material for MkDocs icons (pymdownx.emoji): ":material-newspaper-variant:", ":simple-github:",

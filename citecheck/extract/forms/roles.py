@@ -27,7 +27,9 @@ ROLE = re.compile(
     r"`([^`\n]{1,1000})`"
 )
 # Jekyll-Scholar's tag: keys separated by spaces, then its options ("--file other", "-l 23").
-LIQUID_CITE = re.compile(r"\{%-?[ \t]*cite[ \t]+([^%\n]{1,1000}?)[ \t]*-?%\}")
+# `LIQUID_CITE_OPENING` is also how the markup blanking knows to leave the tag to the parser.
+LIQUID_CITE_OPENING = r"\{%-?[ \t]*cite[ \t]"
+LIQUID_CITE = re.compile(LIQUID_CITE_OPENING + r"[ \t]*([^%\n]{1,1000}?)[ \t]*-?%\}")
 # What a role's name starts with: the parser tries the rule only where one of these stands.
 STARTS = ("{cite", "{footcite", ":cite", "{%")
 _KEY = re.compile(r"[^\s,;]{1,300}")
@@ -59,5 +61,5 @@ def match(text: str, pos: int, end: int) -> tuple[int, str, list[str]] | None:
 
 # Structural: the parser's `cite_role` rule finds them; a block holding one is parsed.
 FORM = CitationForm(
-    name="role", kind=CitationKind.role, gate=(r"\{(?:foot)?cite", r":cite", r"\{%-?[ \t]*cite[ \t]")
+    name="role", kind=CitationKind.role, gate=(r"\{(?:foot)?cite", r":cite", LIQUID_CITE_OPENING)
 )
