@@ -119,6 +119,7 @@ from citecheck.extract.kinds import (
     is_fragment,
     is_imperative_or_opinion,
     is_lead_in,
+    is_listing,
     is_question,
     is_sentiment,
     links_its_predicate,
@@ -1335,6 +1336,8 @@ def _block_drafts(
                 )
             ):
                 continue  # a link-only line, a navigation entry, a phrase with no verb
+            if kinds == [ClaimKind.temporal] and is_listing(sentence):
+                continue  # an event listing: "NodeConf London - May 11th, 2016"
             if not kinds and all(
                 isinstance(c, Citation) and c.resolve_status == RS.skipped for _, c in items
             ):

@@ -1616,6 +1616,45 @@ _SCHEDULE_ENTRY = re.compile(
 )
 
 
+# An event listing: a linked name with its date (and time, place) in fields of their own, no verb
+# ("NodeConf London - May 11th, 2016", "2024-03-19 | Leipzig, DE | Rust Leipzig", "GTFS-Flex -
+# Working Group Meeting | January 17, 2024 @ 10 am EST"). An announcement of what is to come,
+# a schedule, not a record of what happened: "23rd September 2020: MOSS and ROS confirm contract"
+# has a verb, and "Disclosure Date: 2 November 2020" labels a fact's date.
+_LISTING_FIELDS = re.compile(r"\s*(?:\||\t|\s[-–—•]\s|:\s)\s*")
+_DATE_WORD = re.compile(
+    rf"^(?:{_MONTH}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    rf"\d{{1,4}}(?:st|nd|rd|th)?|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}(?::\d{{2}}){{0,2}}(?:[ap]m)?|{_ZONE}|"
+    r"[ap]m|@|to|and|&|[-–—,.])$",
+    re.IGNORECASE,
+)
+_LISTING_TOKEN = re.compile(r"[\w:]+|[@&,.\-–—]")
+_NAME_WORD = re.compile(r"[^\s()\[\],/+|]+")
+_DATE_LABEL = frozenset(["date", "dates"])
+# Words a name may hold in lower case ("Rust - Modern Systems Programming in Leipzig").
+_NAME_SMALL = wordset("of and in the for on at with to by from or a an de la du der")
+
+
+def _is_date_field(field: str) -> bool:
+    tokens = _LISTING_TOKEN.findall(field)
+    return any(t[0].isdigit() for t in tokens) and all(_DATE_WORD.match(t) for t in tokens)
+
+
+def is_listing(text: str) -> bool:
+    """Whether a linked line is an event listing: a date in a field of its own, and a name in the
+    others (every word capitalised or a small word, no number, no verb, no "date" label)."""
+    fields = [f for f in _LISTING_FIELDS.split(text.strip().rstrip(".")) if f.strip()]
+    dated = [_is_date_field(f) for f in fields]
+    if len(fields) < 2 or not any(dated) or all(dated):
+        return False
+    name = " ".join(f for f, d in zip(fields, dated, strict=True) if not d)
+    return all(
+        (w[0].isupper() or w.lower() in _NAME_SMALL or not w[0].isalnum())
+        and w.lower() not in ("date", "dates")
+        for w in _NAME_WORD.findall(name)
+    )
+
+
 # A list entry that names someone or something and gives its dates or role, with no verb: "Alex
 # Griffing (2015-2017)", "Travis Oliphant (project founder, 2005-2012)". A roster, not a statement.
 _ROSTER = re.compile(

