@@ -12,7 +12,7 @@ Y/P/N/-, …), `recall.jsonl` (every real claim of some files read in full, with
 carries where the judgment says its extracted ones were partly right or wrong; for a read-only
 set, `bench/<SET NAME>.truth.jsonl`). By default the
 bench scores the development set (`realdocs-dev` in ../shared/eval or CITECHECK_EVAL_DIR) and the
-held-out sets `tests/data/realdocs-heldout` to `-heldout15` (labelled from
+held-out sets `tests/data/realdocs-heldout` to `-heldout27` (labelled from
 repositories nobody tuned for; see their READMEs). `--quick` (CI's smoke run): one timing
 round; where the development set is absent, the small committed sample `tests/data/realdocs`
 instead (a few files of it, with their labels).
@@ -72,7 +72,7 @@ from citecheck.models import Claim, ResolveStatus  # noqa: E402
 
 KINDS = ("hyperlinked", "statistic", "quote", "temporal", "comparative")
 SAMPLE = _ROOT / "tests" / "data" / "realdocs"
-HELD_OUT = [_ROOT / "tests" / "data" / f"realdocs-heldout{n}" for n in ("", *map(str, range(2, 26)))]
+HELD_OUT = [_ROOT / "tests" / "data" / f"realdocs-heldout{n}" for n in ("", *map(str, range(2, 28)))]
 SUFFIXES = (".md", ".mdx", ".markdown")
 
 # Template and MDX markup that is not prose; a claim whose text holds one leaked it.
@@ -84,6 +84,7 @@ LEAK = re.compile(
     r"|\b[A-Za-z]+=\{"  # JSX props
     r"|\{:[^}]{0,80}\}|\{#[\w:.-]{1,80}\}|\{ ?\.[A-Za-z][^}]{0,80}\}"  # kramdown / pandoc / attr_list
     r"|:(?:material|fontawesome|octicons|simple)-[a-z0-9-]+:"  # Material for MkDocs icons
+    r"|\[![A-Za-z][\w-]*\]"  # a callout's label: "[!NOTE]", "[!info]"
     r"|^(?:draft|author|date|title|description): "  # an MDX export's metadata object
     r"|<[a-z][\w-]{0,30}(?: [\w.-]{1,30}){1,8}>"  # "<path to tar.gz>" placeholders
     # MyST / Sphinx / d2lbook roles: {numref}`x`, :cite:`key`

@@ -3,6 +3,7 @@ aside, and whether it sets aside real ones.
 
 Usage: python bench/screen.py [SET_DIR ...] [--judge anthropic|openai|openai-compatible]
                               [--model M] [--base-url URL] [--max-cost-usd 2] [--json OUT]
+                              [--price-in P --price-out P] [--deadline-minutes M]
        python bench/screen.py --quick   (CI's smoke run: the tests' stand-in model, see below)
 
 It needs a real key (ANTHROPIC_API_KEY or OPENAI_API_KEY; an OpenAI-compatible server with
@@ -161,6 +162,13 @@ def main() -> int:
     parser.add_argument("--model")
     parser.add_argument("--base-url")
     parser.add_argument("--max-cost-usd", type=float, default=2.0)
+    parser.add_argument(
+        "--price-in", type=float, help="USD per million input tokens, for a model outside the price table"
+    )
+    parser.add_argument("--price-out", type=float, help="USD per million output tokens (with --price-in)")
+    parser.add_argument(
+        "--deadline-minutes", type=float, help="the judge's time budget (a slow local server needs more)"
+    )
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--quick", action="store_true", help="smoke run against the tests' stand-in model")
     parser.add_argument(
@@ -191,7 +199,15 @@ def main() -> int:
                 )
             else:
                 print("--quick: the tests' stand-in model; these figures say nothing about a real model")
-        settings = Settings(judge=judge_name, model=model, base_url=base_url, max_cost_usd=args.max_cost_usd)
+        settings = Settings(
+            judge=judge_name,
+            model=model,
+            base_url=base_url,
+            max_cost_usd=args.max_cost_usd,
+            price_in_per_mtok=args.price_in,
+            price_out_per_mtok=args.price_out,
+            judge_deadline_minutes=args.deadline_minutes,
+        )
         try:
             config = resolve_judge(settings, environ)
         except CitecheckError as exc:

@@ -953,7 +953,9 @@ def _link_citation(link_tok: Token, text: str, line: str, cur: int) -> Citation 
 
 # --- sentences → claims ---------------------------------------------------------------------------
 
-_ALERT = re.compile(r"\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*", re.IGNORECASE)
+# A callout's label: GitHub's alerts ("[!NOTE]" alone on its line) and the Obsidian-style callouts
+# other sites render ("[!info] 🚀 Try it now", "[!tip]- Folded"), whose first line is the title.
+_ALERT = re.compile(r"\[![A-Za-z][\w-]{0,30}\][+-]?")
 _LABEL_STOP = re.compile(r"[\]\s]")
 
 
@@ -1159,8 +1161,9 @@ def _block_drafts(
                 taken.add(hit.start, hit.end)
     mask = _apply_mask(text, masked)
     alert = _ALERT.match(mask)
-    if alert:  # a GitHub alert's "[!NOTE]" label is not part of any sentence
-        mask = " " * alert.end() + mask[alert.end() :]
+    if alert:  # a callout's label and title (the rest of its line) are not part of any sentence
+        end = next((b for b in block.breaks if b >= alert.end()), alert.end())
+        mask = " " * end + mask[end:]
     spans = (
         split_sentences(_marker_gaps(mask, block.links))
         if split

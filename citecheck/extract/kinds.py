@@ -855,8 +855,8 @@ _POINTER_VERBS = frozenset(
 )
 # "For more information, …", "More details are …", "To learn more, …": more is elsewhere.
 _MORE_ELSEWHERE = (
-    r"for\s+(?:more|further|additional|full|complete)\s+(?:information|info|details|context|examples|"
-    r"background|reading)\b|more\s+(?:information|info|details)\s+(?:is|are|can|about|on|in|at)\b|"
+    r"for\s+(?:a\s+|the\s+)?(?:more|further|additional|full|complete)\s+(?:information|info|details|context|"
+    r"examples|background|reading|list|overview|explanation|description)\b|more\s+(?:information|info|details)\s+(?:is|are|can|about|on|in|at)\b|"
     r"(?:to\s+)?(?:learn|read|find\s+out)\s+more\b"
 )
 _BOILERPLATE_START = re.compile(
@@ -919,7 +919,8 @@ _BOILERPLATE_ANY = re.compile(
     r"\b(?:more|further)\s+(?:information|details|reading)\s+(?:is\s+|are\s+|can\s+be\s+found\s+)?(?:here|at|in|on)\b|"
     # "The source can be found here.", "The slides can be viewed on our website."
     r"\b(?:can|may)\s+(?:also\s+)?be\s+(?:found|read|viewed|accessed|downloaded|seen|watched)\s+(?:here|there|below|"
-    r"above|online|at|on\s+(?:the|our|this|its|their|GitHub|YouTube)|in\s+(?:the|our|this|its|their)\s+(?:docs|"
+    r"above|online|at|on\s+(?:the|our|this|its|their|GitHub|YouTube)|in\s+(?:the|our|this|its|their)\s+"
+    r"(?:[\w.-]+\s+){0,3}?(?:docs|"
     r"documentation|repository|repo|guide|blog|wiki|readme|changelog|release\s+notes|post|article|book|website|"
     r"site|page|issue|thread|forum|chapter|section|appendix))\b)",
     re.IGNORECASE,
@@ -1188,7 +1189,14 @@ _RESOURCE_POINTER = re.compile(
     r"^\W*here(?:['’]s|\s+is|\s+are)\s+(?:the|a|an|my|our|some|what|how)\b|"
     # "There's also a post on Mozilla Hacks", "There's a great guide to … on Stack Overflow"
     r"^\W*there(?:['’]s|\s+is|\s+are)\s+(?:also\s+)?(?:a|an|another|some)\s+(?:[\w'’-]+\s+){0,2}?(?:post|"
-    r"guide|talk|article|video|write-?up|tutorial|thread|podcast|episode|book|course)s?\b",
+    r"guide|talk|article|video|write-?up|tutorial|thread|podcast|episode|book|course)s?\b|"
+    # where the documentation is: "Full details of the PGlite adapter are available in the
+    # documentation.", "The documentation is all in the SciMLDocs."
+    r"^\W*(?:the\s+)?(?:full\s+|complete\s+|more\s+)?(?:details|documentation|docs|instructions|source\s+code|"
+    r"slides|recordings?)\b(?:\s+(?:of|for|on|about)\s+[^.,;:]{1,60}?)?\s+(?:is|are)\s+(?:all\s+|now\s+|also\s+)?"
+    r"(?:available\s+|published\s+|hosted\s+)?(?:in|at|on|from)\b|"
+    # a name, then where to look: "The Helm proto, see: https://…"
+    r"^[^.,;:!?]{1,60},\s+see:",
     re.IGNORECASE,
 )
 

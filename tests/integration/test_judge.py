@@ -699,6 +699,33 @@ def test_compatible_server_without_json_schema_falls_back_to_json_mode(compat: L
     assert judge.calls_made == 2 and judge.calls_failed == 0
 
 
+def test_compatible_server_refusing_json_schema_with_a_500_falls_back_to_json_mode(compat: LLMServer) -> None:
+    # llama-cpp-python's server (0.3) rejects `response_format: json_schema` with a 500 whose
+    # message names the field (its validation error), not a 400: the step down must follow it
+    def respond(req: RecordedRequest) -> Reply:
+        if req.body.get("response_format", {}).get("type") == "json_schema":
+            return openai_error(
+                500,
+                "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'),"
+                " 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}",
+            )
+        return verdicts_reply("openai", [verdict(1, True, TALL)])
+
+    compat.responder = respond
+    [result] = run(compat_judge(compat), source(), ["It is 330 metres tall."])
+    assert result.supported is True
+    kinds = [c.body.get("response_format", {}).get("type") for c in compat.calls]
+    assert kinds[-1] == "json_object" and set(kinds[:-1]) == {"json_schema"}
+
+
+def test_compatible_server_error_not_about_the_format_is_no_step_down(compat: LLMServer) -> None:
+    compat.responder = lambda req: openai_error(500, "CUDA out of memory")
+    judge = compat_judge(compat)
+    [result] = run(judge, source(), ["It is 330 metres tall."])
+    assert result.supported is None and judge.calls_failed == 1
+    assert {c.body.get("response_format", {}).get("type") for c in compat.calls} == {"json_schema"}
+
+
 def test_compatible_server_without_any_json_mode_gets_prompt_only_json(compat: LLMServer) -> None:
     def respond(req: RecordedRequest) -> Reply:
         if "response_format" in req.body:

@@ -1955,3 +1955,31 @@ def test_an_event_listing_is_a_schedule_not_a_claim() -> None:
         "- [Disclosure or Patch Date](https://a.org/d): 2 November 2020\n"
     )
     assert len(texts(kept)) == 3, texts(kept)
+
+
+def test_where_the_documentation_is_is_a_pointer() -> None:
+    # electric-sql/electric blog posts (held-out 27); SciML/sciml.ai news/2024/01/23/nlsolve.md,
+    # grpc/grpc.io helm-grpc.md, nhsengland/datascience mps-handbook.md (held-out 26)
+    md = (
+        "For a full list of updated components see [Release notes](https://github.com/e/releases).\n\n"
+        "Full details of the SQL syntax permitted in a where clause can be found in the"
+        " [Shapes documentation](https://electric-sql.com/docs/shapes).\n\n"
+        "Full details of the PGlite adapter are available in the [documentation](https://e.com/docs/pglite).\n\n"
+        "The documentation is all in the [SciMLDocs](https://docs.sciml.ai/).\n\n"
+        "- The Helm proto, see: https://github.com/kubernetes/helm/tree/master/_proto/hapi\n"
+    )
+    assert texts(md) == []
+    # a fact that names where it is documented is still a fact
+    kept = "Revenue doubled in 2022, see [the report](https://a.org/r).\n"
+    assert texts(kept) == ["Revenue doubled in 2022, see the report."]
+
+
+def test_a_callouts_label_and_title_are_not_prose_electric() -> None:
+    # electric-sql/electric 2026-04-07-yjs-durable-streams-on-electric-cloud.md (held-out 27): an
+    # Obsidian-style callout whose first line is its title; a GitHub alert's label is alone on its line
+    md = (
+        ">[!info] 🚀&nbsp; Try it now\n"
+        ">The service was [released in March 2026](https://e.com/blog).\n\n"
+        "> [!NOTE]\n> The total size of the models is [685B](https://hf.co/m).\n"
+    )
+    assert texts(md) == ["The service was released in March 2026.", "The total size of the models is 685B."]

@@ -194,9 +194,13 @@ class OpenAIConnection:
                     **self._body(request, mode)
                 )
                 break
-            except (sdk.BadRequestError, sdk.UnprocessableEntityError):
+            except (sdk.BadRequestError, sdk.UnprocessableEntityError, sdk.InternalServerError) as exc:
                 lower = self.step_down(mode)
-                if lower is None:
+                if lower is None or (
+                    # llama-cpp-python's server answers a field it does not know with a 500 that
+                    # names the field; any other server error is the server's, not the format's
+                    isinstance(exc, sdk.InternalServerError) and "response_format" not in str(exc)
+                ):
                     raise
                 self._json_mode = lower
         out = self._response(raw.parse())
