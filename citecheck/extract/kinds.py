@@ -873,6 +873,8 @@ _BOILERPLATE_START = re.compile(
     rf"{_MORE_ELSEWHERE}|"
     r"(?:you\s+can|you\s+may|feel\s+free\s+to)\s+(?:also\s+)?(?:read|learn|find|see|check|watch|download|try|"
     r"get|view|follow|join|listen|explore|browse)\b|"
+    # a credit line: "Technical reviews by Kevin Swiber (Postman), …", "Edited by …"
+    r"(?:technical\s+|peer\s+)?(?:reviews?|reviewed|edit(?:ed|ing)|proofreading|illustrations?)\s+by\b|"
     r"(?:a\s+)?(?:big|huge|special|many|sincere|heartfelt)?\s*thanks?\s+(?:you|to\s+(?:everyone|all|our|each|every|the\s+"
     r"(?:many|amazing|wonderful|whole))|for)\b|thank\s+you\b|"
     r"by\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}\s*$|"
@@ -943,7 +945,8 @@ _STAMP = re.compile(
 )
 # "Estimated time to complete: 60 minutes": a page's metadata line, a label and a short value.
 _METADATA = re.compile(
-    r"^(?:estimated\s+)?(?:time(?:\s+to\s+(?:complete|read))?|duration|reading\s+time|level|difficulty|date|"
+    r"^(?:estimated\s+)?(?:time(?:\s+to\s+(?:complete|read))?|duration|reading\s+time|level|difficulty|"
+    r"(?:start\s+|creation\s+|publication\s+)?date|created|published|"
     r"authors?|version|status|tags?|categor(?:y|ies)|audience|prerequisites|length|license|format|"
     r"last\s+(?:updated|modified|reviewed))\s*:\s*\S+(?:\s+\S+){0,4}\s*$",
     re.IGNORECASE,
@@ -1186,7 +1189,7 @@ _RESOURCE_POINTER = re.compile(
     r"\s+(?:also\s+|further\s+)?(?:explains?|describes?|shows?|covers?|contains?|lists?|walks|goes\s+(?:into|over|"
     r"through)|discuss(?:es)?|details|outlines?|introduces?|summari[sz]es?)\b|"
     # "Here's the source code for version 0.1.0", "Here's a look back at what we did in 2024"
-    r"^\W*here(?:['’]s|\s+is|\s+are)\s+(?:the|a|an|my|our|some|what|how)\b|"
+    r"^\W*here(?:['’]s|\s+is|\s+are)\s+(?:the|a|an|another|my|our|some|what|how)\b|"
     # "There's also a post on Mozilla Hacks", "There's a great guide to … on Stack Overflow"
     r"^\W*there(?:['’]s|\s+is|\s+are)\s+(?:also\s+)?(?:a|an|another|some)\s+(?:[\w'’-]+\s+){0,2}?(?:post|"
     r"guide|talk|article|video|write-?up|tutorial|thread|podcast|episode|book|course)s?\b|"

