@@ -1329,6 +1329,8 @@ def _block_drafts(
             and _words_outside(kind_mask[s:e], sentence_links, s, e) <= len(mention_items[k])
         ):
             continue  # a reading-list entry: "[Title](…) (Author, 2018)."
+        if split and not quote and sentence_links and _credited_title(smask, sentence_links, s, e):
+            continue  # a talk list's entry: "[Lightning talk 10 tips in 5 mins!](…) by Jean Yves Couet"
         if items:
             if not kinds and (
                 is_fragment(sentence)
@@ -1471,6 +1473,20 @@ def _opens_reference_entry(masked: list[tuple[int, int]], text: str, s: int, e: 
         if ms == s:
             return _ENTRY_TAIL.match(text, me, e) is not None
     return False
+
+
+# What follows a linked title in a talk or reading list: its author ("by Jeremy Zaborowski").
+_BY_AUTHOR = re.compile(r"\s*by\s+[A-Z@][\w.'’@-]*(?:\s+[A-Z][\w.'’-]*){0,4}\s*[.!]?\s*")
+
+
+def _credited_title(smask: str, links: list[_Link], s: int, e: int) -> bool:
+    """Whether a sentence is linked titles and then their author, and nothing else."""
+    inside = [lk for lk in links if lk.start < e and lk.end > s]
+    if not inside:
+        return False
+    tail = smask[min(inside[-1].end, e) - s :]
+    m = _BY_AUTHOR.fullmatch(tail)
+    return m is not None and _words_outside(smask, links, s, e) == len(_WORD.findall(tail))
 
 
 def _words_outside(smask: str, links: list[_Link], s: int, e: int) -> int:

@@ -905,9 +905,10 @@ _BOILERPLATE_WORDS = (
     "be downloaded",
     "be seen",
     "be watched",
+    "originally",
 )
 _BOILERPLATE_ANY = re.compile(
-    r"\b(?=[wisahmfct])(?:"  # the first letters of the alternatives (see `_STAT_DIGITS`)
+    r"\b(?=[wisahmfcto])(?:"  # the first letters of the alternatives (see `_STAT_DIGITS`)
     r"\b(?:we|I)(?:\s+would\s+like\s+to|\s+want\s+to|\s+wanted\s+to|['’]d\s+like\s+to)\s+(?:say\s+)?"
     r"(?:thank|acknowledge)|\b(?:we|I)\s+(?:thank|are\s+grateful|am\s+grateful)\b|\bspecial\s+thanks\b|"
     r"\bworth\s+(?:mentioning|reading|a\s+read|a\s+look|checking\s+out|noting\s+here)\b|"
@@ -918,6 +919,8 @@ _BOILERPLATE_ANY = re.compile(
     # a credit line: "The credits for this syntax go to Björn Rabenstein."
     r"\b(?:the\s+)?credits?\s+(?:for\b[^.!?]{0,80}?\s)?(?:goes|go)\s+to\b|"
     r"\bhas\s+a\s+(?:website|homepage|home\s+page|blog|personal\s+site)\b|"
+    # a cross-post's note: "Ian Beer, Project Zero (Originally posted on Project Zero blog 2020-07-27)"
+    r"(?<=\()originally\s+(?:posted|published)\s+(?:on|in|at|to)\b|"
     r"\b(?:more|further)\s+(?:information|details|reading)\s+(?:is\s+|are\s+|can\s+be\s+found\s+)?(?:here|at|in|on)\b|"
     # "The source can be found here.", "The slides can be viewed on our website."
     r"\b(?:can|may)\s+(?:also\s+)?be\s+(?:found|read|viewed|accessed|downloaded|seen|watched)\s+(?:here|there|below|"

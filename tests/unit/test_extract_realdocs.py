@@ -1994,3 +1994,19 @@ def test_a_documents_start_date_and_review_credits_are_metadata() -> None:
         "_Technical reviews by [Kevin Swiber](https://x.com/k) (Postman), Eryu Xia (Google)_\n"
     )
     assert texts(md) == []
+
+
+def test_a_credited_title_and_a_cross_post_note_are_no_claims() -> None:
+    # sveltejs/svelte.dev whats-new-in-svelte-august-2025.md (held-out 21); googleprojectzero
+    # 0days-in-the-wild 0day-RCAs/2019/CVE-2019-7286.md (held-out 19)
+    md = (
+        "- [Lightning talk 10 tips in 5 mins!](https://www.youtube.com/watch?v=h) by Jean Yves Couet\n"
+        "- [Best Icon Library for Svelte and SvelteKit in 2023](https://youtu.be/q) by SvelteRust\n\n"
+        "Ian Beer, Project Zero ([Originally posted on Project Zero blog 2020-07-27](https://googleprojectzero."
+        "blogspot.com/2020/07/a.html))\n"
+    )
+    assert texts(md) == []
+    # a statement whose verb stands outside its link keeps it
+    assert texts("- [Svelte 5](https://svelte.dev/blog/5) was released by the Svelte team in 2024.\n") == [
+        "Svelte 5 was released by the Svelte team in 2024."
+    ]
