@@ -1637,7 +1637,7 @@ _SCHEDULE_ENTRY = re.compile(
 # has a verb, and "Disclosure Date: 2 November 2020" labels a fact's date.
 _LISTING_FIELDS = re.compile(r"\s*(?:\||\t|\s[-–—•]\s|:\s)\s*")
 _DATE_WORD = re.compile(
-    rf"^(?:{_MONTH}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    rf"^(?:{_SHORT_MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     rf"\d{{1,4}}(?:st|nd|rd|th)?|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}(?::\d{{2}}){{0,2}}(?:[ap]m)?|{_ZONE}|"
     r"[ap]m|@|to|and|&|[-–—,.])$",
     re.IGNORECASE,
