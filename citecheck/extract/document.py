@@ -125,6 +125,7 @@ from citecheck.extract.kinds import (
     links_its_predicate,
     names_a_change,
     points_to_source,
+    reads_as_reference,
     reads_as_statement,
     reports_cited_finding,
     states_nothing_checkable,
@@ -1072,15 +1073,22 @@ _T = TypeVar("_T")
 
 
 def _by_sentence(
-    starts: list[int], n_text: int, items: list[_T], offset: Callable[[_T], int]
+    starts: list[int], n_text: int, items: list[_T], offset: Callable[[_T], int], *, markers: bool = False
 ) -> dict[int, list[_T]]:
     """The items by the index of the sentence each belongs to (the span from a sentence's start
-    to the next one's; -1 before the first sentence or past the text), in their order."""
+    to the next one's; -1 before the first sentence or past the text), in their order.
+    `markers`: the items are note markers, which follow what they mark, so one at a sentence's
+    very start ("… approaches.[^13] [^14] The service …") or past the text's end ("… reports.
+    [^11]", the block's trailing space stripped) marks the sentence before it."""
     out: dict[int, list[_T]] = {}
     for item in items:
         off = offset(item)
         k = bisect_right(starts, off) - 1
-        out.setdefault(k if k >= 0 and off <= n_text else -1, []).append(item)
+        if markers and k >= 1 and off == starts[k]:
+            k -= 1
+        if off > n_text and not markers:
+            k = -1
+        out.setdefault(k, []).append(item)
     return out
 
 
@@ -1218,8 +1226,8 @@ def _block_drafts(
         not_facts += [m.span() for m in _TEX_MATH.finditer(mask)]
     kind_mask = _apply_mask(mask, not_facts)
     mention_items = _by_sentence(starts, n, mentions, attrgetter("start"))
-    footnote_items = _by_sentence(starts, n, block.footnotes, itemgetter(0))
-    pandoc_items = _by_sentence(starts, n, block.pandoc, itemgetter(0))
+    footnote_items = _by_sentence(starts, n, block.footnotes, itemgetter(0), markers=True)
+    pandoc_items = _by_sentence(starts, n, block.pandoc, itemgetter(0), markers=True)
     # "[Knight Capital](…). A combination of … caused a $460M loss.": a block that opens with a
     # link standing alone as its first sentence is about the linked page; its sentences cite it.
     lead: Citation | None = None
@@ -1938,13 +1946,18 @@ def _walk(
         if ttype == "footnote_reference_close":
             fn = footnotes.get(footnote_key or "")
             if fn is not None and not fn.urls and not fn.mentions:
-                drafts.extend(fn.drafts)  # an explanatory note: its own sentences are claims
+                # an explanatory note: its own sentences are claims, but for a reference it gives
+                drafts.extend(d for d in fn.drafts if not reads_as_reference(d.claim.text))
             elif fn is not None:
                 # a note that cites: its sentences that state a figure, a date, a quotation or a
                 # comparison are claims too ("The entire dataset has 100,000,000 rows in a single
                 # 14 GB Parquet file"), each with its own citations; a reference's title and date
                 # ("ACM SIGCOMM …, Volume 41 Issue 4 August 2011") is none
-                drafts.extend(d for d in fn.drafts if d.fact_kinds and not is_fragment(d.claim.text))
+                drafts.extend(
+                    d
+                    for d in fn.drafts
+                    if d.fact_kinds and not is_fragment(d.claim.text) and not reads_as_reference(d.claim.text)
+                )
             footnote_key = None
             continue
         if (

@@ -1125,6 +1125,19 @@ def is_fragment(text: str) -> bool:
     )
 
 
+# A title in quotation marks, in a reference: "Peter H. Salus, "A Quarter-Century of Unix", 1994".
+_QUOTED_TITLE = re.compile(r'"[^"]{3,200}"|“[^”]{3,200}”|https?://\S+')
+
+
+def reads_as_reference(text: str) -> bool:
+    """A bibliographic reference, as a note gives one: who, a title, where and when it appeared,
+    in fields split by commas, and no verb outside the title ("Lou Downe, "Better services with
+    patterns and standards", Government Digital Service Blog, 6th August 2015, https://…",
+    "Interview, Matthew Sheret, former Writer and Strategist …, 21st September 2018")."""
+    bare = _QUOTED_TITLE.sub("Title", text)  # and its address
+    return bare.count(",") >= 2 and is_fragment(bare)
+
+
 # A pointer or request after a leading clause ("Readers who are in need of a service mesh, check
 # out Linkerd.", "To sign up …, please add yourself to the signup list", "If you're not happy
 # with …, contact the EASS"): the main clause opens with a pointer verb and states nothing. The

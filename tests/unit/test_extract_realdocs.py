@@ -2010,3 +2010,39 @@ def test_a_credited_title_and_a_cross_post_note_are_no_claims() -> None:
     assert texts("- [Svelte 5](https://svelte.dev/blog/5) was released by the Svelte team in 2024.\n") == [
         "Svelte 5 was released by the Svelte team in 2024."
     ]
+
+
+def test_a_note_marker_after_the_stop_marks_the_sentence_before_it_playbook() -> None:
+    # platformland/playbook book/text/measure.md and trust.md (held-out 28): "… issues. [^11]" at a
+    # paragraph's end, and ".[^13] [^14] The …", a second marker before the next sentence
+    md = (
+        "It is also standard practice for commercial platforms to publish public incident reports. [^11]\n\n"
+        "Digital proofs are an evolving area, with the Android platform and the W3C both actively developing"
+        " approaches.[^13] [^14] In November 2018, the NHS pulled out of the memorandum.\n\n"
+        "[^11]: https://status.example.com/incidents\n[^13]: https://www.xda-developers.com/a\n"
+        "[^14]: https://www.w3.org/TR/verifiable-claims-data-model/\n"
+    )
+    found = {c.text[:30]: urls(c) for c in claims(md)}
+    assert found == {
+        "It is also standard practice f": ["https://status.example.com/incidents"],
+        "Digital proofs are an evolving": [
+            "https://www.xda-developers.com/a",
+            "https://www.w3.org/TR/verifiable-claims-data-model/",
+        ],
+        "In November 2018, the NHS pull": [],
+    }
+
+
+def test_a_notes_bibliographic_reference_is_no_claim_playbook() -> None:
+    # platformland/playbook book/text/services.md and explain.md (held-out 28): notes that give a
+    # reference, with and without its address; a note that states a fact stays a claim
+    md = (
+        "Services can share platforms.[^1] Unix shaped it.[^2] Sweden runs many ID systems.[^3]\n\n"
+        '[^1]: Lou Downe, "Better services with patterns and standards", Government Digital Service Blog,'
+        " 6th August 2015, https://gds.blog.gov.uk/2015/08/06/better-services-with-patterns-and-standards/\n"
+        '[^2]: Peter H. Salus, "A Quarter-Century of Unix", 1994\n'
+        "[^3]: Sweden had 4 identity systems in 2019, https://a.example.org/se\n"
+    )
+    texts_found = texts(md)
+    assert not any("Lou Downe" in t or "Salus" in t for t in texts_found), texts_found
+    assert "Sweden had 4 identity systems in 2019, https://a.example.org/se" in texts_found
