@@ -127,6 +127,7 @@ from citecheck.extract.kinds import (
     points_to_source,
     reads_as_reference,
     reads_as_statement,
+    reports_a_change,
     reports_cited_finding,
     states_nothing_checkable,
     tells_a_personal_story,
@@ -1291,7 +1292,7 @@ def _block_drafts(
         kinds = detect_kinds(kind_mask[s:e])
         if quote and ClaimKind.quote not in kinds:
             kinds.append(ClaimKind.quote)
-        if not items and kinds and k + 1 < len(spans):
+        if not items and (kinds or reports_a_change(sentence)) and k + 1 < len(spans):
             # "The cache cut build times by 40%. See the [benchmark](…) for details.": a fact's
             # source is what the pointer after it links, not nothing
             nxt = [lk.citation for lk in link_items.get(k + 1, ()) if lk.citation is not None]

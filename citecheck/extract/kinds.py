@@ -1115,6 +1115,22 @@ def tells_of_an_event(text: str) -> bool:
     return _PAST_TENSE.search(text) is not None or not _IRREGULAR_PAST.isdisjoint(text.lower().split())
 
 
+# What happened, in the perfect or the passive: "Version 0.4.2 of ponylang/corral has been
+# released.", "FLEDGE has been renamed to Protected Audience API.", "We've added data type support".
+_CHANGE_REPORTED = re.compile(
+    r"\b(?:has|have|had)\s+been\s+(?:\w+ly\s+)?\w+(?:ed|en|wn)\b|"
+    r"\b(?:was|were)\s+(?:\w+ly\s+)?\w+(?:ed|en|wn)\b|"
+    r"(?:\b(?:has|have)|['’]ve)\s+(?:\w+ly\s+)?\w+ed\b",
+    re.IGNORECASE,
+)
+
+
+def reports_a_change(text: str) -> bool:
+    """Whether a sentence says that something happened ("… has been released", "… was renamed",
+    "We've added …"), which the pointer after it may source ("See the release notes …")."""
+    return _CHANGE_REPORTED.search(text) is not None
+
+
 def is_fragment(text: str) -> bool:
     """A phrase, not a sentence: no finite verb ("scikit-build-core for projects with C, C++",
     "With Tartiflette ASGI to provide ASGI integration", "And also the docs about Strawberry with

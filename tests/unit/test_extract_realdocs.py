@@ -2046,3 +2046,17 @@ def test_a_notes_bibliographic_reference_is_no_claim_playbook() -> None:
     texts_found = texts(md)
     assert not any("Lou Downe" in t or "Salus" in t for t in texts_found), texts_found
     assert "Sweden had 4 identity systems in 2019, https://a.example.org/se" in texts_found
+
+
+def test_a_reported_change_cites_the_pointer_after_it_pony() -> None:
+    # ponylang/ponylang-website docs/blog/posts/last-week-in-pony-020721.md (held-out 29): each
+    # release item was dropped, its only link being in the pointer after it
+    md = (
+        "- Version 0.4.2 of ponylang/corral has been released.\n"
+        "See the [release notes](https://github.com/ponylang/corral/releases/tag/0.4.2) for more details.\n"
+    )
+    c = one(md)
+    assert c.text == "Version 0.4.2 of ponylang/corral has been released."
+    assert urls(c) == ["https://github.com/ponylang/corral/releases/tag/0.4.2"]
+    # a sentence that reports nothing does not take the pointer's link
+    assert claims("Corral is a dependency manager. See the [docs](https://a.org/d) for more details.\n") == []
