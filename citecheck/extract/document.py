@@ -1292,11 +1292,16 @@ def _block_drafts(
         kinds = detect_kinds(kind_mask[s:e])
         if quote and ClaimKind.quote not in kinds:
             kinds.append(ClaimKind.quote)
-        if not items and (kinds or reports_a_change(sentence)) and k + 1 < len(spans):
-            # "The cache cut build times by 40%. See the [benchmark](…) for details.": a fact's
-            # source is what the pointer after it links, not nothing
-            nxt = [lk.citation for lk in link_items.get(k + 1, ()) if lk.citation is not None]
-            if nxt and points_to_source(text[spans[k + 1][0] : spans[k + 1][1]]):
+        if not items and k + 1 in link_items:
+            # "The cache cut build times by 40%. See the [benchmark](…) for details.", "Version
+            # 0.4.2 has been released. See the [release notes](…)": a fact's or a change's source
+            # is what the pointer after it links, not nothing
+            nxt = [lk.citation for lk in link_items[k + 1] if lk.citation is not None]
+            if (
+                nxt
+                and points_to_source(text[spans[k + 1][0] : spans[k + 1][1]])
+                and (kinds or reports_a_change(sentence))
+            ):
                 items = [(s, _inherited(c)) for c in nxt]
         if not items and not kinds:
             continue  # states no fact and cites nothing (most sentences: the rules below cost more)
