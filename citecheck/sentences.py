@@ -141,10 +141,17 @@ class _Words:
         if length == 2 and text[begin].isupper():  # a single initial: "J. Smith"
             return True
         if length >= 4 and length % 2 == 0 and dot + 1 <= self.pairs_end:  # "U.S.", "a.m."
-            return True
+            # … but one that ends a sentence: "… in Washington D.C. This year …"
+            return _OPENING_WORD.match(self.text, dot + 1) is None
         return length - 1 <= _LONGEST_ABBREVIATION and text[begin:dot].lower() in ABBREVIATIONS
 
 
+# A word that opens a sentence and no name: after an initialism ("U.S.", "D.C.") it starts the
+# next sentence ("… in Washington D.C. This …"), where "U.S. Army" goes on.
+_OPENING_WORD = re.compile(
+    r"\s+(?:The|This|That|These|Those|It|Its|We|Our|They|Their|He|She|There|In|On|At|But|However|"
+    r"As|After|Before|Since|When|While|If|For|To|With|From|By|A|An)\s"
+)
 _CAMEL_NAME = re.compile(r"[a-z]{1,3}[A-Z][A-Za-z]*\b")
 
 

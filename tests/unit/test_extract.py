@@ -45,6 +45,12 @@ def at(md: str, needle: str) -> tuple[int, int]:
     [
         ("Dr. Smith left. He came back.", ["Dr. Smith left.", "He came back."]),
         ("The U.S. Census grew. Then it fell.", ["The U.S. Census grew.", "Then it fell."]),
+        # an initialism that ends its sentence (PolicyEngine/policyengine-app state-tax-model-beta.md)
+        (
+            "It covers all 50 states and Washington D.C. This is a first.",
+            ["It covers all 50 states and Washington D.C.", "This is a first."],
+        ),
+        ("The U.S. Army said so. Fine.", ["The U.S. Army said so.", "Fine."]),
         ("Smith et al. Showed this. Next one.", ["Smith et al. Showed this.", "Next one."]),
         ("Growth was 3.5% in 2023. Fine.", ["Growth was 3.5% in 2023.", "Fine."]),
         ("See https://example.com/a.b. Then go.", ["See https://example.com/a.b.", "Then go."]),
