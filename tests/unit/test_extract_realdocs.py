@@ -2060,3 +2060,16 @@ def test_a_reported_change_cites_the_pointer_after_it_pony() -> None:
     assert urls(c) == ["https://github.com/ponylang/corral/releases/tag/0.4.2"]
     # a sentence that reports nothing does not take the pointer's link
     assert claims("Corral is a dependency manager. See the [docs](https://a.org/d) for more details.\n") == []
+
+
+def test_a_projected_amount_is_a_claim_policyengine() -> None:
+    # PolicyEngine/policyengine-app src/posts/articles/autumn-budget-24-employer-ni.md (held-out 31):
+    # an analysis's headline projection; a plan in the future tense is still no unsourced claim
+    md = (
+        "We project that the employer NI reforms will raise £108.4 billion over five years when accounting"
+        " for behavioural responses.\n\nWe plan to release version 2 in December 2026.\n"
+    )
+    assert texts(md) == [
+        "We project that the employer NI reforms will raise £108.4 billion over five years when accounting"
+        " for behavioural responses."
+    ]
