@@ -1426,7 +1426,14 @@ _INVERTED_SHOULD = re.compile(
 )
 
 
+# A survey's answer and its share, as a list gives them: "build tooling (37%)", "test tooling (24%)"
+# (a verb's look-alike first word does not make them instructions).
+_ANSWER_SHARE = re.compile(r"[^()\n]{1,60}\(\s*~?\d+(?:\.\d+)?\s*%\s*\)\s*[.;,]?")
+
+
 def is_imperative_or_opinion(text: str) -> bool:
+    if _ANSWER_SHARE.fullmatch(text):
+        return False
     text = _LEAD_LABEL.sub("", text, count=1)
     note = _NOTE_THAT.match(text)
     if note is not None:

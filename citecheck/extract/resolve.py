@@ -53,7 +53,8 @@ def link_citation(
 
 # --- numbered and author-year mentions ----------------------------------------------------------
 
-_NUMBERED = re.compile(r"\[(\d{1,4}(?:\s*[,–-]\s*\d{1,4})*)\](?![(\[:])")
+# Not a regular expression's character class: "[0-9]+", "\\d[1-3]{2}" (a quantifier follows).
+_NUMBERED = re.compile(r"(?<!\\)\[(\d{1,4}(?:\s*[,–-]\s*\d{1,4})*)\](?![(\[:+*?{])")
 _MONTHS = frozenset(
     [
         "january",

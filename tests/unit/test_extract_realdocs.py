@@ -2073,3 +2073,15 @@ def test_a_projected_amount_is_a_claim_policyengine() -> None:
         "We project that the employer NI reforms will raise £108.4 billion over five years when accounting"
         " for behavioural responses."
     ]
+
+
+def test_a_regex_class_is_no_numbered_citation_and_a_survey_share_no_instruction() -> None:
+    # working-group-two/engineering-blog 2022-01-11-the-spec-behind-the-specs.md and
+    # clojurists-together/clojuriststogether.org news/2019/q3-2019-survey-results.md (held-out 32)
+    md = 'It consists of a date "YYYYMMDD", followed by "hh", "hhmm" and optional parts ".[0-9]+".\n'
+    assert claims(md) == []
+    survey = "The main things people were interested in:\n\n- build tooling (37\\%)\n- linters (34\\%)\n"
+    assert texts(survey) == ["build tooling (37%)", "linters (34%)"]
+    # a bracketed number after a full stop is still a citation
+    cited = "Adoption grew in 2019.[1]\n\n1. https://a.example.org/report\n"
+    assert K.hyperlinked in one(cited).kinds
