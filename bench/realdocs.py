@@ -72,7 +72,7 @@ from citecheck.models import Claim, ResolveStatus  # noqa: E402
 
 KINDS = ("hyperlinked", "statistic", "quote", "temporal", "comparative")
 SAMPLE = _ROOT / "tests" / "data" / "realdocs"
-HELD_OUT = [_ROOT / "tests" / "data" / f"realdocs-heldout{n}" for n in ("", *map(str, range(2, 34)))]
+HELD_OUT = [_ROOT / "tests" / "data" / f"realdocs-heldout{n}" for n in ("", *map(str, range(2, 36)))]
 SUFFIXES = (".md", ".mdx", ".markdown")
 
 # Template and MDX markup that is not prose; a claim whose text holds one leaked it.
@@ -85,6 +85,7 @@ LEAK = re.compile(
     r"|\{:[^}]{0,80}\}|\{#[\w:.-]{1,80}\}|\{ ?\.[A-Za-z][^}]{0,80}\}"  # kramdown / pandoc / attr_list
     r"|:(?:material|fontawesome|octicons|simple)-[a-z0-9-]+:"  # Material for MkDocs icons
     r"|\[![A-Za-z][\w-]*\]"  # a callout's label: "[!NOTE]", "[!info]"
+    r"|(?<![\w:/|]):[a-z0-9_+-]{0,39}[a-z][a-z0-9_+-]{0,39}:(?![\w:/`|])"  # emoji shortcodes: ":unicorn:"
     r"|^(?:draft|author|date|title|description): "  # an MDX export's metadata object
     r"|<[a-z][\w-]{0,30}(?: [\w.-]{1,30}){1,8}>"  # "<path to tar.gz>" placeholders
     # MyST / Sphinx / d2lbook roles: {numref}`x`, :cite:`key`

@@ -1251,6 +1251,8 @@ def is_boilerplate(text: str, *, figure: bool = False) -> bool:
     stripped = text.lstrip('*_ (["“')
     if _BOILERPLATE_START.match(stripped) or _DATED_BYLINE.match(stripped) or _METADATA.match(stripped):
         return True
+    if stripped.count(" | ") == 1 and _METADATA.match(stripped.replace(" | ", ": ")):
+        return True  # the same as a table's row: "Date | 05 October 2023" (an advisory's header)
     low = stripped.lower()
     if (
         any(w in low for w in _BOILERPLATE_WORDS)

@@ -19,7 +19,7 @@ Markdown holds markup no reader sees:
 - attribute lists: kramdown's `{: .class}`, pandoc's `{#id .class}` and Python-Markdown's
   `{ .md-button }` (a pandoc `{#id}` still names an anchor: `citecheck.extract.document` reads it
   before the blanking); Material for MkDocs icons (`:material-…:`, `:fontawesome-…:`,
-  `:octicons-…:`, `:simple-…:`);
+  `:octicons-…:`, `:simple-…:`) and GitHub's emoji shortcodes (`:unicorn:`, `:+1:`);
 - roles of MyST, Sphinx and d2lbook: a cross-reference's (`` {numref}`fig-x` ``,
   `` :numref:`sec_x` ``, `` {ref}`label` ``, `` :eqref:`eq_x` ``, `` :label:`sec_x` ``) label is no
   prose (the rendered page shows a number or a title there) and is blanked whole; a glossary or
@@ -90,6 +90,10 @@ _ATTRIBUTES = re.compile(r"\{(?::|[ \t]*[#.][A-Za-z])[^{}\n]{0,200}\}")
 # ":octicons-home-16:", ":fontawesome-brands-slack:"; an icon, no text.
 _ICON_SETS = (":material-", ":fontawesome-", ":octicons-", ":simple-")
 _ICON = re.compile(r":(?:material|fontawesome|octicons|simple)-[a-z0-9-]{1,80}:")
+# GitHub's emoji shortcodes (":unicorn:", ":tada:", ":+1:"): a picture, no text. Not inside a
+# word, a time or a path ("10:30:00", "a:b:c", "std::map"), not a table's alignment (":---:") nor
+# a role (":cite:`key`").
+_EMOJI = re.compile(r"(?<![\w:/|]):[a-z0-9_+-]{0,39}[a-z][a-z0-9_+-]{0,39}:(?![\w:/`|])")
 _JSX_START = re.compile(r"</?[A-Z][\w.]*")
 _JSX_PROP = re.compile(r"<[A-Za-z][\w.]*\s[^<>]{0,500}?=\{")
 _JSX_TOKEN = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[{}<>]")
@@ -115,7 +119,7 @@ def may_hold_markup(text: str, *, mdx: bool) -> bool:
     """The cheap test before `blank_markup`: False means there is nothing to blank."""
     if "{" in text or ("`" in text and ":" in text and _ROLE.search(text) is not None):
         return True
-    if any(icon in text for icon in _ICON_SETS):
+    if any(icon in text for icon in _ICON_SETS) or _EMOJI.search(text) is not None:
         return True
     return "<" in text and (mdx or _JSX_PROP.search(text) is not None)
 
@@ -137,6 +141,7 @@ def blank_markup(text: str, *, mdx: bool) -> str:
         _directive_spans(text, spans)
     if any(icon in text for icon in _ICON_SETS):
         spans.extend(m.span() for m in _ICON.finditer(text))
+    spans.extend(m.span() for m in _EMOJI.finditer(text))
     if not spans:
         return text
     chars = list(text)

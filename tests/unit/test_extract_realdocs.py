@@ -2085,3 +2085,21 @@ def test_a_regex_class_is_no_numbered_citation_and_a_survey_share_no_instruction
     # a bracketed number after a full stop is still a citation
     cited = "Adoption grew in 2019.[1]\n\n1. https://a.example.org/report\n"
     assert K.hyperlinked in one(cited).kinds
+
+
+def test_emoji_shortcodes_and_a_metadata_row_are_no_prose() -> None:
+    # WebAssembly/design FAQ.md (held-out 34); Mbed-TLS/mbedtls-docs security-advisories (held-out 35)
+    md = (
+        "When WebAssembly adds an [FMA operator](https://github.com/WebAssembly/design/issues/1) :unicorn:,"
+        " folding multiply and add sequences into FMA operators will be possible.\n\n"
+        "| | |\n| --- | --- |\n| Date | 05 October 2023 |\n| Affects | Mbed TLS 3.4.0 and later |\n"
+    )
+    found = texts(md)
+    assert found == [
+        "When WebAssembly adds an FMA operator, folding multiply and add sequences into FMA operators will be"
+        " possible."
+    ], found
+    # a table's alignment row and a role are not emoji; a time is not
+    assert blank_markup("| :---: | ---: |\n:cite:`ioffe2015` at 10:30:00", mdx=False) == (
+        "| :---: | ---: |\n:cite:`ioffe2015` at 10:30:00"
+    )
