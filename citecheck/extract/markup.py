@@ -93,7 +93,19 @@ _ICON = re.compile(r":(?:material|fontawesome|octicons|simple)-[a-z0-9-]{1,80}:"
 # GitHub's emoji shortcodes (":unicorn:", ":tada:", ":+1:"): a picture, no text. Not inside a
 # word, a time or a path ("10:30:00", "a:b:c", "std::map"), not a table's alignment (":---:") nor
 # a role (":cite:`key`").
-_EMOJI = re.compile(r"(?<![\w:/|]):[a-z0-9_+-]{0,39}[a-z][a-z0-9_+-]{0,39}:(?![\w:/`|])")
+# The colon first, so that the search skips to it (a lookbehind first makes it try every place);
+# what stands before it is checked after (`_emoji_spans`).
+_EMOJI = re.compile(r":[a-z0-9_+-]{0,39}[a-z][a-z0-9_+-]{0,39}:(?![\w:/`|])")
+
+
+def _emoji_spans(text: str) -> list[tuple[int, int]]:
+    return [
+        m.span()
+        for m in _EMOJI.finditer(text)
+        if m.start() == 0 or not (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_:/|")
+    ]
+
+
 _JSX_START = re.compile(r"</?[A-Z][\w.]*")
 _JSX_PROP = re.compile(r"<[A-Za-z][\w.]*\s[^<>]{0,500}?=\{")
 _JSX_TOKEN = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[{}<>]")
@@ -119,7 +131,7 @@ def may_hold_markup(text: str, *, mdx: bool) -> bool:
     """The cheap test before `blank_markup`: False means there is nothing to blank."""
     if "{" in text or ("`" in text and ":" in text and _ROLE.search(text) is not None):
         return True
-    if any(icon in text for icon in _ICON_SETS) or _EMOJI.search(text) is not None:
+    if any(icon in text for icon in _ICON_SETS) or (_EMOJI.search(text) is not None and _emoji_spans(text)):
         return True
     return "<" in text and (mdx or _JSX_PROP.search(text) is not None)
 
@@ -141,7 +153,7 @@ def blank_markup(text: str, *, mdx: bool) -> str:
         _directive_spans(text, spans)
     if any(icon in text for icon in _ICON_SETS):
         spans.extend(m.span() for m in _ICON.finditer(text))
-    spans.extend(m.span() for m in _EMOJI.finditer(text))
+    spans.extend(_emoji_spans(text))
     if not spans:
         return text
     chars = list(text)

@@ -54,7 +54,7 @@ def link_citation(
 # --- numbered and author-year mentions ----------------------------------------------------------
 
 # Not a regular expression's character class: "[0-9]+", "\\d[1-3]{2}" (a quantifier follows).
-_NUMBERED = re.compile(r"(?<!\\)\[(\d{1,4}(?:\s*[,–-]\s*\d{1,4})*)\](?![(\[:+*?{])")
+_NUMBERED = re.compile(r"\[(?<!\\\[)(\d{1,4}(?:\s*[,–-]\s*\d{1,4})*)\](?![(\[:+*?{])")
 _MONTHS = frozenset(
     [
         "january",
