@@ -117,6 +117,7 @@ from citecheck.extract.kinds import (
     is_boilerplate,
     is_definition,
     is_fragment,
+    is_full_sentence,
     is_imperative_or_opinion,
     is_lead_in,
     is_listing,
@@ -1287,6 +1288,7 @@ def _block_drafts(
             and _words_outside(smask, sentence_links, s, e) == 0
             and not reads_as_statement(sentence)
             and not tells_what_we_did(sentence)
+            and not is_full_sentence(sentence)
         ):
             continue  # a title: a link-only list item or line that states nothing
         kinds = detect_kinds(kind_mask[s:e])

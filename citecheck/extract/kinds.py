@@ -1131,6 +1131,13 @@ def reports_a_change(text: str) -> bool:
     return _CHANGE_REPORTED.search(text) is not None
 
 
+def is_full_sentence(text: str) -> bool:
+    """A sentence with its verb and its full stop, which no title is: "[In September 2015, the
+    XcodeGhost malware infected more than 2500 apps … and over 128 million iOS devices.](…)", a
+    statement its author linked whole."""
+    return text.rstrip().endswith(".") and len(text.split()) >= 10 and _has_main_verb(text)
+
+
 def is_fragment(text: str) -> bool:
     """A phrase, not a sentence: no finite verb ("scikit-build-core for projects with C, C++",
     "With Tartiflette ASGI to provide ASGI integration", "And also the docs about Strawberry with

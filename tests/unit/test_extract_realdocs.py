@@ -2103,3 +2103,17 @@ def test_emoji_shortcodes_and_a_metadata_row_are_no_prose() -> None:
     assert blank_markup("| :---: | ---: |\n:cite:`ioffe2015` at 10:30:00", mdx=False) == (
         "| :---: | ---: |\n:cite:`ioffe2015` at 10:30:00"
     )
+
+
+def test_a_statement_linked_whole_is_no_title_owa() -> None:
+    # OpenWebAdvocacy/website src/posts/owa-at-the-eu-parliament-dma-working-group.md (held-out 30)
+    md = (
+        "That is simply a lie. [In September 2015, the XcodeGhost malware infected more than 2500 apps on"
+        " Apple’s app store and over 128 million iOS devices.](https://www.intego.com/xcodeghost)\n"
+    )
+    c = one(md)
+    assert c.text.startswith("In September 2015, the XcodeGhost") and urls(c) == [
+        "https://www.intego.com/xcodeghost"
+    ]
+    # a short linked title ending with a full stop stays a title (rust-lang/this-week-in-rust, held-out 9)
+    assert claims("- [Building an SQL database with 10 Rust beginners.](https://a.org/sql)\n") == []
