@@ -856,7 +856,8 @@ _POINTER_VERBS = frozenset(
 # "For more information, …", "More details are …", "To learn more, …": more is elsewhere.
 _MORE_ELSEWHERE = (
     r"for\s+(?:a\s+|the\s+)?(?:more|further|additional|full|complete)\s+(?:information|info|details|context|"
-    r"examples|background|reading|list|overview|explanation|description)\b|more\s+(?:information|info|details)\s+(?:is|are|can|about|on|in|at)\b|"
+    r"examples|background|reading|list|overview|explanation|description)\b|"
+    r"more\s+(?:information|info|details)\s+(?:is|are|can|about|on|in|at)\b|"
     r"(?:to\s+)?(?:learn|read|find\s+out)\s+more\b"
 )
 _BOILERPLATE_START = re.compile(
@@ -1711,8 +1712,7 @@ def is_listing(text: str) -> bool:
         return False
     name = " ".join(f for f, d in zip(fields, dated, strict=True) if not d)
     return all(
-        (w[0].isupper() or w.lower() in _NAME_SMALL or not w[0].isalnum())
-        and w.lower() not in ("date", "dates")
+        (w[0].isupper() or w.lower() in _NAME_SMALL or not w[0].isalnum()) and w.lower() not in _DATE_LABEL
         for w in _NAME_WORD.findall(name)
     )
 
