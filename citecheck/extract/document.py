@@ -93,7 +93,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from operator import attrgetter, itemgetter
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
 from typing import Any, TypeVar
 
@@ -475,6 +475,20 @@ class _Anchor:
     raw: str
 
 
+# A relative link to an anchor of a page ("compare-nats.md#references", GitBook's in-page links).
+_PAGE_ANCHOR = re.compile(r"(?:\./)?[^\s:#?]+\.(?:md|mdx|markdown)#[^\s#]+")
+# An in-page link whose text is a number: "[(1)](#references)", "[[2]](#refs)".
+_NUMBER_LINK = re.compile(r"\[[\s(\[_*]*(\d{1,3})[\s)\]_*]*\]")
+
+
+def _own_anchor(anchor: str, file: str) -> str | None:
+    """The id an in-page link points to: "#id", or "page.md#id" when the page is this file."""
+    page, sep, frag = anchor.partition("#")
+    if not sep:
+        return anchor
+    return frag if frag and PurePosixPath(page).name == PurePosixPath(file).name else None
+
+
 @dataclass(frozen=True)
 class _PandocKeys:
     """The keys of one pandoc citation bracket or bibliography role, resolved once the file is
@@ -758,9 +772,10 @@ def _scan_inline(tok: Token, lines: list[str], titles: Mapping[str, str] | None 
                             last = title[-1]
                     block.links.append(_Link(link_start, vlen, None, anchor=href[1:]))
                 else:
-                    block.links.append(
-                        _Link(link_start, vlen, _link_citation(link_tok, link_text, line, cur))
-                    )
+                    cited = _link_citation(link_tok, link_text, line, cur)
+                    # "[(1)](compare-nats.md#references)": an anchor of a page, maybe this one's
+                    page_anchor = href if cited is None and _PAGE_ANCHOR.fullmatch(href) else None
+                    block.links.append(_Link(link_start, vlen, cited, anchor=page_anchor))
                 if link_tok.markup == "autolink":
                     block.masked.append((link_start, vlen))
                     end = line.find(">", cur)
@@ -1254,8 +1269,8 @@ def _block_drafts(
                 # one copy with its offsets set (setting them on a copy costs twice as much)
                 c = lk.citation.model_copy(update={"start": max(lk.start, s) - s, "end": min(lk.end, e) - s})
                 items.append((lk.start, c))
-            elif lk.anchor is not None:
-                items.append((lk.start, _Anchor(lk.anchor, f"[{text[lk.start : lk.end]}](#{lk.anchor})")))
+            elif lk.anchor is not None and (anchor := _own_anchor(lk.anchor, file)):
+                items.append((lk.start, _Anchor(anchor, f"[{text[lk.start : lk.end]}](#{anchor})")))
         for fs, fe, c in point_items.get(k, ()):
             items.append((fs, c.model_copy(update={"start": fs - s, "end": min(fe, e) - s})))
         seen: set[tuple[str, str, str]] = set()
@@ -2140,7 +2155,7 @@ def _join(cells: list[_Block], headers: list[str] | None = None) -> _Block:
         out.seg_line.extend(cell.seg_line)
         out.seg_col.extend(cell.seg_col)
         out.seg_text_col.extend(cell.seg_text_col)
-        out.links.extend(_Link(lk.start + off, lk.end + off, lk.citation) for lk in cell.links)
+        out.links.extend(_Link(lk.start + off, lk.end + off, lk.citation, lk.anchor) for lk in cell.links)
         out.masked.extend((s + off, e + off) for s, e in cell.masked)
         out.footnotes.extend((o + off, key) for o, key in cell.footnotes)
         out.pandoc.extend((o + off, keys) for o, keys in cell.pandoc)
@@ -2308,11 +2323,17 @@ def _finish(
                 cits.extend(keys.citation(k, item.role) for k in item.keys)
             elif isinstance(item, _Anchor):
                 # an in-page link to a reference entry cites what the entry cites; to anything
-                # else (a heading, a note without a URL) it is navigation and cites nothing
+                # else (a heading, a note without a URL) it is navigation and cites nothing, but
+                # for a number, "[(1)](#references)", which is that entry of the reference list
                 for url in anchors.get(item.id, ())[: resolve.MAX_REFERENCES_PER_BRACKET]:
                     cits.append(
                         Citation(raw=item.raw, kind=CitationKind.reference, identifier=f"#{item.id}", url=url)
                     )
+                number = _NUMBER_LINK.match(item.raw)
+                if item.id not in anchors and number and index.references:
+                    mention = resolve.Mention(item.raw, CitationKind.numbered, number.group(1), 0, 0, True)
+                    cit = resolve.mention_citation(mention, index)
+                    cits.append(cit.model_copy(update={"start": None, "end": None}))
             else:
                 fn = footnotes.get(item)
                 if item not in bodies:

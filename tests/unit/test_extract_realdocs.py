@@ -2117,3 +2117,17 @@ def test_a_statement_linked_whole_is_no_title_owa() -> None:
     ]
     # a short linked title ending with a full stop stays a title (rust-lang/this-week-in-rust, held-out 9)
     assert claims("- [Building an SQL database with 10 Rust beginners.](https://a.org/sql)\n") == []
+
+
+def test_a_numbered_link_to_this_pages_references_nats() -> None:
+    # nats-io/nats.docs nats-concepts/overview/compare-nats.md (held-out 33): GitBook writes in-page
+    # links with the page's own file name, in table cells, the number as the link's text
+    md = (
+        "| Project | Deployment |\n| --- | --- |\n"
+        "| Kafka | Kafka servers require 64 GB of RAM. [_\\(1\\)_](compare-nats.md#references)__ |\n"
+        "| Pulsar | Pulsar needs at least 6 machines, as [another page](other.md#references) says. |\n\n"
+        "## References\n\n1. [https://docs.cloudera.com/a](https://docs.cloudera.com/a)\n"
+    )
+    found = {c.text[:6]: urls(c) for c in claims(md, "nats/compare-nats.md")}
+    # another page's anchor is no source of this page's
+    assert found == {"Kafka ": ["https://docs.cloudera.com/a"], "Pulsar": []}
