@@ -464,7 +464,9 @@ class _Link:
     start: int  # offsets in the block's visible text
     end: int
     citation: Citation | None  # None: not a web source (relative link, mailto:)
-    anchor: str | None = None  # "[text](#id)": an in-document anchor, followed once the file is read
+    # "[text](#id)": an in-document anchor, followed once the file is read; "page.md#id" when the
+    # link names a page (`_own_anchor`: an anchor only if the page is this file)
+    anchor: str | None = None
 
 
 @dataclass(frozen=True)
@@ -1516,8 +1518,8 @@ def _credited_title(smask: str, links: list[_Link], s: int, e: int) -> bool:
     if not inside:
         return False
     tail = smask[min(inside[-1].end, e) - s :]
-    m = _BY_AUTHOR.fullmatch(tail)
-    return m is not None and _words_outside(smask, links, s, e) == len(_WORD.findall(tail))
+    by_author = _BY_AUTHOR.fullmatch(tail) is not None
+    return by_author and _words_outside(smask, links, s, e) == len(_WORD.findall(tail))
 
 
 def _words_outside(smask: str, links: list[_Link], s: int, e: int) -> int:

@@ -1149,8 +1149,9 @@ def is_fragment(text: str) -> bool:
     )
 
 
-# A title in quotation marks, in a reference: "Peter H. Salus, "A Quarter-Century of Unix", 1994".
-_QUOTED_TITLE = re.compile(r'"[^"]{3,200}"|“[^”]{3,200}”|https?://\S+')
+# A reference's title in quotation marks ("Peter H. Salus, "A Quarter-Century of Unix", 1994") and
+# its address: neither holds the reference's verbs.
+_TITLE_OR_ADDRESS = re.compile(r'"[^"]{3,200}"|“[^”]{3,200}”|https?://\S+')
 
 
 def reads_as_reference(text: str) -> bool:
@@ -1158,7 +1159,7 @@ def reads_as_reference(text: str) -> bool:
     in fields split by commas, and no verb outside the title ("Lou Downe, "Better services with
     patterns and standards", Government Digital Service Blog, 6th August 2015, https://…",
     "Interview, Matthew Sheret, former Writer and Strategist …, 21st September 2018")."""
-    bare = _QUOTED_TITLE.sub("Title", text)  # and its address
+    bare = _TITLE_OR_ADDRESS.sub("Title", text)
     return bare.count(",") >= 2 and is_fragment(bare)
 
 

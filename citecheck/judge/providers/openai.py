@@ -154,9 +154,9 @@ class OpenAIConnection:
         # not asked in it again.
         self._json_mode: JsonMode = "prompt" if reasoning else "json_schema"
 
-    def step_down(self, mode: JsonMode) -> JsonMode | None:
-        """The mode to try after the server refused `mode`, or None to report the error:
-        OpenAI itself supports JSON schemas, so a refusal is a real error."""
+    def step_down(self, mode: JsonMode, error: Exception) -> JsonMode | None:
+        """The mode to try after the server refused `mode` with `error`, or None to report the
+        error: OpenAI itself supports JSON schemas, so a refusal is a real error."""
         return None
 
     async def aclose(self) -> None:
@@ -195,12 +195,8 @@ class OpenAIConnection:
                 )
                 break
             except (sdk.BadRequestError, sdk.UnprocessableEntityError, sdk.InternalServerError) as exc:
-                lower = self.step_down(mode)
-                if lower is None or (
-                    # llama-cpp-python's server answers a field it does not know with a 500 that
-                    # names the field; any other server error is the server's, not the format's
-                    isinstance(exc, sdk.InternalServerError) and "response_format" not in str(exc)
-                ):
+                lower = self.step_down(mode, exc)
+                if lower is None:
                     raise
                 self._json_mode = lower
         out = self._response(raw.parse())

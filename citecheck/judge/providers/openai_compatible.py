@@ -58,10 +58,14 @@ class OpenAICompatibleProvider(OpenAIProvider):
 
 
 class OpenAICompatibleConnection(OpenAIConnection):
-    def step_down(self, mode: JsonMode) -> JsonMode | None:
+    def step_down(self, mode: JsonMode, error: Exception) -> JsonMode | None:
         # A server without JSON-schema (or JSON-mode) support: step down once per mode; the
         # connection remembers it for the rest of the run.
         if mode == "prompt":
+            return None
+        if isinstance(error, self._sdk.InternalServerError) and "response_format" not in str(error):
+            # llama-cpp-python's server answers a field it does not know with a 500 that names
+            # the field; any other server error is the server's, not the format's
             return None
         return "json_object" if mode == "json_schema" else "prompt"
 
