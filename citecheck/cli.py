@@ -31,7 +31,7 @@ from citecheck.config import IGNORE_FILE, Settings, load_config_file, narrowing,
 from citecheck.draft import DEFAULT_STDIN_NAME, STDIN, draft_file
 from citecheck.errors import CitecheckError, ConfigError, ExitCode
 from citecheck.judge.providers import judge_choices
-from citecheck.policy import FAIL_ON_CATEGORIES
+from citecheck.policy import DEFAULT_FAIL_ON, FAIL_ON_CATEGORIES
 from citecheck.redact import Redactor
 
 DEFAULT_CONFIG_FILE = ".citecheck.toml"
@@ -203,7 +203,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-claims", type=int, help="verify at most N claims (default 200)")
     p.add_argument(
         "--fail-on",
-        help="comma list of: " + ", ".join(FAIL_ON_CATEGORIES) + " (default: all but the last two)",
+        help="comma list of: "
+        + ", ".join(FAIL_ON_CATEGORIES)
+        + " (default: "
+        + ",".join(DEFAULT_FAIL_ON)
+        + ")",
     )
     p.add_argument(
         "--accept-status",

@@ -24,7 +24,9 @@ Per claim (the pipeline calls these in order):
   "not verified").
 
 Per run (`assess`): every claim falls in the fail-on categories of `claim_categories`; a
-fatal file error counts as `not-verified` (that file's claims were not checked). `passed` is
+fatal file error (a changed file that could not be read, or whose extraction stopped) is
+`unreadable`, a category of its own and in the default fail-on: its claims were never checked,
+so another file's clean result must not make the run green. `passed` is
 False when a category of the run's fail-on list is hit, True only when at least one claim got
 a pass/fail verdict, nothing failed and every file was read, and None otherwise — never True
 by default. `exit_code`: 1 when a fail-on category was hit, else 0; 2 belongs to errors
@@ -58,6 +60,7 @@ from citecheck.models import (
 
 FAIL_ON_CATEGORIES = (
     "unsupported",
+    "unreadable",
     "unreachable",
     "blocked",
     "not-extractable",
@@ -373,10 +376,12 @@ def assess(
 ) -> tuple[list[str], bool | None]:
     """The fail-on categories the run hit, and `passed`."""
     claims = list(claims)
-    fatal = any(e.fatal for e in errors)
+    fatal = bool(unreadable_files(errors))
     hit: set[str] = {cat for c in claims for cat in claim_categories(c)}
     if fatal:
-        hit.add("not-verified")
+        # Also `not-verified`, which names every claim left unchecked: a team's strict list
+        # from before `unreadable` existed still fails on it.
+        hit.update(("unreadable", "not-verified"))
     failing = [c for c in FAIL_ON_CATEGORIES if c in hit and c in fail_on]
     judged = any(c.verdict in (Verdict.pass_, Verdict.fail) for c in claims)
     if failing:
@@ -384,6 +389,11 @@ def assess(
     if judged and not fatal:
         return failing, True
     return failing, None
+
+
+def unreadable_files(errors: Iterable[FileError]) -> list[str]:
+    """The files a run could not read (a fatal error each), once each, in report order."""
+    return list(dict.fromkeys(e.file for e in errors if e.fatal))
 
 
 def failing_claims(report: Report) -> list[ClaimResult]:

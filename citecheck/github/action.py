@@ -108,8 +108,8 @@ from citecheck.github.publish import (
     write_outputs,
 )
 from citecheck.judge.providers import PROVIDERS, Provider, key_inputs
-from citecheck.models import FileError, Report, SelectedFile
-from citecheck.output.markdown import LinkFor, blob_link
+from citecheck.models import Report, SelectedFile
+from citecheck.output.markdown import LinkFor, blob_link, unreadable_note
 from citecheck.policy import exit_code, fail_on_without_judge, failing_claims
 from citecheck.progress import STAGE_TITLES, Stage
 from citecheck.redact import Redactor
@@ -766,11 +766,14 @@ class Run:
         )
 
     def finish(self, report: Report, selection: Selection) -> Report:
+        from citecheck.output.report import with_errors
+
         notes = self.notes + list(selection.notes) + list(report.notes)
         if self.judge_skipped:
             notes.insert(0, self.first_line())
-        errors: list[FileError] = list(selection.errors) + list(report.errors)
-        return report.model_copy(update={"notes": notes, "errors": errors})
+        # The selection's errors count like the run's own: a changed file that was not read
+        # (`unreadable`) fails the check whatever the other files gave.
+        return with_errors(report.model_copy(update={"notes": notes}), selection.errors)
 
 
 def _outputs(report: Report, files: Mapping[str, str], *, note: str, judged: bool) -> dict[str, str]:
@@ -817,7 +820,8 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
 
     unannotated = annotate(run, report) if settings.annotations else ""
 
-    first = run.first_line()
+    # A file nobody read is said before anything else, as a run that could not judge is.
+    first = " ".join(filter(None, [run.first_line(), unreadable_note(report)]))
     summary_extra = f"\n*{unannotated}*\n" if unannotated else ""
     summary_path = run.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:

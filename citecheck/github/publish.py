@@ -343,7 +343,26 @@ def annotations(report: Report) -> list[Annotation]:
                 level, visible(claim.file), claim.line, claim.column, f"citecheck: {category}", message
             )
         )
+    found.extend(_unreadable_annotations(report))
     return sorted(found, key=lambda a: LEVELS.index(a.level))  # stable: report order within a level
+
+
+def _unreadable_annotations(report: Report) -> list[Annotation]:
+    """A file the run could not read, marked where reading stopped (its first line when the
+    whole file was refused): an error when `unreadable` fails the check, else a warning."""
+    level: Level = "error" if "unreadable" in report.fail_on else "warning"
+    return [
+        Annotation(
+            level,
+            visible(error.file),
+            error.line or 1,
+            None,
+            "citecheck: unreadable",
+            f"File not read, none of its claims was checked: {visible(shorten(error.message, 300))}",
+        )
+        for error in report.errors
+        if error.fatal
+    ]
 
 
 def per_step(found: Sequence[Annotation], per_kind: int = ANNOTATIONS_PER_KIND) -> list[Annotation]:

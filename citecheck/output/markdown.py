@@ -37,7 +37,7 @@ from citecheck.output.common import (
     unresolved_citation,
 )
 from citecheck.output.report import summary_counts
-from citecheck.policy import FAIL_ON_CATEGORIES, claim_categories
+from citecheck.policy import FAIL_ON_CATEGORIES, claim_categories, unreadable_files
 
 # Where a claim's `file:line` links to (None: no link), e.g. its line in the PR's diff.
 LinkFor = Callable[[ClaimResult], str | None]
@@ -216,6 +216,7 @@ def _error_line(error: FileError) -> str:
 # How a failing claim's most specific fail-on category reads after "N claims" in `outcome_line`.
 OUTCOME_WORDS: dict[str, str] = {
     "unsupported": "unsupported",
+    "unreadable": "unreadable",
     "unreachable": "unreachable",
     "blocked": "blocked by the site",
     "not-extractable": "not extractable",
@@ -258,8 +259,8 @@ def outcome_line(report: Report, *, name: str = "citecheck") -> str:
     name = escape_markdown(name)
     total = report.total_claims
     cost = usd(report.total_cost_usd)
-    fatal = sum(1 for e in report.errors if e.fatal)
-    unread = [(fatal, f"file{'s' if fatal != 1 else ''} not read")] if fatal else []
+    fatal = len(unreadable_files(report.errors))
+    unread = [(fatal, f"file{'s' if fatal != 1 else ''} unreadable")] if fatal else []
     if report.passed is False:
         by_category = Counter(failing_category(c, report.fail_on) for c in report.claims)
         parts = [(n, OUTCOME_WORDS[c]) for c in FAIL_ON_CATEGORIES if (n := by_category[c])]
@@ -282,6 +283,21 @@ def outcome_line(report: Report, *, name: str = "citecheck") -> str:
         filter(None, [_counted(others, total) if others else "", *(f"{n} {w}" for n, w in unread)])
     )
     return f"⚠️ {name} verified nothing: {text} · {cost}"
+
+
+def unreadable_note(report: Report) -> str:
+    """One line naming the files the run could not read ("" for none), for the first line of
+    the Action's comment, summary and `note` output: their claims were never checked."""
+    files = unreadable_files(report.errors)
+    if not files:
+        return ""
+    shown = ", ".join(f"`{escape_markdown(f)}`" for f in files[:5])
+    more = f" and {len(files) - 5} more" if len(files) > 5 else ""
+    fails = "this fails the check" if "unreadable" in report.fail_on else "the check cannot pass"
+    return (
+        f"Files not read: {shown}{more} could not be read (see File errors), so none of their "
+        f"claims was checked; {fails} (`unreadable`)."
+    )
 
 
 # --------------------------------------------------------------------------- rendering

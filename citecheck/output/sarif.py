@@ -1,5 +1,6 @@
 """SARIF 2.1.0 for code scanning: one rule per fail-on category, one result per failed or
-unsourced claim under its most specific category (docs/ARCHITECTURE.md)."""
+unsourced claim under its most specific category, and one per unreadable file
+(docs/ARCHITECTURE.md)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ INFORMATION_URI = "https://github.com/citecheck/citecheck"
 # fail-on category → SARIF rule description, one rule per category (in their canonical order).
 _RULES: dict[str, str] = {
     "unsupported": "The cited source does not support the claim.",
+    "unreadable": "A selected Markdown file could not be read, so none of its claims was checked.",
     "unreachable": "The cited URL could not be fetched.",
     "blocked": "The cited site refused the request (401, 403, 429 or a challenge page).",
     "not-extractable": "No text could be extracted from the cited source.",
@@ -50,6 +52,7 @@ _RULES: dict[str, str] = {
 # What to do about each, shown with a code-scanning alert.
 _RULE_HELP: dict[str, str] = {
     "unsupported": "Correct the claim to match the source, or cite a source that supports it.",
+    "unreadable": "Fix the file (the error says why: binary, too large, too costly to parse) or exclude it.",
     "unreachable": "Fix or replace the link (an archived copy works), or retry if the site was down.",
     "blocked": "Cite a copy the site lets robots read (an archived copy works), or retry later.",
     "not-extractable": "Cite a page with the text in it (HTML, PDF or plain text), not an image or file.",
@@ -114,6 +117,7 @@ def render_sarif(report: Report) -> str:
                 "properties": {"verdict": claim.verdict.value, "categories": categories},
             }
         )
+    results.extend(_unreadable_results(report, rule_ids))
     sarif = {
         "$schema": SARIF_SCHEMA,
         "version": SARIF_VERSION,
@@ -133,6 +137,31 @@ def render_sarif(report: Report) -> str:
     }
     # pydantic-core's encoder: indented output from `json` falls back to pure Python (slow).
     return to_json(sarif, indent=2).decode("utf-8") + "\n"
+
+
+def _unreadable_results(report: Report, rule_ids: list[str]) -> list[dict[str, Any]]:
+    """One result per file the run could not read: its claims were never checked."""
+    level = "error" if "unreadable" in report.fail_on else "warning"
+    return [
+        {
+            "ruleId": "unreadable",
+            "ruleIndex": rule_ids.index("unreadable"),
+            "level": level,
+            "message": {"text": f"File not read: {shorten(error.message, REASON_CHARS)}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": quote(error.file.replace("\\", "/"))},
+                        "region": {"startLine": max(error.line or 1, 1)},
+                    }
+                }
+            ],
+            "partialFingerprints": {"citecheckClaim/v1": digest("unreadable", error.file)[:32]},
+            "properties": {"categories": ["unreadable"]},
+        }
+        for error in report.errors
+        if error.fatal
+    ]
 
 
 def _rule(categories: list[str]) -> str | None:

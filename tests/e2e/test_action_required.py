@@ -371,8 +371,9 @@ def test_config_values_above_the_workflows_are_a_warning_and_a_note(
     notes = [
         f"max_claims = 1000 in {where} is above the workflow's 200; 200 applies",
         f"max_cost_usd = 5 in {where} is above the workflow's 0.5; 0.5 applies",
-        f"fail_on in {where} leaves out unreachable, blocked, not-extractable, disallowed, limit, "
-        "judge-error, unsure, which the workflow's fail-on keeps: a config file can only add categories",
+        f"fail_on in {where} leaves out unreadable, unreachable, blocked, not-extractable, disallowed, "
+        "limit, judge-error, unsure, which the workflow's fail-on keeps: "
+        "a config file can only add categories",
     ]
     for note in notes:
         assert f"::warning::{note}" in r.stdout.splitlines(), note

@@ -118,12 +118,16 @@ def test_outcome_line_passed_not_verified_and_empty() -> None:
     assert outcome_line(nothing) == "⚠️ citecheck verified nothing: 4 of 4 claims not verified · $0.00"
     assert outcome_line(report_of([])) == "⚪ citecheck: no verifiable claims found · $0.00"
     unread = [FileError(file="a.md", message="not UTF-8")]
-    assert (
-        outcome_line(report_of([], errors=unread)) == "⚠️ citecheck verified nothing: 1 file not read · $0.00"
+    # A file not read fails the run by default (`unreadable`): its claims were never checked.
+    assert outcome_line(report_of([], errors=unread)) == "❌ citecheck failed: 1 file unreadable · $0.00"
+    lenient = report_of([], errors=unread, fail_on=["unsupported"])
+    assert lenient.passed is None
+    assert outcome_line(lenient) == "⚠️ citecheck verified nothing: 1 file unreadable · $0.00"
+    two = report_of(
+        [claim(Verdict.pass_, line=1)], errors=[*unread, FileError(file="b.md", line=3, message="stopped")]
     )
-    strict = report_of([], errors=unread, fail_on=["not-verified"])
     assert (
-        outcome_line(strict, name="citecheck (docs)") == "❌ citecheck (docs) failed: 1 file not read · $0.00"
+        outcome_line(two, name="citecheck (docs)") == "❌ citecheck (docs) failed: 2 files unreadable · $0.00"
     )
 
 

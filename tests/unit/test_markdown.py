@@ -107,7 +107,10 @@ def test_extra_sections_hold_notes_errors_and_cost() -> None:
     assert "### Notes\n- allowlist empty: any public host was fetched" in after
     assert "- docs/broken.md:7: error: unreadable &lt;binary&gt; file" in after
     assert "claude-haiku-4-5, cost: $0.0030" in after
-    assert "- Result: failed (fail-on: unsupported, unreachable, not-extractable, disallowed, limit)" in after
+    assert (
+        "- Result: failed (fail-on: unsupported, unreadable, unreachable, not-extractable, disallowed, limit)"
+        in after
+    )
 
 
 def test_details_count_judge_errors_and_doubts_apart_from_other_unverified_claims() -> None:

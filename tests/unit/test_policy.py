@@ -37,6 +37,7 @@ from citecheck.policy import (
     judge_verdict,
     pick,
     triage,
+    unreadable_files,
 )
 
 CLAIM = Claim(text="42% of people agree.", kinds=[ClaimKind.statistic], file="a.md", line=1, column=1)
@@ -68,7 +69,8 @@ TABLE: list[tuple[Verdict, Cause | None, bool, list[str]]] = [
 def test_the_table_covers_every_verdict_and_cause() -> None:
     assert {v for v, _, _, _ in TABLE} == set(Verdict)
     assert {c for _, c, _, _ in TABLE if c is not None} == set(Cause)
-    assert {cat for *_, cats in TABLE for cat in cats} == set(FAIL_ON_CATEGORIES)
+    # `unreadable` is a file's category, not a claim's (test_an_unreadable_file_fails_the_run).
+    assert {cat for *_, cats in TABLE for cat in cats} == set(FAIL_ON_CATEGORIES) - {"unreadable"}
 
 
 @pytest.mark.parametrize(("verdict", "cause", "limit", "categories"), TABLE)
@@ -108,12 +110,23 @@ def test_the_default_fail_on_fails_everything_left_unchecked(
     assert (passed is not False) == green
 
 
-def test_a_fatal_file_error_is_not_verified_and_never_passes() -> None:
+def test_an_unreadable_file_fails_the_run() -> None:
+    """Another file's clean result never makes a run green over a file nobody read."""
     error = FileError(file="b.md", message="cannot read")
     ok = claim_result(Verdict.pass_)
-    assert assess([ok], [error], DEFAULT_FAIL_ON) == ([], None)
+    assert "unreadable" in DEFAULT_FAIL_ON
+    assert assess([ok], [error], DEFAULT_FAIL_ON) == (["unreadable"], False)
+    assert assess([], [error], DEFAULT_FAIL_ON) == (["unreadable"], False)
+    # Left out of fail-on, it still never lets the run pass.
+    assert assess([ok], [error], ["unsupported"]) == ([], None)
     assert assess([ok], [error], ["not-verified"]) == (["not-verified"], False)
     assert assess([ok], [error.model_copy(update={"fatal": False})], DEFAULT_FAIL_ON) == ([], True)
+    assert unreadable_files(
+        [error, error.model_copy(update={"line": 4}), FileError(file="c.md", message="x")]
+    ) == [
+        "b.md",
+        "c.md",
+    ]
 
 
 def test_nothing_verified_is_never_a_pass() -> None:
@@ -124,6 +137,7 @@ def test_nothing_verified_is_never_a_pass() -> None:
 def test_a_fork_run_without_a_judge_does_not_fail_on_what_needs_the_judge() -> None:
     assert fail_on_without_judge(DEFAULT_FAIL_ON) == [
         "unsupported",
+        "unreadable",
         "unreachable",
         "blocked",
         "not-extractable",

@@ -121,8 +121,9 @@ def test_fatal_file_error_blocks_a_pass() -> None:
     warning = FileError(file="docs/latin1.md", message="invalid UTF-8, decoded with replacement", fatal=False)
     assert report_of(claims, errors=[warning]).passed is True
     r = report_of(claims, errors=[bad])
-    assert r.passed is None
-    assert exit_code(r) == 0
+    assert (r.passed, r.failing) == (False, ["unreadable"])
+    assert report_of(claims, errors=[bad], fail_on=["unsupported"]).passed is None
+    assert exit_code(r) == 1
     assert report_of(claims, errors=[bad], fail_on=["not-verified"]).failing == ["not-verified"]
 
 
@@ -212,12 +213,12 @@ def test_merge_rejects_unknown_fail_on() -> None:
 
 
 def test_added_file_errors_recompute_the_verdict() -> None:
-    r = report_of([claim(Verdict.pass_)], fail_on=["unsupported", "not-verified"])
+    r = report_of([claim(Verdict.pass_)], fail_on=["unsupported", "unreadable"])
     assert r.passed is True
     bad = FileError(file="docs/gone.md", message="file not found")
     r2 = with_errors(r, [bad])
     assert r2.errors == [bad]
-    assert (r2.passed, r2.failing) == (False, ["not-verified"])
+    assert (r2.passed, r2.failing) == (False, ["unreadable"])
     assert r2.claims == r.claims
 
 
