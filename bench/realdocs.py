@@ -72,7 +72,7 @@ from citecheck.models import Claim, ResolveStatus  # noqa: E402
 
 KINDS = ("hyperlinked", "statistic", "quote", "temporal", "comparative")
 SAMPLE = _ROOT / "tests" / "data" / "realdocs"
-HELD_OUT = [_ROOT / "tests" / "data" / f"realdocs-heldout{n}" for n in ("", *map(str, range(2, 36)))]
+HELD_OUT = [_ROOT / "tests" / "data" / f"realdocs-heldout{n}" for n in ("", *map(str, range(2, 39)))]
 SUFFIXES = (".md", ".mdx", ".markdown")
 
 # Template and MDX markup that is not prose; a claim whose text holds one leaked it.
@@ -201,6 +201,11 @@ class Figures:
     unsourced: tuple[int, int] = (0, 0)  # (right, reported)
     citations: tuple[int, int] = (0, 0)  # (exact, known)
     recall: tuple[int, int] = (0, 0)
+    # Issue 31: a sentence that carries a citation and asserts something is never dropped.
+    cited_real: tuple[int, int] = (0, 0)  # labelled real claims that carry a web citation: kept
+    cited_asserts: tuple[int, int] = (0, 0)  # cited.jsonl: asserting sentences with a web citation
+    cited_internal: tuple[int, int] = (0, 0)  # cited.jsonl: asserting, citing only in-site links
+    unsourced_recall: tuple[int, int] = (0, 0)  # recall.jsonl's real claims that cite nothing: found
     recall_by_kind: dict[str, tuple[int, int]] = field(default_factory=dict)
     recall_by_file: dict[str, tuple[int, int]] = field(default_factory=dict)
     leaks: int = 0
@@ -282,6 +287,7 @@ def score(set_dir: Path, rounds: int) -> Figures:
         by_file[row["file"]][0] += 1
         cit_rows[(row["file"], row["line"], _norm(row["text"])[:60])] = (truth_urls(row["citations"]), c)
     fig.recall = (found, len(recall_rows))
+    _score_cited(fig, claims, judgments, recall_rows, _jsonl(set_dir / "cited.jsonl"))
     fig.recall_by_kind = {k: (v[0], v[1]) for k, v in sorted(by_kind.items())}
     fig.recall_by_file = {k: (v[0], v[1]) for k, v in sorted(by_file.items())}
     exact = 0
@@ -306,6 +312,40 @@ def score(set_dir: Path, rounds: int) -> Figures:
     if rounds > 0:  # 0: the figures without timing (the tests)
         fig.bare_s, fig.extract_s = throughput(corpus, list(claims), rounds)
     return fig
+
+
+def _score_cited(
+    fig: Figures, claims: dict[str, list[Claim]], judgments: list[dict], recall: list[dict], cited: list[dict]
+) -> None:
+    """The issue-31 figures: cited real claims and cited assertions kept, unsourced recall."""
+    real: dict[tuple[str, int, str], dict] = {}
+    for row in judgments:
+        if row["real"] == "Y" and truth_urls(row.get("citations") or []):
+            real[(row["file"], row["line"], _norm(row["text"])[:60])] = row
+    for row in [*recall, *(r for r in cited if r.get("real") == "Y")]:
+        if truth_urls(row.get("citations") or []):
+            real.setdefault((row["file"], row["line"], _norm(row["text"])[:60]), row)
+    kept = 0
+    for row in real.values():
+        if match(claims, row) is not None:
+            kept += 1
+        else:
+            fig.details["cited real claim lost"].append(f"{row['file']}:{row['line']} {row['text'][:120]}")
+    fig.cited_real = (kept, len(real))
+    web = [r for r in cited if r["asserts"] == "Y" and truth_urls(r["citations"])]
+    internal = [r for r in cited if r["asserts"] == "Y" and not truth_urls(r["citations"])]
+    for rows_, attr, what in (
+        (web, "cited_asserts", "cited assertion lost"),
+        (internal, "cited_internal", ""),
+    ):
+        found = [r for r in rows_ if match(claims, r) is not None]
+        setattr(fig, attr, (len(found), len(rows_)))
+        if what:
+            for r in rows_:
+                if match(claims, r) is None:
+                    fig.details[what].append(f"{r['file']}:{r['line']} {r['text'][:120]}")
+    uncited = [r for r in recall if not truth_urls(r.get("citations") or [])]
+    fig.unsourced_recall = (sum(match(claims, r) is not None for r in uncited), len(uncited))
 
 
 def throughput(corpus: Path, files: list[str], rounds: int) -> tuple[float, float]:
@@ -368,6 +408,10 @@ def rows(fig: dict) -> list[tuple[str, str]]:
         ("unsourced precision (real, truly cite nothing)", _ratio(fig["unsourced"])),
         ("citations exactly right (real claims)", _ratio(fig["citations"])),
         ("recall (fully read files)", _ratio(fig["recall"])),
+        ("cited real claims kept (web citations)", _ratio(fig.get("cited_real", (0, 0)))),
+        ("cited assertions kept (cited.jsonl, web)", _ratio(fig.get("cited_asserts", (0, 0)))),
+        ("cited assertions kept (in-site links only)", _ratio(fig.get("cited_internal", (0, 0)))),
+        ("unsourced recall (real claims citing nothing)", _ratio(fig.get("unsourced_recall", (0, 0)))),
         ("template-markup leaks", str(fig["leaks"])),
         ("raw pandoc citations in claim text", str(fig.get("raw_keys", 0))),
     ]

@@ -150,11 +150,24 @@ class Reference(BaseModel):
     line: int
 
 
+class SkippedSentence(BaseModel):
+    """A sentence with a citation or a fact kind that a skip rule set aside: its form shows it
+    asserts nothing (`citecheck.extract.skip`)."""
+
+    text: str
+    file: str
+    line: int
+    column: int
+    rule: str  # the skip rule's name
+    cited: bool  # it carried a citation
+
+
 class ExtractedDocument(BaseModel):
     file: str
     claims: list[Claim] = Field(default_factory=list)
     references: list[Reference] = Field(default_factory=list)
     errors: list[FileError] = Field(default_factory=list)
+    skipped: list[SkippedSentence] = Field(default_factory=list)
 
 
 class FetchOutcome(StrEnum):

@@ -22,6 +22,7 @@ ABBREVIATIONS: frozenset[str] = frozenset(
         "approx",
         "apr",
         "aug",
+        "c",  # circa: "dates from c. 1491–1510"
         "ca",
         "cf",
         "co",

@@ -111,33 +111,26 @@ from citecheck.config import DEFAULT_EXTRACT_BUDGET_S
 from citecheck.extract import bibliography, citations, htmlprose, resolve
 from citecheck.extract.forms import pandoc, roles
 from citecheck.extract.kinds import (
-    addresses_reader,
     detect_kinds,
     has_kind,
-    is_boilerplate,
-    is_definition,
     is_fragment,
-    is_full_sentence,
-    is_imperative_or_opinion,
-    is_lead_in,
-    is_listing,
-    is_question,
-    is_sentiment,
-    links_its_predicate,
-    names_a_change,
     points_to_source,
     reads_as_reference,
-    reads_as_statement,
     reports_a_change,
     reports_cited_finding,
-    states_nothing_checkable,
-    tells_a_personal_story,
-    tells_of_an_event,
-    tells_what_we_did,
 )
 from citecheck.extract.markup import FILL, blank_markup, blank_spans, drop_fill, strip_fill
-from citecheck.extract.urls import is_change_path, is_change_reference
-from citecheck.models import Citation, CitationKind, Claim, ClaimKind, ExtractedDocument, FileError, Reference
+from citecheck.extract.skip import PRE_KINDS, Candidate, SkipRule, skip_rule, words_outside
+from citecheck.models import (
+    Citation,
+    CitationKind,
+    Claim,
+    ClaimKind,
+    ExtractedDocument,
+    FileError,
+    Reference,
+    SkippedSentence,
+)
 from citecheck.models import ResolveStatus as RS
 from citecheck.sentences import split_sentences
 
@@ -1024,6 +1017,14 @@ class _Draft:
     # (offset, item); str: a footnote; _PandocKeys: a pandoc bracket; _Anchor: an in-document link
     citations: list[tuple[int, Citation | resolve.Mention | str | _PandocKeys | _Anchor]]
     fact_kinds: list[ClaimKind]
+    skipped_by: str | None = None  # the skip rule that set the sentence aside (`extract.skip`)
+
+
+def _skipped(block: _Block, file: str, cand: Candidate, rule: SkipRule) -> _Draft:
+    """A sentence a skip rule set aside, kept to say so (`ExtractedDocument.skipped`)."""
+    line, col = block.position(cand.start)
+    claim = Claim(text=cand.sentence, kinds=[], file=file, line=line, column=col)
+    return _Draft(claim, [(0, c) for c in cand.citations], list(cand.kinds), rule.name)  # type: ignore[misc]
 
 
 # A link whose text is a citation's number ("[4]: https://…" shown as "4"), right after a stop.
@@ -1254,18 +1255,35 @@ def _block_drafts(
         first = block.links[0]
         if (
             first.citation is not None
-            and _words_outside(mask[spans[0][0] : spans[0][1]], link_items.get(0, []), *spans[0]) == 0
+            and words_outside(mask[spans[0][0] : spans[0][1]], link_items.get(0, []), *spans[0]) == 0
         ):
             lead = first.citation
     drafts: list[_Draft] = []
     prev_items: list[tuple[int, Citation | resolve.Mention | str | _PandocKeys | _Anchor]] = []
     for k, (s, e) in enumerate(spans):
         sentence = text[s:e]
-        if is_question(sentence):
+        sentence_links = link_items.get(k, [])
+        cand = Candidate(
+            text=text,
+            start=s,
+            end=e,
+            mask=mask,
+            kind_mask=kind_mask,
+            masked=block.masked,
+            links=sentence_links,
+            citations=[],
+            mentions=len(mention_items.get(k, ())),
+            kinds=[],
+            first=k == 0,
+            list_item=list_item,
+            split=split,
+            quote=quote,
+        )
+        if PRE_KINDS[0].matches(cand):  # a question: it cites nothing for the next one either
             prev_items = []
+            drafts.append(_skipped(block, file, cand, PRE_KINDS[0]))
             continue
         items: list[tuple[int, Citation | resolve.Mention | str | _PandocKeys | _Anchor]] = []
-        sentence_links = link_items.get(k, [])
         for lk in sentence_links:
             if lk.citation is not None:
                 # one copy with its offsets set (setting them on a copy costs twice as much)
@@ -1292,22 +1310,14 @@ def _block_drafts(
             # finding is the cited study's, so it cites what the sentence before it cites
             items = [(s, _inherited(item)) for _, item in prev_items if not isinstance(item, resolve.Mention)]
         prev_items = items
-        smask = mask[s:e]
         if extra:
             # a quotation's attribution and lead-in cite every sentence of it
             items.extend((s, c) for c in extra)
-        # Each rule from here on only skips the sentence, so their order changes nothing but the
-        # cost: titles first (the commonest skip on link-heavy pages, and it needs no kinds).
-        if (
-            split
-            and not quote
-            and sentence_links
-            and _words_outside(smask, sentence_links, s, e) == 0
-            and not reads_as_statement(sentence)
-            and not tells_what_we_did(sentence)
-            and not is_full_sentence(sentence)
-        ):
-            continue  # a title: a link-only list item or line that states nothing
+        cand.citations = [item for _, item in items]
+        # Titles first: the commonest skip on link-heavy pages, and it needs no kinds.
+        if PRE_KINDS[1].matches(cand):
+            drafts.append(_skipped(block, file, cand, PRE_KINDS[1]))
+            continue
         kinds = detect_kinds(kind_mask[s:e])
         if quote and ClaimKind.quote not in kinds:
             kinds.append(ClaimKind.quote)
@@ -1322,77 +1332,14 @@ def _block_drafts(
                 and (kinds or reports_a_change(sentence))
             ):
                 items = [(s, _inherited(c)) for c in nxt]
+                cand.citations = nxt
         if not items and not kinds:
-            continue  # states no fact and cites nothing (most sentences: the rules below cost more)
-        if is_boilerplate(sentence, figure=ClaimKind.statistic in kinds):
+            continue  # states no fact and cites nothing (most sentences: no candidate)
+        cand.kinds = kinds
+        rule = skip_rule(cand)
+        if rule is not None:
+            drafts.append(_skipped(block, file, cand, rule))
             continue
-        if ClaimKind.statistic not in kinds and ClaimKind.quote not in kinds and addresses_reader(sentence):
-            continue  # an instruction, offer or invitation to the reader, even with a link
-        if not kinds and tells_a_personal_story(sentence):
-            continue  # "I decided to use [ReadTheDocs](…) for …": its links name what it used
-        if not kinds and is_lead_in(sentence):
-            continue  # a lead-in ("In the words of Section508.gov:"): its links go to what follows
-        if ClaimKind.statistic not in kinds and is_sentiment(sentence):
-            continue  # a testimonial's feelings ("I really enjoyed working with …")
-        if not (set(kinds) - {ClaimKind.quote}) and is_definition(sentence, quoted=ClaimKind.quote in kinds):
-            continue  # "Docker is a tool for …"
-        if (
-            block.masked
-            and not ({ClaimKind.quote, ClaimKind.temporal, ClaimKind.comparative} & set(kinds))
-            and _opens_reference_entry(block.masked, text, s, e)
-        ):
-            continue  # "`code` string - Equivalent to KeyboardEvent.code.": an API reference entry
-        if (
-            list_item
-            and k == 0
-            and not kinds
-            and (
-                (len(items) == 1 and _describes_linked_tool(sentence_links, text, s))
-                or _describes_linked_page(sentence_links, text, s, e)
-            )
-        ):
-            # a tool list's entry, "[dependabot](…) checks your dependency files every day …"; a
-            # reading list's, "[Falsehoods about Art](…) - Common misconceptions about art."
-            continue
-        if (
-            split
-            and not quote
-            and sentence_links
-            and mention_items.get(k)
-            and _words_outside(kind_mask[s:e], sentence_links, s, e) <= len(mention_items[k])
-        ):
-            continue  # a reading-list entry: "[Title](…) (Author, 2018)."
-        if split and not quote and sentence_links and _credited_title(smask, sentence_links, s, e):
-            continue  # a talk list's entry: "[Lightning talk 10 tips in 5 mins!](…) by Jean Yves Couet"
-        if items:
-            if not kinds and (
-                is_fragment(sentence)
-                or (
-                    _words_outside(smask, sentence_links, s, e) < 3
-                    and not reads_as_statement(sentence)
-                    and not _links_its_predicate(text, s, e, sentence_links)
-                )
-            ):
-                continue  # a link-only line, a navigation entry, a phrase with no verb
-            if kinds == [ClaimKind.temporal] and is_listing(sentence):
-                continue  # an event listing: "NodeConf London - May 11th, 2016"
-            if not kinds and all(
-                isinstance(c, Citation) and c.resolve_status == RS.skipped for _, c in items
-            ):
-                continue  # the author told us to ignore the only citations
-            if not kinds and all(
-                isinstance(c, Citation) and is_change_reference(c.raw, c.url or "") for _, c in items
-            ):
-                continue  # a change-log entry, "Fix X ([#123](…/pull/123))": its links name changes
-            if (
-                not kinds
-                and _words_outside(smask, sentence_links, s, e) == 0
-                and all(isinstance(c, Citation) and is_change_path(c.url or "") for _, c in items)
-                and names_a_change(sentence)
-            ):
-                continue  # "- [Improve how rustdoc warnings are displayed](…/pull/44350)": a change's title
-        elif not kinds or is_imperative_or_opinion(sentence) or states_nothing_checkable(sentence, kinds):
-            continue  # nothing to check, or no fact worth an unsourced flag
         line, col = block.position(s)
         claim = Claim(text=sentence, kinds=[], file=file, line=line, column=col)
         drafts.append(_Draft(claim, items, kinds))
@@ -1407,56 +1354,6 @@ def _inherited(
 
 
 _WORD = re.compile(r"[A-Za-z]{2,}")
-
-
-# After a linked name that opens a list item: a verb in the present tense ("[semantic-release](…)
-# automates your releases", "[spotless](…) lets you run prettier from gradle"). "is", "has" and
-# "was" open statements and definitions, which have rules of their own; a plural noun before an
-# auxiliary is no verb ("[Vite's Open Collective](…) funds are managed by …").
-_PRESENT_VERB = re.compile(
-    r"\s+(?!(?:is|has|was|does|this|its|us|as|plus|versus|thus|less)\b)[a-z]{2,}s\b"
-    r"(?!\s+(?:are|were|have|had|can|could|will|would|may|might|must|should|do|did)\b)"
-)
-
-
-# After the linked title that opens a reading list's entry: a dash or a colon, then what the page is
-# about ("[Falsehoods about Art](…) - Common misconceptions about art.").
-_TITLE_DASH = re.compile(r"\s*(?:[-–—]|:)\s+")
-
-
-def _describes_linked_page(links: list[_Link], text: str, s: int, e: int) -> bool:
-    """Whether a list item is a reading or resource list's entry: a link on its title, a dash,
-    and what the page covers (kdeldycke/awesome-falsehood). An entry that tells of an event in the
-    past tense ("[Knight Capital](…) - A bug caused a $460M loss") or states a figure or date (the
-    caller checks) is a claim."""
-    if not links or links[0].start != s:
-        return False
-    dash = _TITLE_DASH.match(text, links[0].end, e)
-    return dash is not None and not tells_of_an_event(text[dash.end() : e])
-
-
-def _describes_linked_tool(links: list[_Link], text: str, s: int) -> bool:
-    """Whether a list item's first sentence is a tool or resource list's entry: it opens with a
-    link on a name, which it cites alone, and goes on in the present tense, saying what the named
-    thing does (opensource.guide's "[mention-bot](…) mentions potential reviewers for pull
-    requests", Prettier's related-projects list). What a tool does is its description, not a
-    claim its homepage supports; a past tense ("[Read the Docs](…) received a grant") or a figure
-    keeps the sentence (the caller checks that the link is its only citation)."""
-    if not links or links[0].start != s:
-        return False
-    return _PRESENT_VERB.match(text, links[0].end) is not None
-
-
-def _links_its_predicate(text: str, s: int, e: int, links: list[_Link]) -> bool:
-    """ "DataFusion [uses Bloom filters when available](…)": a statement whose verb is linked. Not
-    a change log's "Homebrew [adds ask dependency plans](…/pull/22275)": a change's title."""
-    first = next((lk for lk in links if lk.end > lk.start and lk.start >= s), None)
-    return (
-        first is not None
-        and (first.citation is None or not is_change_path(first.citation.url or ""))
-        and not text[first.end : e].rstrip().endswith(":")  # a lead-in: its link goes to what follows
-        and links_its_predicate(text[s : first.start], text[first.start : first.end])
-    )
 
 
 def _names_a_link(mention: resolve.Mention, text: str, links: list[_Link]) -> bool:
@@ -1484,55 +1381,6 @@ _AUTHOR_YEAR_LINK = re.compile(
 # Inline TeX math by pandoc's rule: "$" then a non-space, a non-space then "$" not followed by a
 # digit, so "$5 and $10" is money, not math.
 _TEX_MATH = re.compile(r"\$\$[^$]{1,500}?\$\$|\$(?=[^\s$])(?:[^$\n\\]|\\.){1,200}?(?<=\S)\$(?!\d)")
-
-
-# After a code span that opens a sentence: its type, "(optional)", platforms, then a dash or a
-# colon ("`brew info` output is clearer: …" is a statement: "output" is no type).
-_TYPE_WORD = (
-    r"(?:string|number|boolean|bool|int|integer|float|double|object|array|function|any|null|undefined|list|"
-    r"dict|str|bytes|buffer|void|\((?:optional|required|deprecated|experimental)\)|"
-    r"(?i:macos|mas|windows|linux|ios|android)|"  # the platforms an entry is for
-    r"[A-Z][\w.]*(?:<[^<>]{0,40}>)?(?:\[\])?|\w+\[\]|\|)"
-)
-_ENTRY_TAIL = re.compile(rf"\s*(?:{_TYPE_WORD}\s*){{0,5}}(?:[-–—]|:)\s")
-
-
-def _opens_reference_entry(masked: list[tuple[int, int]], text: str, s: int, e: int) -> bool:
-    """Whether a sentence is a reference entry that names code and then describes it
-    ("`securityScopedBookmarks` boolean (optional) macOS - Create …", "`zoomOut` - Zoom out the
-    focused page by 10%": electron/electron docs/api): what it says is the API's contract, not a
-    fact a source could support."""
-    for ms, me in masked:
-        if ms == s:
-            return _ENTRY_TAIL.match(text, me, e) is not None
-    return False
-
-
-# What follows a linked title in a talk or reading list: its author ("by Jeremy Zaborowski").
-_BY_AUTHOR = re.compile(r"\s*by\s+[A-Z@][\w.'’@-]*(?:\s+[A-Z][\w.'’-]*){0,4}\s*[.!]?\s*")
-
-
-def _credited_title(smask: str, links: list[_Link], s: int, e: int) -> bool:
-    """Whether a sentence is linked titles and then their author, and nothing else."""
-    inside = [lk for lk in links if lk.start < e and lk.end > s]
-    if not inside:
-        return False
-    tail = smask[min(inside[-1].end, e) - s :]
-    by_author = _BY_AUTHOR.fullmatch(tail) is not None
-    return by_author and _words_outside(smask, links, s, e) == len(_WORD.findall(tail))
-
-
-def _words_outside(smask: str, links: list[_Link], s: int, e: int) -> int:
-    """How many words of a sentence stand outside its links (a masked code span or citation
-    counts as one)."""
-    count = 0
-    prev = 0
-    for lk in links:
-        if lk.start < e and lk.end > s:
-            count += len(_WORD.findall(smask, prev, max(lk.start - s, prev)))
-            prev = max(prev, min(lk.end, e) - s)
-    count += len(_WORD.findall(smask, prev))
-    return count
 
 
 # --- the document walk ---------------------------------------------------------------------------
@@ -2295,6 +2143,15 @@ def _finish(
     bodies: dict[str, list[Citation]] = {}  # a footnote's own references, resolved once
     for d in drafts:
         clock.check(d.claim.line)
+        if d.skipped_by is not None:
+            c = d.claim
+            cited = bool(d.citations)
+            doc.skipped.append(
+                SkippedSentence(
+                    text=c.text, file=c.file, line=c.line, column=c.column, rule=d.skipped_by, cited=cited
+                )
+            )
+            continue
         cits: list[Citation] = []
         for _, item in sorted(d.citations, key=lambda x: x[0]):
             if isinstance(item, Citation):

@@ -863,25 +863,26 @@ _MORE_ELSEWHERE = (
 _BOILERPLATE_START = re.compile(
     # copyright and licence lines, with or without a link: "Copyright (c) 2019 Elan Shanker
     # (https://…)", "License: MIT By: … Repository: https://…"
-    r"(?:copyright\b|\(c\)\s|©|licen[cs]e\s*:|"
+    r"(?P<copyright>copyright\b|\(c\)\s|©|licen[cs]e\s*:)|"
     # an agenda's entry, its duration first ("(15 minutes) Framing round robin: …"; the caller has
     # stripped the parenthesis)
-    r"~?\d+(?:\s*[-–]\s*\d+)?\s*(?:min|mins|minutes|hours?|hrs?)\.?\s*\)|"
+    r"(?P<agenda>~?\d+(?:\s*[-–]\s*\d+)?\s*(?:min|mins|minutes|hours?|hrs?)\.?\s*\)|"
     # a recording's chapter mark, its timestamp first ("25:27 How does SvelteKit fare … - Henry
     # Lie (25 minutes)", "00:05:20 Thomas begins talk"); a timeline's entry has its zone, its half
     # of the day, a colon or a dash after the time ("10:03:52 UTC Mariano reverted …")
-    rf"(?:\d{{1,2}}:)?\d{{1,2}}:[0-5]\d\s(?!\s*(?:{_ZONE}|[-–—:(]))|"
-    rf"{_MORE_ELSEWHERE}|"
+    rf"(?:\d{{1,2}}:)?\d{{1,2}}:[0-5]\d\s(?!\s*(?:{_ZONE}|[-–—:(])))|"
+    rf"(?P<pointer>{_MORE_ELSEWHERE}|"
     r"(?:you\s+can|you\s+may|feel\s+free\s+to)\s+(?:also\s+)?(?:read|learn|find|see|check|watch|download|try|"
-    r"get|view|follow|join|listen|explore|browse)\b|"
+    r"get|view|follow|join|listen|explore|browse)\b)|"
     # a credit line: "Technical reviews by Kevin Swiber (Postman), …", "Edited by …"
-    r"(?:technical\s+|peer\s+)?(?:reviews?|reviewed|edit(?:ed|ing)|proofreading|illustrations?)\s+by\b|"
-    r"(?:a\s+)?(?:big|huge|special|many|sincere|heartfelt)?\s*thanks?\s+(?:you|to\s+(?:everyone|all|our|each|every|the\s+"
-    r"(?:many|amazing|wonderful|whole))|for)\b|thank\s+you\b|"
-    r"by\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}\s*$|"
-    r"(?:edit(?:ed)?|updated?|update\s+\d|disclaimer|please\s+note|note|nb|n\.b\.|p\.?s\.?)\b[^:.!?]{0,40}:|note,|"
+    r"(?P<credit>(?:technical\s+|peer\s+)?(?:reviews?|reviewed|edit(?:ed|ing)|proofreading|illustrations?)\s+by\b|"
     r"(?:image|photo|figure|illustration|graphic|screenshot|video|banner|cover\s+image|header\s+image|logo)s?\s+"
-    r"(?:courtesy|credit|by|from|via|source)\b|(?:photo|image)\s+credits?\b|credits?\s*:|source\s*:)",
+    r"(?:courtesy|credit|by|from|via|source)\b|(?:photo|image)\s+credits?\b|credits?\s*:|source\s*:)|"
+    r"(?P<thanks>(?:a\s+)?(?:big|huge|special|many|sincere|heartfelt)?\s*thanks?\s+(?:you|to\s+(?:everyone|all|our|"
+    r"each|every|the\s+(?:many|amazing|wonderful|whole))|for)\b|thank\s+you\b)|"
+    r"(?P<byline>by\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}\s*$)|"
+    r"(?P<note_label>(?:edit(?:ed)?|updated?|update\s+\d|disclaimer|please\s+note|note|nb|n\.b\.|p\.?s\.?)\b"
+    r"[^:.!?]{0,40}:|note,)",
     re.IGNORECASE,
 )
 # … and anywhere in it (tried only when one of `_BOILERPLATE_WORDS` is there)
@@ -910,25 +911,25 @@ _BOILERPLATE_WORDS = (
 )
 _BOILERPLATE_ANY = re.compile(
     r"\b(?=[wisahmfcto])(?:"  # the first letters of the alternatives (see `_STAT_DIGITS`)
-    r"\b(?:we|I)(?:\s+would\s+like\s+to|\s+want\s+to|\s+wanted\s+to|['’]d\s+like\s+to)\s+(?:say\s+)?"
-    r"(?:thank|acknowledge)|\b(?:we|I)\s+(?:thank|are\s+grateful|am\s+grateful)\b|\bspecial\s+thanks\b|"
-    r"\bworth\s+(?:mentioning|reading|a\s+read|a\s+look|checking\s+out|noting\s+here)\b|"
+    r"(?P<thanks>\b(?:we|I)(?:\s+would\s+like\s+to|\s+want\s+to|\s+wanted\s+to|['’]d\s+like\s+to)\s+(?:say\s+)?"
+    r"(?:thank|acknowledge)|\b(?:we|I)\s+(?:thank|are\s+grateful|am\s+grateful)\b|\bspecial\s+thanks\b)|"
+    r"(?P<pointer>\bworth\s+(?:mentioning|reading|a\s+read|a\s+look|checking\s+out|noting\s+here)\b|"
     r"\b(?:is|are)\s+available\s+(?:here|at\s+the\s+link|online\s+here)\b|"
     # an announcement that something can be had: "[Tickets](…) are available." (see
     # `_AFTER_A_CLAUSE`)
     r"\b(?:is|are)\s+(?:now\s+)?available\s*[.!]?\s*$|"
-    # a credit line: "The credits for this syntax go to Björn Rabenstein."
-    r"\b(?:the\s+)?credits?\s+(?:for\b[^.!?]{0,80}?\s)?(?:goes|go)\s+to\b|"
     r"\bhas\s+a\s+(?:website|homepage|home\s+page|blog|personal\s+site)\b|"
-    # a cross-post's note: "Ian Beer, Project Zero (Originally posted on Project Zero blog 2020-07-27)"
-    r"(?<=\()originally\s+(?:posted|published)\s+(?:on|in|at|to)\b|"
     r"\b(?:more|further)\s+(?:information|details|reading)\s+(?:is\s+|are\s+|can\s+be\s+found\s+)?(?:here|at|in|on)\b|"
     # "The source can be found here.", "The slides can be viewed on our website."
     r"\b(?:can|may)\s+(?:also\s+)?be\s+(?:found|read|viewed|accessed|downloaded|seen|watched)\s+(?:here|there|below|"
     r"above|online|at|on\s+(?:the|our|this|its|their|GitHub|YouTube)|in\s+(?:the|our|this|its|their)\s+"
     r"(?:[\w.-]+\s+){0,3}?(?:docs|"
     r"documentation|repository|repo|guide|blog|wiki|readme|changelog|release\s+notes|post|article|book|website|"
-    r"site|page|issue|thread|forum|chapter|section|appendix))\b)",
+    r"site|page|issue|thread|forum|chapter|section|appendix))\b)|"
+    # a credit line: "The credits for this syntax go to Björn Rabenstein."; a cross-post's note:
+    # "Ian Beer, Project Zero (Originally posted on Project Zero blog 2020-07-27)"
+    r"(?P<credit>\b(?:the\s+)?credits?\s+(?:for\b[^.!?]{0,80}?\s)?(?:goes|go)\s+to\b|"
+    r"(?<=\()originally\s+(?:posted|published)\s+(?:on|in|at|to)\b))",
     re.IGNORECASE,
 )
 # An availability announcement after a clause of its own, which may state a fact: "The sprint was
@@ -993,6 +994,18 @@ def reads_as_statement(text: str) -> bool:
     return len(words) < 3 or sum(w[0].isupper() for w in words) * 10 <= len(words) * 6
 
 
+def reads_as_title(text: str) -> bool:
+    """Whether a line reads as a title by its form: a how/why/what opener or an announcement
+    ("How we cut build times by 50%", "Introducing …"), Title Case ("Incident Analysis: How
+    Learning is Different Than Fixing"), or no verb at all ("Reducing flaky builds by 18x")."""
+    if _TITLE_START.match(text) is not None:
+        return True
+    words = _TITLE_WORD.findall(text)
+    if len(words) >= 3 and sum(w[0].isupper() for w in words) * 10 > len(words) * 6:
+        return True
+    return _STATEMENT.search(text) is None and not _has_main_verb(text)
+
+
 # A word after which an "-s" or "-ed" word is a noun or an adjective ("for projects", "the
 # normalized names"), not a verb; `_RELATIVE` opens a clause whose verb is not the sentence's.
 _NOUN_BEFORE = (
@@ -1013,7 +1026,9 @@ _CONTRACTED = wordset(
 )
 _IRREGULAR_PAST = wordset(
     "took made gave went began became built ran found brought got led won wrote said saw knew sold spent "
-    "held kept left met paid put set taught told thought understood came drew grew meant felt chose do did"
+    "held kept left met paid put set taught told thought understood came drew grew meant felt chose do did "
+    # the past that is spelled as the present ("the coronavirus spread with an R0 close to 0.5")
+    "spread cut hit cost hurt shut split quit"
 )
 _TOKEN = re.compile(r"[A-Za-z][\w'’-]*")
 _NOT_VERB_S = ("ss", "us", "is", "ics")  # "process", "status", "analysis", "metrics"
@@ -1252,38 +1267,52 @@ _PLEASE_READ = re.compile(
 )
 
 
-def is_boilerplate(text: str, *, figure: bool = False) -> bool:
-    """A pointer, a call to action, thanks, a byline or date stamp, a disclaimer or meta note,
-    an image credit or a metadata line: no claim, even with a link (see the module docstring).
-    `figure`: the sentence states a statistic, so a pointer to where it comes from ("See X, which
-    says 40% of builds fail") is a claim about that source."""
+def boilerplate_form(text: str, *, figure: bool = False) -> str | None:
+    """The form of a line that states no claim even with a link, or None: `pointer` (see …, read
+    more, for more information, a call to action, a page as the subject of "explains"), `thanks`,
+    `credit` (reviews by …, image courtesy of …, source: …), `byline`, `date-stamp` ("Posted on
+    March 3"), `metadata` ("Estimated time: 60 minutes"), `note-label` ("Disclaimer: …", "Update:
+    …"), `meta-note` ("In this post, we look at …"), `copyright`, `agenda` (an agenda's or a
+    recording's time marks) — see the module docstring. `figure`: the sentence states a statistic,
+    so a pointer to where it comes from ("See X, which says 40% of builds fail") is a claim about
+    that source."""
     stripped = text.lstrip('*_ (["“')
-    if _BOILERPLATE_START.match(stripped) or _DATED_BYLINE.match(stripped) or _METADATA.match(stripped):
-        return True
-    if stripped.count(" | ") == 1 and _METADATA.match(stripped.replace(" | ", ": ")):
-        return True  # the same as a table's row: "Date | 05 October 2023" (an advisory's header)
-    low = stripped.lower()
-    if (
-        any(w in low for w in _BOILERPLATE_WORDS)
-        and _BOILERPLATE_ANY.search(stripped)
-        and _AFTER_A_CLAUSE.search(stripped) is None
+    m = _BOILERPLATE_START.match(stripped)
+    if m is not None:
+        return (m.lastgroup or "pointer").replace("_", "-")
+    if _DATED_BYLINE.match(stripped):
+        return "byline"
+    # the second: a table's row, "Date | 05 October 2023" (an advisory's header)
+    if _METADATA.match(stripped) or (
+        stripped.count(" | ") == 1 and _METADATA.match(stripped.replace(" | ", ": "))
     ):
-        return True
+        return "metadata"
+    low = stripped.lower()
+    if any(w in low for w in _BOILERPLATE_WORDS) and _AFTER_A_CLAUSE.search(stripped) is None:
+        m = _BOILERPLATE_ANY.search(stripped)
+        if m is not None:
+            return m.lastgroup
     if _STAMP.match(stripped) and len(stripped.split()) <= 10:
-        return True
+        return "date-stamp"
     m = _FIRST_WORDS.match(_LEAD_LABEL.sub("", stripped, count=1))
     if m:
         first, second = m.group(1).lower(), m.group(2).lower()
         if first in _POINTER_VERBS and second not in _NOT_IMPERATIVE_NEXT and not m.group(1).isupper():
-            # "Read the Docs received a grant": a name that opens with a verb
-            return not figure and _NAMED_AFTER_VERB.match(stripped) is None
-    if not figure and (
-        _META.match(stripped) is not None
-        or _RESOURCE_POINTER.match(stripped) is not None
+            # "Read the Docs received a grant": a name that opens with a verb. "pointer-verb": the
+            # caller checks that what the verb points at is the link ("Follow [@x](…)", not
+            # "Follow good security practices (see Section 7)", cited advice)
+            return "pointer-verb" if not figure and _NAMED_AFTER_VERB.match(stripped) is None else None
+    if figure:
+        return None
+    if _META.match(stripped) is not None:
+        return "meta-note"
+    if (
+        _RESOURCE_POINTER.match(stripped) is not None
         or ("please" in low and _PLEASE_READ.search(stripped) is not None)
+        or _points_elsewhere(stripped, low)
     ):
-        return True
-    return not figure and _points_elsewhere(stripped, low)
+        return "pointer"
+    return None
 
 
 # A person's feelings, as a sentence opens: "I really enjoyed working with …", "I'm proud of …",
@@ -1466,6 +1495,16 @@ def is_imperative_or_opinion(text: str) -> bool:
         ):
             return True
     return bool(_ADVICE.search(text))
+
+
+def opens_with_instruction(text: str) -> bool:
+    """Whether a sentence opens with an imperative verb and its object ("Collect information for
+    …", "Consider deprecating support for …"): an instruction, a sentence without a finite verb."""
+    m = _FIRST_WORDS.match(_LEAD_LABEL.sub("", text, count=1))
+    if m is None or not m.group(2) or m.group(1).isupper():
+        return False
+    first, second = m.group(1).lower(), m.group(2)
+    return first in _IMPERATIVE_VERBS and second.lower() not in _NOT_IMPERATIVE_NEXT and second.islower()
 
 
 # --- sentences addressed to the reader: no claim even with a link ---------------------------
