@@ -25,8 +25,12 @@ Guarantees the rest of the pipeline relies on:
 - an accepted verdict given with less confidence than `Settings.min_confidence`, or a
   "supported" whose rationale says the opposite, is `unsure` too (`policy.judge_doubt`): the
   judge abstains rather than guesses. Doubts are never retried.
-- an output with two verdicts for one claim id is malformed (`prompt.parse_verdicts`):
-  asked again once, like any malformed output, then an error.
+- a verdict binds to the claim id it names (`prompt.parse_verdicts`): an answer with a
+  verdict for an id not asked, or two for one id, is malformed for every claim of the call;
+  an id left out is that claim's gap alone. Never re-assigned by position. From text, only
+  the model's one verdict object of its own is read, never one quoted from the page
+  (`answer.read_answer`), and a cut-off answer is not read at all. Malformed output is asked
+  again once, then it is an error (`judge-error`).
 - the source text and the claims (PR content) are fenced as data in the prompt (`prompt.py`).
 - verdicts are cached by claim text + source text hash + model + PROMPT_VERSION, so a
   re-run on unchanged documents makes no call (and does not import the provider's SDK).
@@ -49,6 +53,7 @@ from pydantic import ValidationError
 from citecheck.cache import DiskCache, digest
 from citecheck.config import JudgeMode, Settings
 from citecheck.errors import JudgeFailedError
+from citecheck.judge.answer import MalformedAnswer
 from citecheck.judge.batch import BatchDispatcher
 from citecheck.judge.dispatch import CAP_REACHED, DEADLINE, Dispatcher, Interactive, Sent
 from citecheck.judge.ledger import CostLedger, input_upper_bound
@@ -58,7 +63,6 @@ from citecheck.judge.prompt import (
     PROMPT_VERSION,
     SYSTEM_PROMPT,
     VERDICT_TOOL,
-    MalformedVerdicts,
     Verdict,
     build_excerpt,
     build_prompt_parts,
@@ -619,19 +623,19 @@ class Judge:
         )
         if response.refusal is not None:
             outcome.failure = f"the judge refused to answer: {response.refusal[:200]}".rstrip(": ")
+        elif response.truncated:
+            # A cut-off answer is not the model's last word, and what precedes the cut may be a
+            # quote of the page (`answer.read_answer`): nothing of it is used.
+            outcome.failure = "the judge returned malformed output (output cut off at max_tokens)"
+            outcome.retryable = True
         else:
             try:
-                outcome.verdicts = parse_verdicts(response.payload, len(claims))
-            except MalformedVerdicts as exc:
+                outcome.verdicts = parse_verdicts(response.payload, len(claims), shown=request.user)
+            except MalformedAnswer as exc:
                 outcome.failure = f"the judge returned malformed output ({exc})"
                 outcome.retryable = True
-            except (ValueError, ValidationError, TypeError):
-                cause = (
-                    "output cut off at max_tokens"
-                    if response.truncated
-                    else "output is not valid verdict JSON"
-                )
-                outcome.failure = f"the judge returned malformed output ({cause})"
+            except (ValueError, TypeError):
+                outcome.failure = "the judge returned malformed output (output is not valid verdict JSON)"
                 outcome.retryable = True
         if outcome.failure is not None:
             self._bad_output(outcome.failure)
