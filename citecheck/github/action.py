@@ -77,7 +77,7 @@ from citecheck.config import (
     narrowing,
     parse_ignore_file,
 )
-from citecheck.errors import CitecheckError, ConfigError, ExitCode, JudgeFailedError
+from citecheck.errors import CitecheckError, ConfigError, ExitCode, JudgeFailedError, UnsafePathError
 from citecheck.github.publish import (
     COMMENT_LIMIT_CHARS,
     COMPARE_FILES_LIMIT,
@@ -113,6 +113,7 @@ from citecheck.output.markdown import LinkFor, blob_link
 from citecheck.policy import exit_code, fail_on_without_judge, failing_claims
 from citecheck.progress import STAGE_TITLES, Stage
 from citecheck.redact import Redactor
+from citecheck.safe_paths import read_inside, resolve_in, write_inside
 from citecheck.select import PRFile, PRFileList, Selection, select_audit, select_pr
 
 PR_EVENTS = ("pull_request", "pull_request_target")
@@ -225,7 +226,7 @@ def settings_from_inputs(environ: Mapping[str, str], workspace: Path) -> Setting
         if name in ("comment", "annotations", "screen"):
             raw[key] = _bool_input(name, value)
         elif name == "cache-dir":
-            raw[key] = outside_workspace(workspace / value, workspace)
+            raw[key] = cache_folder(value, workspace, environ)
         else:
             raw[key] = value
     try:
@@ -239,22 +240,45 @@ def settings_from_inputs(environ: Mapping[str, str], workspace: Path) -> Setting
         raise ConfigError(f"input: {exc.message}", exc.hint) from None
 
 
-def outside_workspace(cache_dir: Path, workspace: Path) -> Path:
-    """`cache_dir`, refused when it lies in the checked-out tree (symbolic links followed).
+CACHE_HINT = (
+    "use a path under $RUNNER_TEMP, e.g. `cache-dir: ${{ runner.temp }}/citecheck-cache`, "
+    "with the same `path:` in actions/cache/restore and actions/cache/save"
+)
+
+
+def cache_folder(value: str, workspace: Path, environ: Mapping[str, str]) -> Path:
+    """The `cache-dir` input as the folder it really is; refused in the checked-out tree,
+    through a symbolic link in it, and outside the runner's temporary folder.
 
     Whatever is checked out is the change under test: a cache there is one the PR can write,
-    and a forged entry would decide its own claims (SECURITY.md). So the cache lives
-    outside it, under the runner's temporary folder, and `actions/cache` carries it.
+    and a forged entry would decide its own claims (SECURITY.md). A link the PR commits
+    (`prlink -> /elsewhere`, with `cache-dir: prlink/c`) would lead the cache wherever it
+    points. The Action keeps nothing outside the workspace and the runner's temporary folder
+    (`RUNNER_TEMP`), so the cache lives under the latter, and `actions/cache` carries it.
     """
-    resolved, tree = cache_dir.resolve(), workspace.resolve()
-    if resolved == tree or tree in resolved.parents:
+    given = workspace / value
+    real, link = resolve_in(given, workspace)
+    if link is not None:
         raise ConfigError(
-            f"input cache-dir: {cache_dir} is inside the checked-out workspace, where the change "
-            "under test could write cache entries and so decide its own claims",
-            "use a path under $RUNNER_TEMP, e.g. `cache-dir: ${{ runner.temp }}/citecheck-cache`, "
-            "with the same `path:` in actions/cache/restore and actions/cache/save",
+            f"input cache-dir: {value} leads through {link}, a symbolic link in the checked-out "
+            "workspace (the change under test could have committed it)",
+            CACHE_HINT,
         )
-    return resolved
+    if real.is_relative_to(workspace.resolve()):
+        raise ConfigError(
+            f"input cache-dir: {given} is inside the checked-out workspace, where the change "
+            "under test could write cache entries and so decide its own claims",
+            CACHE_HINT,
+        )
+    temp = environ.get("RUNNER_TEMP", "").strip()
+    if not (temp and real.is_relative_to(Path(temp).resolve())):
+        where = f"RUNNER_TEMP ({temp})" if temp else "RUNNER_TEMP (not set in this run)"
+        raise ConfigError(
+            f"input cache-dir: {value} is not under {where}: the action keeps nothing outside "
+            "the workspace and the runner's temporary folder",
+            CACHE_HINT,
+        )
+    return real
 
 
 @dataclass
@@ -342,6 +366,28 @@ def _read_json(path: Path, what: str) -> dict[str, Any]:
     return data
 
 
+def read_pr_event(path: str, workspace: Path, environ: Mapping[str, str]) -> dict[str, Any]:
+    """The uploaded event file `CITECHECK_PR_EVENT` names: in the workspace (relative to it, or
+    absolute) or under RUNNER_TEMP, read through no symbolic link there. It comes from a run
+    the PR controls, in a folder of the job that holds the secrets."""
+    hint = "download the artifact into a folder of its own, as the fork-safe example's `path: citecheck-pr`"
+    target = Path(os.path.abspath(workspace / path))
+    temp = environ.get("RUNNER_TEMP", "").strip()
+    for root in [Path(os.path.abspath(r)) for r in (workspace, temp) if str(r)]:
+        if target == root or not target.is_relative_to(root):
+            continue
+        try:
+            data = json.loads(read_inside(root, target.relative_to(root).as_posix()))
+        except UnsafePathError as exc:
+            raise ConfigError(f"CITECHECK_PR_EVENT {path}: {exc.message}", hint) from None
+        except (OSError, ValueError) as exc:
+            raise ConfigError(f"cannot read the PR event file {path}: {exc}", hint) from None
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path}: the PR event file is not a JSON object", hint)
+        return data
+    raise ConfigError(f"CITECHECK_PR_EVENT {path} is neither in the workspace nor under RUNNER_TEMP", hint)
+
+
 def _workflow_run_pr(payload: dict[str, Any], environ: Mapping[str, str], workspace: Path) -> dict[str, Any]:
     """The PR a `workflow_run` job judges: from the analysing run's event file (the fork-safe
     pattern uploads it as an artifact; its path is `CITECHECK_PR_EVENT`), else from the
@@ -352,7 +398,7 @@ def _workflow_run_pr(payload: dict[str, Any], environ: Mapping[str, str], worksp
     trusted_head = run.get("head_sha")
     path = environ.get("CITECHECK_PR_EVENT", "").strip()
     if path:
-        pr = _read_json(workspace / path, "the PR event file").get("pull_request")
+        pr = read_pr_event(path, workspace, environ).get("pull_request")
         if not isinstance(pr, dict):
             raise ConfigError(f"{path}: no pull_request object", "upload the pull_request run's event file")
         head = (pr.get("head") or {}).get("sha")
@@ -652,21 +698,13 @@ class Run:
 
     def warn_cache_dir(self, settings: Settings) -> None:
         """The Action runs in a container: only the workspace and the runner's temporary folder
-        (`RUNNER_TEMP`, mounted since runner 2.331) outlive it, and the workspace is refused."""
+        (`RUNNER_TEMP`, mounted since runner 2.331) outlive it; the cache is under the latter
+        (`cache_folder`), which an older runner does not mount."""
         temp = self.environ.get("RUNNER_TEMP", "").strip()
-        if settings.cache_dir is None or not temp:
-            return
-        root = Path(temp).resolve()
-        if not root.is_dir():
+        if settings.cache_dir is not None and temp and not Path(temp).resolve().is_dir():
             self.log.warning(
                 f"citecheck: RUNNER_TEMP ({temp}) is not mounted in the action's container (a runner "
                 "older than 2.331): cache-dir is lost when the step ends; update the runner"
-            )
-        elif settings.cache_dir != root and root not in settings.cache_dir.parents:
-            self.log.warning(
-                f"citecheck: cache-dir {settings.cache_dir} is not under RUNNER_TEMP ({temp}): in the "
-                "action's container it is lost when the step ends, so actions/cache cannot keep it; "
-                "use `cache-dir: ${{ runner.temp }}/citecheck-cache`"
             )
 
     def verify_pr(self) -> None:
@@ -794,17 +832,38 @@ def _outputs(report: Report, files: Mapping[str, str], *, note: str, judged: boo
     }
 
 
-def _write_reports(run: Run, report: Report) -> dict[str, str]:
-    """Every report file of the format registry, in the workspace; their relative paths by format."""
+def _write_reports(run: Run, report: Report) -> tuple[dict[str, str], list[str]]:
+    """Every report file of the format registry, in the workspace's `citecheck-report/`: their
+    relative paths by format, and a line for each thing in the way. A symbolic link there,
+    which a PR can commit, is replaced and never written through, so no later step follows it
+    either; something else in the way leaves that file unwritten. Either is an error (exit 2)
+    once the summary, the outputs and the comment are out."""
     from citecheck.output import FORMATS
 
-    out_dir = run.workspace / REPORT_DIR
-    out_dir.mkdir(parents=True, exist_ok=True)
     rel: dict[str, str] = {}
+    problems: list[str] = []
+    remove = "remove it from the repository (a pull request may have committed it)"
     for fmt in (f for f in FORMATS.values() if f.action_file):
-        (out_dir / f"report.{fmt.extension}").write_text(fmt.render(report), encoding="utf-8")
-        rel[fmt.name] = f"{REPORT_DIR}/report.{fmt.extension}"
-    return rel
+        path = f"{REPORT_DIR}/report.{fmt.extension}"
+        try:
+            replaced = write_inside(run.workspace, path, fmt.render(report), replace_links=True)
+        except UnsafePathError as exc:
+            problems.append(f"{exc.message} — {remove}; the report is in the job summary")
+            continue
+        problems += [
+            f"{link} was a symbolic link in the workspace: the report replaced the link, never "
+            f"written through it — remove the link from the repository (a pull request may have committed it)"
+            for link in replaced
+        ]
+        rel[fmt.name] = path
+    return rel, problems
+
+
+def _report_problems(run: Run, problems: list[str], code: int) -> int:
+    """The exit code once the report files' problems (`_write_reports`) are logged."""
+    for line in problems:
+        run.log.error(f"citecheck: {line}")
+    return ExitCode.ERROR if problems else code
 
 
 def publish(run: Run, settings: Settings, report: Report) -> int:
@@ -813,7 +872,7 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
     report = run.redact.model(report)
     log = run.log
     run.stages.enter(StageLog.TITLES[Stage.report], commands_off=False)
-    rel = _write_reports(run, report)
+    rel, problems = _write_reports(run, report)
 
     unannotated = annotate(run, report) if settings.annotations else ""
 
@@ -821,9 +880,8 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
     summary_extra = f"\n*{unannotated}*\n" if unannotated else ""
     summary_path = run.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
-        text = summary_markdown(
-            report, preface=_first_line_preface(first), hint=f"`{rel['json']}`", link_base=run.link_base()
-        )
+        hint = f"`{rel['json']}`" if "json" in rel else "the JSON report"
+        text = summary_markdown(report, preface=_first_line_preface(first), hint=hint, link_base=run.link_base())
         append_summary(Path(summary_path), text + summary_extra)
 
     output_path = run.environ.get("GITHUB_OUTPUT")
@@ -861,10 +919,10 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
     log_failures(log, failing)
     log.info(
         f"citecheck: {report.total_claims} claims, {report.total_supported} verified, "
-        f"{len(failing)} failing under fail-on ({', '.join(report.fail_on) or 'nothing'}); "
-        f"report: {rel['json']}"
+        f"{len(failing)} failing under fail-on ({', '.join(report.fail_on) or 'nothing'})"
+        + (f"; report: {rel['json']}" if "json" in rel else "")
     )
-    return exit_code(report)
+    return _report_problems(run, problems, exit_code(report))
 
 
 def _first_line_quote(note: str) -> str:
@@ -890,7 +948,7 @@ def publish_nothing_to_check(run: Run, settings: Settings, selection: Selection)
 
     line = nothing_to_check_note(run.where)
     report = build_report([], settings=settings, notes=[line, *selection.notes], errors=selection.errors)
-    rel = _write_reports(run, run.redact.model(report))
+    rel, problems = _write_reports(run, run.redact.model(report))
     comment_id = run.comment_id()
     said = f"**{report_name(comment_id)}:** {line}"
     summary_path = run.environ.get("GITHUB_STEP_SUMMARY")
@@ -902,7 +960,7 @@ def publish_nothing_to_check(run: Run, settings: Settings, selection: Selection)
     run.log.info(f"citecheck: {line}")
     if settings.comment and run.event.is_pr:
         post_comment(run, f"{comment_marker(comment_id)}\n{said}\n", create=False)
-    return ExitCode.PASSED
+    return _report_problems(run, problems, ExitCode.PASSED)
 
 
 def annotate(run: Run, report: Report) -> str:

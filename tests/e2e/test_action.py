@@ -130,6 +130,7 @@ def test_inputs_parse_into_settings() -> None:
         "INPUT_COMMENT": "false",
         "INPUT_ANNOTATIONS": "False",
         "INPUT_CACHE_DIR": "/runner/_temp/cc",
+        "RUNNER_TEMP": "/runner/_temp",
         "INPUT_ACCEPT_STATUS": "429, 403",
         "INPUT_SHARD": "2/3",
         "INPUT_SCREEN": "true",
@@ -166,6 +167,10 @@ def test_inputs_parse_into_settings() -> None:
         ({"INPUT_CACHE_DIR": ".citecheck-cache"}, "input cache-dir: /ws/.citecheck-cache is inside"),
         ({"INPUT_CACHE_DIR": "/ws/sub/../cache"}, "input cache-dir: /ws/sub/../cache is inside"),
         ({"INPUT_CACHE_DIR": "."}, "is inside the checked-out workspace"),
+        # The action keeps nothing outside the workspace and RUNNER_TEMP.
+        ({"INPUT_CACHE_DIR": "/elsewhere/c", "RUNNER_TEMP": "/tmp/rt"}, "/elsewhere/c is not under RUNNER_TEMP"),
+        ({"INPUT_CACHE_DIR": "/tmp/rt/../c", "RUNNER_TEMP": "/tmp/rt"}, "is not under RUNNER_TEMP (/tmp/rt)"),
+        ({"INPUT_CACHE_DIR": "/tmp/rt/c"}, "is not under RUNNER_TEMP (not set in this run)"),
     ],
 )
 def test_bad_inputs_are_config_errors_naming_the_input(env: dict[str, str], needle: str) -> None:
