@@ -123,7 +123,9 @@ def load(
             path = _find(name, base, root)
             wanted.append((str(path.relative_to(root)) if path is not None else name, True))
     if siblings:
-        meta = next((folder / m for m in ("metadata.yaml", "metadata.yml") if readable(folder / m, root)), None)
+        meta = next(
+            (folder / m for m in ("metadata.yaml", "metadata.yml") if readable(folder / m, root)), None
+        )
         if meta is not None and meta.stat().st_size <= MAX_BYTES:
             wanted += [(name, True) for name in named_files(_front(meta.read_text("utf-8", "replace")))]
         wanted += [

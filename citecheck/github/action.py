@@ -107,13 +107,14 @@ from citecheck.github.publish import (
     unannotated_note,
     write_outputs,
 )
+from citecheck.github.snapshot import Snapshot, SnapshotError, download
 from citecheck.judge.providers import PROVIDERS, Provider, key_inputs
 from citecheck.models import FileError, Report, SelectedFile
 from citecheck.output.markdown import LinkFor, blob_link
 from citecheck.policy import exit_code, fail_on_without_judge, failing_claims
 from citecheck.progress import STAGE_TITLES, Stage
 from citecheck.redact import Redactor
-from citecheck.safe_paths import read_inside, resolve_in, write_inside
+from citecheck.safe_paths import link_escape, read_inside, resolve_in, write_inside
 from citecheck.select import PRFile, PRFileList, Selection, select_audit, select_pr
 
 PR_EVENTS = ("pull_request", "pull_request_target")
@@ -157,6 +158,7 @@ FORK_PR = "this pull request comes from a fork"
 DEPENDABOT_PR = "this pull request is Dependabot's"
 DEPENDABOT = "dependabot[bot]"
 NO_KEY_REASON = "judge skipped: no API key"
+LINK_IN_PR = "a symbolic link in the pull request: not read"
 
 
 def not_judged_note(why: str) -> str:
@@ -455,6 +457,8 @@ def _repo_text(
         except ValueError as exc:  # a folder where the file should be
             raise ConfigError(f"cannot read {where}: {exc}", "") from None
     path = workspace / rel
+    if path.is_symlink() and (why := link_escape(path, workspace)):
+        raise ConfigError(f"{rel} is {why}: not read", f"commit the {what} itself, not a link to it")
     return (path.read_text(encoding="utf-8") if path.is_file() else None), rel
 
 
@@ -552,11 +556,21 @@ class Run:
     judge_skipped: bool = False  # secrets withheld: the judge is off for lack of a key
     notes: list[str] = field(default_factory=list)  # for the report, from before selection
     pr_files: list[PRFile] = field(default_factory=list)  # the PR files API's answer (PR mode)
+    # Where the checked files are read: the workspace, or the PR's snapshot (`fetch_tree`).
+    tree: Path = field(init=False)
+    snapshot: Snapshot | None = None
+    scratch: tempfile.TemporaryDirectory[str] | None = None  # holds the snapshot; `close` removes it
 
     def __post_init__(self) -> None:
         self.stages = StageLog(self.log)
         self.workspace = Path(self.environ.get("GITHUB_WORKSPACE") or os.getcwd()).resolve()
+        self.tree = self.workspace
         self.token = read_input(self.environ, "github-token") or self.environ.get("GITHUB_TOKEN", "")
+
+    def close(self) -> None:
+        if self.scratch is not None:
+            self.scratch.cleanup()
+            self.scratch = None
 
     # ---- helpers
 
@@ -635,7 +649,7 @@ class Run:
         if not (self.event.is_pr and self.repository and number and head):
             base = self.link_base()
             return blob_link(base) if base else None
-        shown = shown_lines(self.pr_files, self.workspace, {c.file for c in report.claims})
+        shown = shown_lines(self.pr_files, self.tree, {c.file for c in report.claims})
         return DiffLinks(server, self.repository, number, head, shown)
 
     def pipeline_environ(self) -> dict[str, str]:
@@ -735,18 +749,47 @@ class Run:
             )
         self.event = self.event.with_commits(head, base)
 
+    def fetch_tree(self) -> None:
+        """`workflow_run` (the fork-safe part 2, which holds the secrets): the PR's files come
+        from the tarball of the head `verify_pr` checked (`citecheck.github.snapshot`), never
+        from the workspace, so the job checks nothing of the PR out."""
+        head, client = self.event.head_sha, self.repo_client()
+        if not (self.event.is_pr and self.event.name == "workflow_run" and head and client):
+            return
+        where = f"PR #{self.event.number}'s head {head[:12]}"
+        self.scratch = tempfile.TemporaryDirectory(prefix="citecheck-pr-")
+        try:
+            snapshot = download(client.archive_url(head), Path(self.scratch.name) / "tree")
+        except GitHubAPIError as exc:
+            raise ConfigError(f"cannot download {where}: {exc}", api_hint(exc, "contents: read")) from None
+        except SnapshotError as exc:
+            raise ConfigError(f"cannot download {where}: {exc}", "re-run the job") from None
+        # As in a checkout, the tree's root holds `.git`: a bibliography path is found from it.
+        (snapshot.root / ".git").mkdir(exist_ok=True)
+        self.snapshot, self.tree = snapshot, snapshot.root
+        self.log.info(
+            f"citecheck: {snapshot.files} files of {where} read through the API; the workspace is not read"
+        )
+
     def select(self, settings: Settings) -> Selection:
+        self.fetch_tree()
         selection = self._select(settings)
         # A walk of the workspace (audits, nofilter, a PR too large to list) sees untracked
         # files too: our own report of an earlier run is not a document to check.
         selection.files = [f for f in selection.files if not f.display.startswith(REPORT_DIR + "/")]
+        if self.snapshot is not None:  # a link the PR changed is missing from the snapshot: say why
+            links = self.snapshot.links
+            selection.errors = [
+                e.model_copy(update={"message": LINK_IN_PR}) if e.file in links else e
+                for e in selection.errors
+            ]
         return selection
 
     def _select(self, settings: Settings) -> Selection:
         diffed = self.event.is_pr or self.event.is_merge_group
         if not diffed or settings.filter_mode == FilterMode.nofilter:
             # nofilter checks every file matching `paths`, changed or not: no listing needed.
-            return select_audit(self.workspace, settings)
+            return select_audit(self.tree, settings)
         if self.event.is_merge_group:
             return self._select_merge_group(settings)
         client = self.pr_client()
@@ -763,7 +806,7 @@ class Run:
                 api_hint(exc, "pull-requests: read"),
             ) from None
         self.pr_files = listing.files  # the PR comment links each claim to its line in this diff
-        return select_pr(self.workspace, settings, listing)
+        return select_pr(self.tree, settings, listing)
 
     def _select_merge_group(self, settings: Settings) -> Selection:
         """The files the merge group changes on its base branch, as the compare API lists them
@@ -783,13 +826,13 @@ class Run:
                 api_hint(exc, "contents: read"),
             ) from None
         if len(files) >= COMPARE_FILES_LIMIT:
-            audit = select_audit(self.workspace, settings)
+            audit = select_audit(self.tree, settings)
             audit.notes.append(
                 f"the merge group changes {COMPARE_FILES_LIMIT} files or more, more than the compare "
                 "API lists: every file matching `paths` was checked whole"
             )
             return audit
-        return select_pr(self.workspace, settings, PRFileList(files=files, changed_files=len(files)))
+        return select_pr(self.tree, settings, PRFileList(files=files, changed_files=len(files)))
 
     def check(self, settings: Settings, files: list[SelectedFile]) -> Report:
         from citecheck.pipeline import check  # the lead's orchestration of the stages
@@ -881,7 +924,9 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
     summary_path = run.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
         hint = f"`{rel['json']}`" if "json" in rel else "the JSON report"
-        text = summary_markdown(report, preface=_first_line_preface(first), hint=hint, link_base=run.link_base())
+        text = summary_markdown(
+            report, preface=_first_line_preface(first), hint=hint, link_base=run.link_base()
+        )
         append_summary(Path(summary_path), text + summary_extra)
 
     output_path = run.environ.get("GITHUB_OUTPUT")
@@ -1132,6 +1177,7 @@ def run_action(environ: Mapping[str, str], stream: TextIO) -> int:
             return _run_stages(run, log)
         finally:
             run.stages.close()  # an error is printed outside any group, commands on
+            run.close()
     except JudgeFailedError as exc:
         log.error(f"citecheck: {exc.message} — {_judge_failed_hint(exc)}")
         return exc.exit_code

@@ -168,7 +168,10 @@ def test_inputs_parse_into_settings() -> None:
         ({"INPUT_CACHE_DIR": "/ws/sub/../cache"}, "input cache-dir: /ws/sub/../cache is inside"),
         ({"INPUT_CACHE_DIR": "."}, "is inside the checked-out workspace"),
         # The action keeps nothing outside the workspace and RUNNER_TEMP.
-        ({"INPUT_CACHE_DIR": "/elsewhere/c", "RUNNER_TEMP": "/tmp/rt"}, "/elsewhere/c is not under RUNNER_TEMP"),
+        (
+            {"INPUT_CACHE_DIR": "/elsewhere/c", "RUNNER_TEMP": "/tmp/rt"},
+            "/elsewhere/c is not under RUNNER_TEMP",
+        ),
         ({"INPUT_CACHE_DIR": "/tmp/rt/../c", "RUNNER_TEMP": "/tmp/rt"}, "is not under RUNNER_TEMP (/tmp/rt)"),
         ({"INPUT_CACHE_DIR": "/tmp/rt/c"}, "is not under RUNNER_TEMP (not set in this run)"),
     ],
@@ -349,7 +352,12 @@ def test_readme_workflow_snippets_parse_and_pass_actionlint(tmp_path: Path) -> N
 
 # What names a PR's code for actions/checkout: a job GitHub runs with the base repository's
 # secrets on a PR's behalf (`workflow_run`, `pull_request_target`) may check none of it out.
-PR_CODE = ("github.event.workflow_run.head", "github.event.pull_request.head", "github.head_ref", "refs/pull/")
+PR_CODE = (
+    "github.event.workflow_run.head",
+    "github.event.pull_request.head",
+    "github.head_ref",
+    "refs/pull/",
+)
 # It pushes the release's commit and tags with the checkout's credentials; it runs on a
 # maintainer's tag or dispatch only, never on a PR, and checks out no PR code.
 PUSHES_WITH_CHECKOUT_CREDENTIALS = ".github/workflows/release.yml"

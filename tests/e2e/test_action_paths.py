@@ -43,7 +43,9 @@ def _outside(tmp_path: Path) -> tuple[Path, Path]:
     return secret, elsewhere
 
 
-def _push_links(s: Scenario, gh: GitHubServer, links: dict[str, Path | str], *, base: str = "") -> dict[str, object]:
+def _push_links(
+    s: Scenario, gh: GitHubServer, links: dict[str, Path | str], *, base: str = ""
+) -> dict[str, object]:
     """Commit `links` on the PR's head (or on a new PR from `base`): its pull_request payload."""
     for name, target in links.items():
         s.origin.link(name, target)
@@ -75,7 +77,9 @@ def test_pr_reports_are_never_written_through_links_the_pr_commits(
     secret, elsewhere = _outside(tmp_path)
     links = {"citecheck-report/report.json": secret, "citecheck-report/report.md": elsewhere / "new.md"}
     payload = _push_links(s, gh, links)
-    r = run_action(tmp_path, s.origin.root, gh, inputs={"allow-private-hosts": sources.host, **NO_JUDGE}, payload=payload)
+    r = run_action(
+        tmp_path, s.origin.root, gh, inputs={"allow-private-hosts": sources.host, **NO_JUDGE}, payload=payload
+    )
 
     assert secret.read_text() == SECRET
     assert list(elsewhere.iterdir()) == []
@@ -133,6 +137,22 @@ def test_a_pr_with_nothing_to_check_writes_through_no_link_either(
     _report_files_are_the_actions_own(r)
 
 
+def test_an_audit_reads_no_config_through_a_link_out_of_the_tree(
+    tmp_path: Path, sources: SourceServer, gh: GitHubServer
+) -> None:
+    """An audit reads `.citecheck.toml` and `.citecheckignore` from the tree: a link there
+    out of it (to a file of the runner's) is an error, never read, and never "no config"."""
+    secret, _ = _outside(tmp_path)
+    for name in (".citecheck.toml", ".citecheckignore"):
+        repo = make_scenario(tmp_path / name, sources, gh).origin
+        repo.link(name, secret)
+        repo.commit({}, "link")
+        r = run_action(tmp_path, repo.root, gh, inputs=NO_JUDGE, payload={}, event_name="schedule")
+        assert r.code == 2, r.stdout + r.stderr
+        assert f"::error::citecheck: {name} is a symbolic link out of the tree" in r.stdout
+        assert sources.hits() == 0
+
+
 def test_a_cache_dir_through_a_link_the_pr_commits_is_refused(
     tmp_path: Path, sources: SourceServer, gh: GitHubServer
 ) -> None:
@@ -145,7 +165,12 @@ def test_a_cache_dir_through_a_link_the_pr_commits_is_refused(
     inputs = {"allow-private-hosts": sources.host, **NO_JUDGE}
     for cache_dir in ("prlink/c", "prlink/../c", f"{s.origin.root}/prlink/c"):
         r = run_action(
-            tmp_path, s.origin.root, gh, inputs={**inputs, "cache-dir": cache_dir}, payload=payload, extra_env=env
+            tmp_path,
+            s.origin.root,
+            gh,
+            inputs={**inputs, "cache-dir": cache_dir},
+            payload=payload,
+            extra_env=env,
         )
         assert r.code == 2, (cache_dir, r.stdout + r.stderr)
         assert re.search(
@@ -194,5 +219,6 @@ def test_fork_safe_part_2_reads_the_pr_from_the_api_without_a_checkout(
     }
     assert sources.hits("/leak") == 0 and "90%" not in r.stdout + r.summary
     assert [q.path for q in gh.requests("GET") if "/tarball/" in q.path] == [f"/repos/{REPO}/tarball/{head}"]
-    assert sorted(p.name for p in ws.iterdir()) == ["citecheck-pr", "citecheck-report"]  # nothing unpacked here
+    # Nothing was unpacked into the workspace.
+    assert sorted(p.name for p in ws.iterdir()) == ["citecheck-pr", "citecheck-report"]
     assert "- Total claims: 3" in gh.comments(REPO, PR)[0]["body"]

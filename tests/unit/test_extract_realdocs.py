@@ -157,7 +157,9 @@ def test_files_linked_out_of_the_repository_are_not_read_for_keys(tmp_path: Path
     (repo / "metadata.yaml").symlink_to(outside / "meta.yaml")
     (repo / "conf.py").symlink_to(outside / "conf.py")
     doc = repo / "a.md"
-    doc.write_text("It grew 20% in 2020 [@leak].\n\nIt fell 5% in 2021 [@tag:far].\n\nIt rose 7% in 2022 [@bib].\n")
+    doc.write_text(
+        "It grew 20% in 2020 [@leak].\n\nIt fell 5% in 2021 [@tag:far].\n\nIt rose 7% in 2022 [@bib].\n"
+    )
     for claim in extract_file(doc).claims:
         (cit,) = claim.citations
         assert cit.url is None, cit
