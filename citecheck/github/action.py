@@ -16,7 +16,12 @@ Policy (docs/ARCHITECTURE.md, "Security"):
   means no narrowing; one that cannot be read is an error (exit 2), never "no config".
 - `workflow_run` (part 2 of the fork-safe pattern) takes the PR's head and base commits from
   the API's PR object, never from the uploaded event file, and the head must be the one the
-  triggering run built.
+  triggering run built. It reads the PR's files from that head's tarball (`snapshot`), never
+  from the workspace: the job that holds the secrets checks nothing of the PR out.
+- Paths a PR can steer (`citecheck.safe_paths`): the report files are written through no
+  symbolic link (one the PR commits at `citecheck-report/` is replaced, and the run errors
+  once everything else is published); the cache is kept under RUNNER_TEMP only, through no
+  link in the workspace; the uploaded event file is read through no link.
 - PR mode takes the changed files and lines from the PR files API (`select.select_pr`), so
   it needs no git history and the image carries no git; an audit walks the workspace.
 - Safe as a required status: the recommended workflow runs on every PR and merge group (a
