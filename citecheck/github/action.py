@@ -462,7 +462,7 @@ def _repo_text(
         except ValueError as exc:  # a folder where the file should be
             raise ConfigError(f"cannot read {where}: {exc}", "") from None
     path = workspace / rel
-    if path.is_symlink() and (why := link_escape(path, workspace)):
+    if (path.is_symlink() or path.exists()) and (why := link_escape(path, workspace)):
         raise ConfigError(f"{rel} is {why}: not read", f"commit the {what} itself, not a link to it")
     return (path.read_text(encoding="utf-8") if path.is_file() else None), rel
 
