@@ -29,10 +29,11 @@ from pydantic import ValidationError
 from citecheck import __version__
 from citecheck.config import IGNORE_FILE, Settings, load_config_file, narrowing, parse_ignore_file
 from citecheck.draft import DEFAULT_STDIN_NAME, STDIN, draft_file
-from citecheck.errors import CitecheckError, ConfigError, ExitCode
+from citecheck.errors import CitecheckError, ConfigError, ExitCode, UnsafePathError
 from citecheck.judge.providers import judge_choices
 from citecheck.policy import DEFAULT_FAIL_ON, FAIL_ON_CATEGORIES
 from citecheck.redact import Redactor
+from citecheck.safe_paths import write_inside
 
 DEFAULT_CONFIG_FILE = ".citecheck.toml"
 USAGE_ERROR = "usage"  # the error code of a command line argparse rejects
@@ -381,8 +382,30 @@ def _emit(text: str, output: Path | None) -> None:
     if output is None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     else:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(text, encoding="utf-8")
+        _write_file(output, text)
+
+
+def _write_file(path: Path, text: str) -> None:
+    """Write a report file through no symbolic link below the current folder: in CI that is a
+    checkout a PR can write (`-o citecheck-report/report.md`, with that path committed as a
+    link to a file of the runner's). A path outside it is the caller's own: its folders are
+    made as given, and only the file itself is not followed."""
+    target, here = Path(os.path.abspath(path)), Path.cwd()
+    if target.is_relative_to(here) and target != here:
+        top, rel = here, target.relative_to(here).as_posix()
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        top, rel = target.parent, target.name
+    try:
+        write_inside(top, rel, text)
+    except UnsafePathError as exc:
+        raise UnsafePathError(exc.message, UNSAFE_PATH_HINT) from None
+
+
+UNSAFE_PATH_HINT = (
+    "write the report to a path without symbolic links below the current folder, or remove the "
+    "link (in CI, the pull request may have committed it)"
+)
 
 
 def _print_file_errors(errors: Sequence[Any]) -> None:
@@ -443,11 +466,19 @@ def _write_reports(report: Any, args: argparse.Namespace) -> None:
     from citecheck.output.common import color_allowed
 
     color = args.output is None and color_allowed(sys.stdout, os.environ)
-    _emit(FORMATS[args.format].render(report, color=color), args.output)
+    wanted = [(FORMATS[args.format].render(report, color=color), args.output)]
     for name, fmt in FORMATS.items():
         path = getattr(args, f"{name}_file", None)
         if path:
-            _emit(fmt.render(report), path)
+            wanted.append((fmt.render(report), path))
+    refused: list[str] = []
+    for text, path in wanted:
+        try:
+            _emit(text, path)
+        except UnsafePathError as exc:  # the other files are still written
+            refused.append(exc.message)
+    if refused:
+        raise UnsafePathError("; ".join(refused), UNSAFE_PATH_HINT)
 
 
 def cmd_check(args: argparse.Namespace) -> int:

@@ -281,3 +281,31 @@ def test_check_leaves_out_links_that_are_not_sources(
     # A broken pattern is an error naming it.
     assert main([*args, "--exclude", "(oops"]) == 2
     assert "'(oops' is not a valid regular expression" in capsys.readouterr().err
+
+
+def test_report_files_are_never_written_through_a_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 30: `citecheck check -o citecheck-report/report.md` run in a checkout a PR can
+    write, which commits that path as a link to a file of the runner's (or a folder on the way
+    as a link elsewhere). Before, the report was written through the link."""
+    work, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+    (work / "out").mkdir(parents=True)
+    elsewhere.mkdir()
+    (work / "a.md").write_text("Nothing to check here.\n")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("keep\n")
+    (work / "out/report.md").symlink_to(secret)
+    (work / "linked").symlink_to(elsewhere)
+    monkeypatch.chdir(work)
+    args = ["check", "a.md", "--judge", "none", "--output", "out/report.md", "--json", "linked/r.json"]
+    code = main([*args, "--sarif", "out/r.sarif"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert secret.read_text() == "keep\n" and list(elsewhere.iterdir()) == []
+    assert "out/report.md is a symbolic link: not written through it" in err
+    assert "linked is a symbolic link: not written through it" in err
+    assert "[unsafe-path]" in err and "what to do: write the report to a path without" in err
+    # The other file is written; the links are left as they were.
+    assert json.loads((work / "out/r.sarif").read_text())["version"] == "2.1.0"
+    assert (work / "out/report.md").is_symlink() and (work / "linked").is_symlink()
