@@ -114,6 +114,7 @@ def build_server(environ: Mapping[str, str], redact: Redactor) -> Server[Any]:
     """The server, its tools bound to the environment it starts with; `redact` is the run's
     (`citecheck.judge.providers.run_redactor` of that environment)."""
     tools = Tools(ServerEnvironment.from_environ(environ, redact))
+    tools.store.upgrade()  # an older store: made private and redacted before anything is served
 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tool_list())

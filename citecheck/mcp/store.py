@@ -9,12 +9,12 @@ drafts' claims are in it.
 
 The database is private too, whatever the folder: created 0600 (SQLite's own would be 0644,
 and its journal takes the database's mode), and a store an older version made readable by
-others is made private when the server first prepares it, with a line on standard error.
+others is made private when a server starts over it, with a line on standard error.
 Making it private rather than only warning: the file is the server's alone, and it may hold
 what an older version stored unredacted. It holds only redacted text (`EvaluationStore`: the
 server's redactor on everything saved, and on everything read back); the rows of a store
-written before that are redacted once, when it is first prepared (`STORE_VERSION`), with
-SQLite's `secure_delete` on so the old text is overwritten in the file. A store shared by
+written before that are redacted once, then too (`STORE_VERSION`), with SQLite's
+`secure_delete` on so the old text is overwritten in the file. A store shared by
 several users is not supported: each user's server keeps its own.
 
 One connection per operation: a call is a handful of rows, and SQLite serialises writers
@@ -23,6 +23,7 @@ across the server's concurrent calls (and across servers sharing the folder) by 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -97,6 +98,13 @@ class EvaluationStore:
                 self._redact_rows(db)
                 db.execute(f"PRAGMA user_version = {STORE_VERSION}")
 
+    def upgrade(self) -> None:
+        """An existing store brought up to date (`prepare`) as a server starts over it; one that
+        cannot be (read-only) is left as it is, for a save to report why."""
+        if self.path.is_file():
+            with contextlib.suppress(OSError, sqlite3.Error):
+                self.prepare()
+
     def _private_file(self) -> None:
         try:
             os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
@@ -124,10 +132,11 @@ class EvaluationStore:
                 clean = json.dumps(self.redact.data(json.loads(result)), ensure_ascii=False)
             except ValueError:  # not JSON: nothing can read it back, nothing is served from it
                 clean = "null"
-            if (self.redact(summary), clean) != (summary, result):
+            clean_summary = self.redact(summary)
+            if (clean_summary, clean) != (summary, result):
                 db.execute(
                     "UPDATE evaluations SET summary = ?, result = ? WHERE id = ?",
-                    (self.redact(summary), clean, evaluation_id),
+                    (clean_summary, clean, evaluation_id),
                 )
 
     def _connect(self) -> sqlite3.Connection:
