@@ -55,8 +55,9 @@ _IGNORABLE = (
 )
 _INVISIBLE_RUN = re.compile(f"[{_IGNORABLE}]+")
 # What reading a text (`_read`) changes: a percent escape of an ASCII character, a run of
-# invisible characters, a fullwidth ASCII character.
+# invisible characters, a fullwidth ASCII character; in ASCII text, the first two only.
 _READING = re.compile(f"%[0-7][0-9A-Fa-f]|[{_IGNORABLE}]+|[\uff01-\uff5e]")
+_ASCII_READING = re.compile("%[0-7][0-9A-Fa-f]|[\x00-\x08\x0b-\x1f\x7f]+")
 
 # Words that make a parameter name secret-looking: `token`, `access_token`, `apiKey`,
 # `X-Amz-Signature`, `client_secret`, `sig` (Azure SAS), `X-Goog-Credential`, …
@@ -193,31 +194,42 @@ def _needles(secret: str) -> list[_Needle]:
     return needles
 
 
-def _read(text: str) -> tuple[str, list[int] | None]:
+def _as_read(m: re.Match[str]) -> str:
+    token = m.group()
+    if token[0] == "%":
+        return chr(int(token[1:], 16))
+    if "\uff01" <= token <= "\uff5e":
+        return chr(ord(token) - 0xFEE0)
+    return ""  # invisible
+
+
+def _read(text: str) -> tuple[str, re.Pattern[str] | None]:
     """`text` as a reader sees it: invisible characters (`_IGNORABLE`) left out, percent escapes
-    of ASCII decoded, fullwidth ASCII folded; with where each of its characters starts in `text`
-    (and one more entry: the end). None for the positions: `text` reads as it is."""
-    if _READING.search(text) is None:
-        return text, None
-    out: list[str] = []
+    of ASCII decoded, fullwidth ASCII folded; and the pattern that read it (None: `text` reads
+    as it is written)."""
+    if text.isascii():
+        # Most text: only escapes and control characters to read, often neither.
+        if "%" not in text and text.isprintable():
+            return text, None
+        pattern = _ASCII_READING
+    else:
+        pattern = _READING
+    read, changes = pattern.subn(_as_read, text)
+    return (read, pattern) if changes else (text, None)
+
+
+def _positions(text: str, pattern: re.Pattern[str]) -> list[int]:
+    """Where each character of `text` as read by `pattern` starts in `text`, and one more
+    entry: the end. Made only for a text a secret was found in."""
     starts: list[int] = []
     pos = 0
-    for m in _READING.finditer(text):
-        at = m.start()
-        if at > pos:
-            out.append(text[pos:at])
-            starts.extend(range(pos, at))
-        token = m.group()
-        if token[0] == "%":
-            out.append(chr(int(token[1:], 16)))
-            starts.append(at)
-        elif "\uff01" <= token <= "\uff5e":
-            out.append(chr(ord(token) - 0xFEE0))
-            starts.append(at)
+    for m in pattern.finditer(text):
+        starts.extend(range(pos, m.start()))
+        if _as_read(m):
+            starts.append(m.start())
         pos = m.end()
-    out.append(text[pos:])
     starts.extend(range(pos, len(text) + 1))
-    return "".join(out), starts
+    return starts
 
 
 class Redactor:
@@ -278,10 +290,11 @@ class Redactor:
         """`text` with every copy of a secret (see the class) as `***`."""
         if self._pattern is None or not text:
             return text
-        read, starts = _read(text)
+        read, pattern = _read(text)
         spans = self._spans(read)
         if not spans:
             return text
+        starts = _positions(text, pattern) if pattern is not None else None
         out: list[str] = []
         pos = 0
         for a, b in spans:
