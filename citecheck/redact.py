@@ -1,13 +1,14 @@
 """Secrets out of every text that leaves a run (docs/ARCHITECTURE.md, "Security").
 
-Two kinds of text must never reach a report, a PR comment, an annotation, a log line or a
-model prompt:
+Two kinds of text must never reach a report, a PR comment, an annotation, a log line, a stored
+evaluation or a model prompt:
 
 - the run's own secrets: the judge's API key(s) and the GitHub token. A provider's error
-  body may echo the `Authorization` header, an SDK's message may quote a request; so every
-  such text passes through a `Redactor` built from the run's secret values, which puts
-  `***` in place of each (and of a cut-off start of one: a message shortened before it was
-  redacted keeps no recognisable piece of a key);
+  body may echo the `Authorization` header, an SDK's message may quote a request, a model may
+  be talked into writing the key in its rationale, encoded or cut short; so every such text
+  passes through the run's one `Redactor`, built from the run's secret values
+  (`citecheck.judge.providers.run_redactor`), which puts `***` in place of every copy of one
+  it can read (see the class);
 - secret-looking parts of URLs (`mask_url`): userinfo (`user:password@`) and the values of
   query and fragment parameters whose names look secret (`token`, `api_key`, `sig`,
   `X-Amz-Signature`, `client_secret`, …). The URL stays recognisable:
@@ -174,14 +175,15 @@ def _needles(secret: str) -> list[_Needle]:
     def head(text: str, chars: int) -> int:
         return min(chars, len(text)) if cut_short else len(text)
 
-    forms = {secret, secret.replace(" ", "+")}
+    # As written, and as read: a secret holding `%41` is read as holding `A`.
+    forms = {secret, secret.replace(" ", "+"), _read(secret)[0]}
     if not secret.isascii():  # percent escapes of non-ASCII bytes are not decoded when reading
         forms |= {quote(secret, safe=""), quote_plus(secret)}
     needles = [_Needle(form, head(form, partial)) for form in forms]
     data = secret.encode()
     for skip in range(3):
-        # The key at offset skip' ≡ -skip (mod 3) in a larger blob: its bytes from `skip` on,
-        # whole groups of three, are encoded by the same four characters whatever surrounds them.
+        # A key at a byte offset o of a larger blob, skip = -o mod 3: its bytes from `skip` on,
+        # in whole groups of three, encode to the same characters whatever surrounds them.
         chunk = data[skip:]
         chunk = chunk[: len(chunk) // 3 * 3]
         if not chunk:

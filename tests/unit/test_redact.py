@@ -225,3 +225,9 @@ def test_redaction_is_idempotent() -> None:
     text = echo_text(KEY) + " " + echo_text(TOKEN) + " https://u:p@h/?token=t"
     once = redact(text)
     assert redact(once) == once and leaks(once, KEY) == [] and leaks(once, TOKEN) == []
+
+
+def test_a_secret_that_holds_what_reading_changes_is_found_as_written() -> None:
+    secret = "pass%41word-with-%2Fslash"
+    assert Redactor([secret])(f"x {secret} y") == "x *** y"
+    assert Redactor([secret])(f"x {quote(secret, safe='')} y") == "x *** y"
