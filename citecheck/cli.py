@@ -438,7 +438,6 @@ def _write_reports(report: Any, args: argparse.Namespace, redact: Redactor) -> N
     from citecheck.output import FORMATS
     from citecheck.output.common import color_allowed
 
-    report = redact.model(report)  # once: each format below then finds nothing to redact
     color = args.output is None and color_allowed(sys.stdout, os.environ)
     _emit(FORMATS[args.format].render(report, redact, color=color), args.output)
     for name, fmt in FORMATS.items():
