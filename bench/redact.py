@@ -3,7 +3,8 @@ redacts it (`citecheck.redact.Redactor`).
 
 Usage: python bench/redact.py [--rounds 15] [--claims 1000]
 
-Rows, medians of `--rounds` runs, in milliseconds:
+Rows, medians of `--rounds` runs, in milliseconds of CPU (process time: less skewed than wall
+time by other jobs on a shared machine):
 - `model`, no secret: the report with nothing to redact and no secret (what a run without a key
   pays: URLs only);
 - `model`, two secrets: the same report, with a key and a token in the redactor (every run with
@@ -46,9 +47,9 @@ CHINESE = "该调查在112个国家收集了14,000份答复，报告称（见附
 def _median_ms(fn: Callable[[], object], rounds: int) -> float:
     times = []
     for _ in range(rounds):
-        start = time.perf_counter()
+        start = time.process_time()
         fn()
-        times.append((time.perf_counter() - start) * 1000)
+        times.append((time.process_time() - start) * 1000)
     return statistics.median(times)
 
 
