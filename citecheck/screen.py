@@ -199,6 +199,8 @@ async def screen(claims: Sequence[Claim], judge: Judge, cache: DiskCache | None 
             continue
         for i, text in enumerate(texts, 1):
             if (answer := asked.answer.get(i)) is not None:
+                # Its reason goes to the report and the cache: no secret of the run in it.
+                answer = judge.redact.model(answer)
                 answers[text] = answer
                 if cache is not None:
                     cache.put(NAMESPACE, _cache_key(judge, text), answer.model_dump())

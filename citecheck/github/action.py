@@ -113,7 +113,14 @@ from citecheck.github.publish import (
     write_outputs,
 )
 from citecheck.github.snapshot import Snapshot, SnapshotError, download
-from citecheck.judge.providers import PROVIDERS, Provider, key_inputs
+from citecheck.judge.providers import (
+    PROVIDERS,
+    Provider,
+    input_variables,
+    key_inputs,
+    run_redactor,
+    run_secrets,
+)
 from citecheck.models import Report, SelectedFile
 from citecheck.output.markdown import LinkFor, blob_link, unreadable_note
 from citecheck.policy import exit_code, fail_on_without_judge, failing_claims
@@ -192,24 +199,14 @@ _BOOLS = {
 }
 
 
-def secret_values(environ: Mapping[str, str]) -> list[str]:
-    """The run's secrets: every judge key and the GitHub token, as inputs and as variables."""
-    keys = key_inputs()
-    values = [read_input(environ, n) for n in (*keys, "github-token")]
-    values += [environ.get(v, "") for v in (*keys.values(), "GITHUB_TOKEN")]
-    return [v for v in values if v]
-
-
 def input_env(name: str) -> str:
     """The environment variable action.yml's `runs.env` passes input `name` in."""
-    return "INPUT_" + name.upper().replace("-", "_")
+    return input_variables(name)[0]
 
 
 def read_input(environ: Mapping[str, str], name: str) -> str:
     # action.yml passes INPUT_FILTER_MODE; the runner's own INPUT_FILTER-MODE is the fallback.
-    value = environ.get(input_env(name))
-    if value is None:
-        value = environ.get("INPUT_" + name.upper(), "")
+    value = next((v for n in input_variables(name) if (v := environ.get(n)) is not None), "")
     return value.strip()
 
 
@@ -665,9 +662,6 @@ class Run:
                 env[var] = value
         return env
 
-    def secrets(self) -> list[str]:
-        return secret_values(self.environ)
-
     def first_line(self) -> str:
         """The note the comment, the summary and the `note` output open with ("" for none)."""
         return not_judged_note(self.secrets_withheld or "") if self.judge_skipped else ""
@@ -847,6 +841,7 @@ class Run:
             settings,
             files,
             environ=self.pipeline_environ(),
+            redact=self.redact,
             judge_off_reason=judge_off_reason,
             progress=self.stages,  # a group per stage, progress lines and batch mode's polls in it
         )
@@ -897,7 +892,7 @@ def _write_reports(run: Run, report: Report) -> tuple[dict[str, str], list[str]]
     for fmt in (f for f in FORMATS.values() if f.action_file):
         path = f"{REPORT_DIR}/report.{fmt.extension}"
         try:
-            replaced = write_inside(run.workspace, path, fmt.render(report), replace_links=True)
+            replaced = write_inside(run.workspace, path, fmt.render(report, run.redact), replace_links=True)
         except UnsafePathError as exc:
             problems.append(f"{exc.message} — {remove}; the report is in the job summary")
             continue
@@ -1176,10 +1171,11 @@ def _run_stages(run: Run, log: ActionLog) -> int:
 
 def run_action(environ: Mapping[str, str], stream: TextIO) -> int:
     """The whole Action; returns the exit code. Never raises."""
-    secrets = secret_values(environ)
-    log = ActionLog(stream, Redactor(secrets))
+    # The run's one redactor: the log, the pipeline (the judge's texts, the report) and every
+    # file, comment and summary the run writes.
+    log = ActionLog(stream, run_redactor(environ))
     run = Run(environ, log)
-    for line in mask_commands(secrets):
+    for line in mask_commands(run_secrets(environ)):
         stream.write(line + "\n")  # first of all, before any other output
     try:
         try:

@@ -142,20 +142,23 @@ class Judge:
         settings: Settings,
         cache: DiskCache | None = None,
         *,
+        redact: Redactor | None = None,
         deadline_at: float | None = None,
         progress: Callable[[str], None] | None = None,
         on_calls: Callable[[], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        """`deadline_at` (on `clock`): when the run's judge deadline falls; by default
+        """`redact`: the run's redactor (by default, one of the judge's own key). `deadline_at`
+        (on `clock`): when the run's judge deadline falls; by default
         `Settings.judge_deadline_minutes` from now. `progress` gets batch mode's progress lines;
         `on_calls` is told whenever `calls_planned` or `calls_settled` moves (the run's progress)."""
         self.config = config
         self.settings = settings
         self.cache = cache
         self._provider = PROVIDERS[config.provider]
-        # A provider's error may echo the request's key: its text is redacted where it is made.
-        self._redact = Redactor([config.api_key.get_secret_value()])
+        # A provider's error may echo the request's key: its text is redacted where it is made,
+        # and no secret of the run is sent in a prompt.
+        self.redact = redact if redact is not None else Redactor([config.api_key.get_secret_value()])
         self.batch_mode = settings.judge_mode == JudgeMode.batch
         price = config.price.for_batch() if self.batch_mode else config.price
         self._ledger = CostLedger(settings.max_cost_usd, price)
@@ -181,7 +184,7 @@ class Judge:
             deadline_minutes=minutes,
             max_retries=config.max_retries,
             call_deadline_s=config.call_deadline_s,
-            redact=self._redact,
+            redact=self.redact,
             clock=clock,
             # In batch mode the ledger's price is the batch price; calls made one at a time
             # are billed at the standard one.
@@ -198,7 +201,7 @@ class Judge:
                 ledger=self._ledger,
                 deadline_at=deadline,
                 deadline_minutes=minutes,
-                redact=self._redact,
+                redact=self.redact,
                 progress=progress,
                 poll_scale=config.batch_poll_scale,
                 clock=clock,
@@ -288,7 +291,7 @@ class Judge:
         raises ValueError (or a pydantic ValidationError) when it cannot be used."""
         # No secret of the run reaches a model.
         request = replace(
-            request, source=self._redact.secrets(request.source), claims=self._redact.secrets(request.claims)
+            request, source=self.redact.secrets(request.source), claims=self.redact.secrets(request.claims)
         )
         await self._connected()
         self._calls_moved(planned=1)
@@ -537,7 +540,9 @@ class Judge:
         (`_with_doubts`), so that what is cached is the judge's answer."""
         model = self.config.model
         confidence = min(1.0, max(0.0, verdict.confidence))
-        rationale = verdict.rationale.strip() or None
+        # What the model wrote goes to the report and to the verdict cache: an echoed secret
+        # of the run is taken out here, where the result is made (its evidence once weighed).
+        rationale = self.redact.secrets(verdict.rationale.strip()) or None
         if verdict.supported:
             evidence, problem = weigh_evidence(verdict.evidence, claim_text, source_text, excerpt)
             if problem is not None:
@@ -550,6 +555,7 @@ class Judge:
                 )
         else:
             evidence = shown_evidence(verdict.evidence, source_text, excerpt)
+        evidence = self.redact.secrets(evidence) if evidence else evidence
         return JudgeResult(
             model=model,
             supported=verdict.supported,
@@ -587,8 +593,8 @@ class Judge:
         # No secret of the run reaches a model.
         request = Request(
             system=parts.system,
-            source=self._redact.secrets(parts.source),
-            claims=self._redact.secrets(parts.claims),
+            source=self.redact.secrets(parts.source),
+            claims=self.redact.secrets(parts.claims),
             max_tokens=self._max_tokens(len(claims)),
             tool=VERDICT_TOOL,
             cache=shared is not None,
