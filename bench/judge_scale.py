@@ -43,6 +43,7 @@ from bench._data import add_quick
 # citecheck's own modules, all here: their paths may move in a restructure
 from citecheck.config import Settings
 from citecheck.judge.pricing import PRICES, cost_usd
+from citecheck.judge.providers import run_redactor
 from citecheck.models import Cause, Report, Verdict
 from citecheck.pipeline import check
 from citecheck.progress import EventKind, ProgressEvent
@@ -166,7 +167,7 @@ def run(
     before_served = len(served)
     before_read, before_write = server.cache_read_tokens, server.cache_write_tokens
     started = time.monotonic()
-    report = check(settings, files, environ=ENV, progress=_batch_polls)
+    report = check(settings, files, environ=ENV, redact=run_redactor(ENV), progress=_batch_polls)
     wall = time.monotonic() - started
     calls = server.calls[before_calls:]
     answers = [r.answered_at for r in calls if r.status == 200 and r.answered_at] + [

@@ -29,10 +29,11 @@ from pydantic import ValidationError
 from citecheck import __version__
 from citecheck.config import IGNORE_FILE, Settings, load_config_file, narrowing, parse_ignore_file
 from citecheck.draft import DEFAULT_STDIN_NAME, STDIN, draft_file
-from citecheck.errors import CitecheckError, ConfigError, ExitCode
-from citecheck.judge.providers import judge_choices
+from citecheck.errors import CitecheckError, ConfigError, ExitCode, UnsafePathError
+from citecheck.judge.providers import judge_choices, run_redactor
 from citecheck.policy import DEFAULT_FAIL_ON, FAIL_ON_CATEGORIES
 from citecheck.redact import Redactor
+from citecheck.safe_paths import write_inside
 
 DEFAULT_CONFIG_FILE = ".citecheck.toml"
 USAGE_ERROR = "usage"  # the error code of a command line argparse rejects
@@ -381,14 +382,36 @@ def _emit(text: str, output: Path | None) -> None:
     if output is None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     else:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(text, encoding="utf-8")
+        _write_file(output, text)
 
 
-def _print_file_errors(errors: Sequence[Any]) -> None:
+def _write_file(path: Path, text: str) -> None:
+    """Write a report file through no symbolic link below the current folder: in CI that is a
+    checkout a PR can write (`-o citecheck-report/report.md`, with that path committed as a
+    link to a file of the runner's). A path outside it is the caller's own: its folders are
+    made as given, and only the file itself is not followed."""
+    target, here = Path(os.path.abspath(path)), Path.cwd()
+    if target.is_relative_to(here) and target != here:
+        top, rel = here, target.relative_to(here).as_posix()
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        top, rel = target.parent, target.name
+    try:
+        write_inside(top, rel, text)
+    except UnsafePathError as exc:
+        raise UnsafePathError(exc.message, UNSAFE_PATH_HINT) from None
+
+
+UNSAFE_PATH_HINT = (
+    "write the report to a path without symbolic links below the current folder, or remove the "
+    "link (in CI, the pull request may have committed it)"
+)
+
+
+def _print_file_errors(errors: Sequence[Any], redact: Redactor) -> None:
     for e in errors:
         where = f"{e.file}:{e.line}" if e.line else e.file
-        print(f"{where}: {'error' if e.fatal else 'warning'}: {e.message}", file=sys.stderr)
+        print(redact(f"{where}: {'error' if e.fatal else 'warning'}: {e.message}"), file=sys.stderr)
 
 
 def _read_stdin(max_bytes: int) -> bytes:
@@ -411,7 +434,7 @@ def _stdin_name(args: argparse.Namespace) -> str:
     return name
 
 
-def cmd_extract(args: argparse.Namespace) -> int:
+def cmd_extract(args: argparse.Namespace, redact: Redactor) -> int:
     from citecheck.extract.document import extract_file, render_text
     from citecheck.select import find_markdown_files
 
@@ -423,7 +446,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         with draft_file(_read_stdin(max_bytes), _stdin_name(args)) as draft:
             docs.append(extract_file(Path(draft.path), display=draft.display, max_bytes=max_bytes))
     all_errors = list(errors) + [e for d in docs for e in d.errors]
-    _print_file_errors(all_errors)
+    _print_file_errors(all_errors, redact)
     readable = [d for d in docs if not any(e.fatal for e in d.errors)]
     if not readable:
         raise ConfigError("no Markdown file could be read", "check the paths you gave", code="no-input")
@@ -432,25 +455,33 @@ def cmd_extract(args: argparse.Namespace) -> int:
             "claims": [c.model_dump(mode="json") for d in docs for c in d.claims],
             "errors": [e.model_dump(mode="json") for e in all_errors],
         }
-        _emit(json.dumps(payload, indent=2, ensure_ascii=False), args.output)
+        _emit(json.dumps(redact.data(payload), indent=2, ensure_ascii=False), args.output)
     else:
-        _emit(render_text(docs), args.output)
+        _emit(redact(render_text(docs)), args.output)
     return ExitCode.PASSED
 
 
-def _write_reports(report: Any, args: argparse.Namespace) -> None:
+def _write_reports(report: Any, args: argparse.Namespace, redact: Redactor) -> None:
     from citecheck.output import FORMATS
     from citecheck.output.common import color_allowed
 
     color = args.output is None and color_allowed(sys.stdout, os.environ)
-    _emit(FORMATS[args.format].render(report, color=color), args.output)
+    wanted = [(FORMATS[args.format].render(report, redact, color=color), args.output)]
     for name, fmt in FORMATS.items():
         path = getattr(args, f"{name}_file", None)
         if path:
-            _emit(fmt.render(report), path)
+            wanted.append((fmt.render(report, redact), path))
+    refused: list[str] = []
+    for text, path in wanted:
+        try:
+            _emit(text, path)
+        except UnsafePathError as exc:  # the other files are still written
+            refused.append(exc.message)
+    if refused:
+        raise UnsafePathError("; ".join(refused), UNSAFE_PATH_HINT)
 
 
-def cmd_check(args: argparse.Namespace) -> int:
+def cmd_check(args: argparse.Namespace, redact: Redactor) -> int:
     from citecheck.pipeline import check
     from citecheck.select import select_local
     from citecheck.terminal import progress_display
@@ -462,7 +493,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise ConfigError("--diff cannot check a draft from standard input", "give file paths", code="usage")
     others = [p for p in paths if p != STDIN]
     files, errors = select_local(others, settings, diff_ref=args.diff) if others else ([], [])
-    _print_file_errors(errors)
+    _print_file_errors(errors, redact)
     if not files and errors and not from_stdin:
         raise ConfigError("no Markdown file could be selected", "check the paths you gave", code="no-input")
     with contextlib.ExitStack() as stack:
@@ -471,35 +502,35 @@ def cmd_check(args: argparse.Namespace) -> int:
             files.append(stack.enter_context(draft_file(stdin, _stdin_name(args))))
         # The bar (or lines) ends with the run, before anything else is printed.
         progress = stack.enter_context(progress_display(args.progress, sys.stderr, os.environ))
-        report = check(settings, files, environ=os.environ, progress=progress)
+        report = check(settings, files, environ=os.environ, redact=redact, progress=progress)
     # Imported once the run is done: the run's first step starts an extraction worker,
     # whose imports overlap everything imported after it.
     from citecheck.output.report import with_errors
     from citecheck.policy import exit_code
 
-    _print_file_errors(report.errors)
+    _print_file_errors(report.errors, redact)
     report = with_errors(report, errors)
-    _write_reports(report, args)
+    _write_reports(report, args, redact)
     return exit_code(report)
 
 
-def cmd_merge(args: argparse.Namespace) -> int:
+def cmd_merge(args: argparse.Namespace, redact: Redactor) -> int:
     from citecheck.output.report import merge_reports, read_report
     from citecheck.policy import exit_code
 
     reports = [read_report(path) for path in args.reports]
     fail_on = Settings(fail_on=args.fail_on).fail_on if args.fail_on else reports[0].fail_on
     merged = merge_reports(reports, fail_on)
-    _write_reports(merged, args)
+    _write_reports(merged, args, redact)
     return exit_code(merged)
 
 
-def cmd_demo(args: argparse.Namespace) -> int:
+def cmd_demo(args: argparse.Namespace, redact: Redactor) -> int:
     from citecheck.demo import run_demo
     from citecheck.policy import exit_code
 
-    report = run_demo()
-    _write_reports(report, args)
+    report = run_demo(redact)
+    _write_reports(report, args, redact)
     code = exit_code(report)
     print(
         f"\ndemo finished: `citecheck check` would exit {code} on this document "
@@ -510,7 +541,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return ExitCode.PASSED
 
 
-def cmd_eval(args: argparse.Namespace) -> int:
+def cmd_eval(args: argparse.Namespace, redact: Redactor) -> int:
     from citecheck.evaluate import (
         check_thresholds,
         failure_error,
@@ -534,7 +565,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     report = with_gate(
         report, max_false_failure_rate=args.max_false_failures, min_catch_rate=args.min_catch_rate
     )
-    _print_file_errors(report.errors)
+    report = redact.model(report)  # the judge's rationales and errors, as in a check's report
+    _print_file_errors(report.errors, redact)
     _emit(render_json(report) if args.format == "json" else render_markdown(report), args.output)
     failure = failure_error(report)
     if failure is not None:
@@ -544,10 +576,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return ExitCode.FAILED if report.gate_failures else ExitCode.PASSED
 
 
-def cmd_mcp(args: argparse.Namespace) -> int:
+def cmd_mcp(args: argparse.Namespace, redact: Redactor) -> int:
     from citecheck.mcp.server import serve
 
-    serve(os.environ)
+    serve(os.environ, redact)
     return ExitCode.PASSED
 
 
@@ -587,10 +619,11 @@ def main(argv: list[str] | None = None) -> int:
             _print_json_error(USAGE_ERROR, exc.message, [f"see `{exc.prog} --help`"])
         return ExitCode.ERROR
     as_json = getattr(args, "format", None) == "json"
+    # The run's one redactor: every report, error text and line on standard error.
+    redact = run_redactor(os.environ)
     try:
-        return COMMANDS[args.command](args)
+        return COMMANDS[args.command](args, redact)
     except CitecheckError as exc:
-        redact = _redactor()
         message, hint = redact(exc.message), redact(exc.hint)
         print(f"citecheck: error [{exc.code}]: {message}", file=sys.stderr)
         if hint:
@@ -604,7 +637,6 @@ def main(argv: list[str] | None = None) -> int:
         return ExitCode.ERROR
     except Exception as exc:  # an unexpected crash must never read as exit 1 ("claims failed")
         # An SDK's exception text may quote a request, key and all: redacted like every output.
-        redact = _redactor()
         sys.stderr.write(redact(traceback.format_exc()))
         print(
             "citecheck: internal error (exit 2); please report it with the traceback above", file=sys.stderr
@@ -616,12 +648,6 @@ def main(argv: list[str] | None = None) -> int:
                 ["please report it with the traceback printed on standard error"],
             )
         return ExitCode.ERROR
-
-
-def _redactor() -> Redactor:
-    from citecheck.judge.providers import secret_variables
-
-    return Redactor(os.environ.get(name) for name in secret_variables())
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from citecheck.config import Settings
 from citecheck.models import Report, SelectedFile
+from citecheck.redact import Redactor
 
 DEMO_HOST = "https://demo.citecheck.test/"
 
@@ -26,7 +27,7 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         pass
 
 
-def run_demo() -> Report:
+def run_demo(redact: Redactor) -> Report:
     from citecheck.pipeline import check
 
     with as_file(files("citecheck") / "examples") as examples:
@@ -43,7 +44,8 @@ def run_demo() -> Report:
                     encoding="utf-8",
                 )
                 settings = Settings(judge="none", allow_private_hosts=["127.0.0.1"])
-                return check(settings, [SelectedFile(path=str(doc), display="examples/demo.md")], environ={})
+                demo = [SelectedFile(path=str(doc), display="examples/demo.md")]
+                return check(settings, demo, environ={}, redact=redact)
         finally:
             server.shutdown()
             server.server_close()

@@ -44,3 +44,10 @@ class JudgeFailedError(CitecheckError):
     """Every judge call of the run failed: the run has no verdicts to trust."""
 
     default_code = "judge-failed"
+
+
+class UnsafePathError(CitecheckError):
+    """A path leads through a symbolic link, or to something other than a file or a folder,
+    where a pull request could have put one (`citecheck.safe_paths`): not followed."""
+
+    default_code = "unsafe-path"

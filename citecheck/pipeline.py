@@ -65,6 +65,7 @@ from citecheck.models import (
 )
 from citecheck.process import fewer_gc_passes
 from citecheck.progress import Progress, ProgressListener, Stage
+from citecheck.redact import Redactor
 
 if TYPE_CHECKING:
     from citecheck.checks import CheckedPage
@@ -89,6 +90,7 @@ class _Run:
         self,
         settings: Settings,
         environ: Mapping[str, str],
+        redact: Redactor,
         launcher: WorkerLauncher | None = None,
         judge_off_reason: str = "",
         progress: Progress | None = None,
@@ -97,6 +99,7 @@ class _Run:
         self.deadline_at = time.monotonic() + settings.deadline_minutes() * 60
         self.progress = progress if progress is not None else Progress(None)
         self.settings = settings
+        self.redact = redact  # the caller's, built once for its run from the run's secrets
         self.judge_off_reason = judge_off_reason  # why the judge is off, when the caller knows
         self.launcher = launcher  # extraction workers started early, for the fetch stage
         # Before any fetch: no key / unknown model stops the run here.
@@ -120,12 +123,19 @@ class _Run:
         assert self.judge_config is not None
         if self._judge is None:
             progress = self.progress
+            redact = self.redact
+
+            def message(text: str) -> None:
+                # Batch mode's lines quote the provider's batch id and status: its text.
+                progress.message(redact(text))
+
             self._judge = Judge(
                 self.judge_config,
                 self.settings,
                 self.cache,
+                redact=redact,
                 deadline_at=self.deadline_at,
-                progress=progress.message if progress.on else None,
+                progress=message if progress.on else None,
                 on_calls=self._tally if progress.on else None,
             )
         return self._judge
@@ -455,17 +465,21 @@ async def check_async(
     files: list[SelectedFile],
     *,
     environ: Mapping[str, str],
+    redact: Redactor,
     judge_off_reason: str = "",
     progress: ProgressListener | None = None,
 ) -> Report:
     """The run (see `check`), for a caller with its own event loop."""
-    return await _check_async(settings, files, environ, judge_off_reason, launcher=None, progress=progress)
+    return await _check_async(
+        settings, files, environ, redact, judge_off_reason, launcher=None, progress=progress
+    )
 
 
 async def _check_async(
     settings: Settings,
     files: list[SelectedFile],
     environ: Mapping[str, str],
+    redact: Redactor,
     judge_off_reason: str,
     launcher: WorkerLauncher | None,
     progress: ProgressListener | None = None,
@@ -474,7 +488,7 @@ async def _check_async(
     run ends before)."""
     from citecheck.output.report import build_report
 
-    run = _Run(settings, environ, launcher, judge_off_reason, Progress(progress))
+    run = _Run(settings, environ, redact, launcher, judge_off_reason, Progress(progress))
     claims = run.extract(files)
     if files and not claims and len({e.file for e in run.errors if e.fatal}) == len(files):
         raise ConfigError(
@@ -511,6 +525,9 @@ async def _check_async(
         judge_model=run.judge_config.model if run.judge_config else None,
         links_excluded=links_excluded,
     ).model_copy(update={"version": __version__})
+    # Once, before any face makes anything of it: what the judge wrote (an echoed key in a
+    # rationale), a provider's error in a reason, a cited URL's credentials.
+    report = redact.model(report)
     run.progress.finish(Stage.report)
     return report
 
@@ -520,11 +537,14 @@ def check(
     files: list[SelectedFile],
     *,
     environ: Mapping[str, str],
+    redact: Redactor,
     judge_off_reason: str = "",
     progress: ProgressListener | None = None,
 ) -> Report:
-    """One run over `files`. `judge_off_reason` replaces the default reason of the claims
-    that needed the judge when the caller turned it off (the Action, without a key).
+    """One run over `files`, its report redacted by `redact` (the run's: `citecheck.redact`,
+    built from its secrets by `citecheck.judge.providers.run_redactor`). `judge_off_reason`
+    replaces the default reason of the claims that needed the judge when the caller turned it
+    off (the Action, without a key).
     `progress` hears of each stage and of the run's counts as they move
     (`citecheck.progress`), batch mode's polls included; it is called in this thread."""
     reports: list[Report] = []
@@ -533,7 +553,9 @@ def check(
     launcher = launch_workers_early(settings, files, preload=_WORKER_PRELOAD)
 
     async def run() -> None:
-        reports.append(await _check_async(settings, files, environ, judge_off_reason, launcher, progress))
+        reports.append(
+            await _check_async(settings, files, environ, redact, judge_off_reason, launcher, progress)
+        )
 
     # The report is handed out of the event loop's main task rather than returned by it: on
     # leaving, `asyncio.run` restores its SIGINT handler, and the standard library's signal

@@ -30,8 +30,9 @@ from typing import Any
 from pydantic import BaseModel
 
 from citecheck.cache import DiskCache
+from citecheck.judge.answer import read_answer
 from citecheck.judge.core import Asked, Judge
-from citecheck.judge.prompt import json_payload, new_marker
+from citecheck.judge.prompt import new_marker
 from citecheck.judge.providers.base import OutputTool, Request
 from citecheck.models import Claim, Dismissed
 
@@ -122,11 +123,14 @@ def screenable(claim: Claim) -> bool:
     return not claim.citations or not claim.is_fact
 
 
-def parse_answers(payload: Any, n: int) -> dict[int, Answer]:
-    """The answers by sentence id (1..n). A payload that is not the schema's, or that answers
-    an id twice, is malformed (ValueError); ids outside 1..n are ignored, missing ones are
-    simply not answered."""
-    answers = Answers.model_validate(json_payload(payload, "sentences"))
+def parse_answers(payload: Any, n: int, shown: str = "") -> dict[int, Answer]:
+    """The answers by sentence id (1..n), read as the judge's verdicts are
+    (`citecheck.judge.answer.read_answer`: from text, only the model's one answer object of
+    its own, none copied from `shown`, the sentences it was given). A payload that is not the
+    schema's, or that answers an id twice, is malformed (ValueError); ids outside 1..n are
+    ignored (an unanswered sentence is kept: the screen only ever removes work), missing ones
+    are simply not answered."""
+    answers = read_answer(payload, Answers, "sentences", "fact", shown=shown, what="screen answer")
     out: dict[int, Answer] = {}
     for answer in answers.sentences:
         if answer.id in out:
@@ -181,7 +185,7 @@ async def screen(claims: Sequence[Claim], judge: Judge, cache: DiskCache | None 
 
     async def ask(texts: list[str]) -> Asked[dict[int, Answer]]:
         request = build_request(texts, reasoning_tokens=judge.config.reasoning_tokens)
-        return await judge.ask(request, partial(parse_answers, n=len(texts)))
+        return await judge.ask(request, partial(parse_answers, n=len(texts), shown=request.user))
 
     # Side by side: the judge's pacer bounds how many are in flight (an audit's thousands of
     # sentences are a hundred calls or more).
@@ -195,6 +199,8 @@ async def screen(claims: Sequence[Claim], judge: Judge, cache: DiskCache | None 
             continue
         for i, text in enumerate(texts, 1):
             if (answer := asked.answer.get(i)) is not None:
+                # Its reason goes to the report and the cache: no secret of the run in it.
+                answer = judge.redact.model(answer)
                 answers[text] = answer
                 if cache is not None:
                     cache.put(NAMESPACE, _cache_key(judge, text), answer.model_dump())

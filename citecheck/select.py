@@ -40,10 +40,10 @@ from pathlib import Path, PurePosixPath
 
 from citecheck.config import FilterMode, Settings
 from citecheck.models import FileError, SelectedFile
+from citecheck.safe_paths import link_escape, skipped_dir
 
 CONTEXT_LINES = 3  # the ±lines of `diff_context`
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
-_SKIP_DIRS = frozenset({".git", "node_modules"})
 
 LineRanges = list[tuple[int, int]]
 
@@ -354,35 +354,6 @@ def files_from_diffs(
     return sorted(out, key=lambda f: f.display)
 
 
-def _skipped_dir(name: str, parent: Path) -> bool:
-    return name in _SKIP_DIRS or name.startswith(".") or (parent / name / "pyvenv.cfg").exists()
-
-
-def link_escape(path: Path, top: Path) -> str | None:
-    """Why the file `path` under `top` may not be read as part of that tree, or None.
-
-    Only a symbolic link (the file itself, or a folder on its way down from `top`) can take
-    a path out of its tree: to a file outside `top`, or into a folder the walk skips, such
-    as `.git` (whose `config` may hold a credential).
-    """
-    try:
-        real_top = top.resolve()
-        real = path.resolve(strict=True)
-    except (OSError, RuntimeError):  # a dangling link, or a loop
-        return "a symbolic link to nothing"
-    lexical, lexical_top = Path(os.path.abspath(path)), Path(os.path.abspath(top))
-    if lexical.is_relative_to(lexical_top) and real == real_top / lexical.relative_to(lexical_top):
-        return None  # no link on the way down from `top`
-    try:
-        rel = real.relative_to(real_top)
-    except ValueError:
-        return f"a symbolic link out of the tree (to {real})"
-    folders = rel.parts[:-1]
-    if any(_skipped_dir(name, real_top.joinpath(*folders[:i])) for i, name in enumerate(folders)):
-        return f"a symbolic link into a skipped folder (to {rel.as_posix()})"
-    return None
-
-
 def _link_warning(display: str, why: str) -> FileError:
     return FileError(file=display, message=f"{why}: not read", fatal=False)
 
@@ -626,7 +597,7 @@ def walk_files(top: Path) -> tuple[list[Path], list[FileError]]:
     files: list[Path] = []
     warnings: list[FileError] = []
     for root, dirs, names in os.walk(top):
-        dirs[:] = sorted(d for d in dirs if not _skipped_dir(d, Path(root)))
+        dirs[:] = sorted(d for d in dirs if not skipped_dir(d, Path(root)))
         for name in names:
             path = Path(root, name)
             why = link_escape(path, top) if path.is_symlink() else None

@@ -16,7 +16,8 @@ Where a document's keys are defined:
   `scholar:` block's `source` and `bibliography` in a Jekyll `_config.yml` (Jekyll-Scholar's
   `{% cite key %}`), each path from that file's folder.
 A path is resolved from the document's folder, then from the repository root (the nearest folder
-above it holding `.git`), as pandoc run from either would; a path that leaves the repository, a
+above it holding `.git`), as pandoc run from either would; a path that leaves the repository
+(through `..` or a symbolic link: `citecheck.safe_paths.link_escape`, for every file read here), a
 file over `MAX_BYTES` and more than `MAX_FILES` files are refused (the key then stays unresolved,
 and the reason says why). Files are read only when the document has keys that need them, and a
 parsed file is remembered for the run by path, size and modification time (a manuscript's
@@ -32,6 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from citecheck.extract.forms import pandoc
+from citecheck.safe_paths import readable
 
 MAX_BYTES = 5 * 1024 * 1024  # one bibliography file
 MAX_FILES = 10  # bibliography files one document may name
@@ -121,7 +123,9 @@ def load(
             path = _find(name, base, root)
             wanted.append((str(path.relative_to(root)) if path is not None else name, True))
     if siblings:
-        meta = next((folder / m for m in ("metadata.yaml", "metadata.yml") if (folder / m).is_file()), None)
+        meta = next(
+            (folder / m for m in ("metadata.yaml", "metadata.yml") if readable(folder / m, root)), None
+        )
         if meta is not None and meta.stat().st_size <= MAX_BYTES:
             wanted += [(name, True) for name in named_files(_front(meta.read_text("utf-8", "replace")))]
         wanted += [
@@ -145,7 +149,7 @@ def load(
         bib.files.append(name)
     if siblings:
         tags = folder / "citation-tags.tsv"
-        if tags.is_file() and tags.stat().st_size <= MAX_BYTES:
+        if readable(tags, root) and tags.stat().st_size <= MAX_BYTES:
             for line in tags.read_text("utf-8", "replace").splitlines()[1:]:
                 tag, _, target = line.partition("\t")
                 if tag.strip() and target.strip():
@@ -154,7 +158,7 @@ def load(
         for path in sorted(folder.glob("*.md")):
             if read >= MAX_SIBLINGS:
                 break
-            if exclude is not None and path.resolve() == exclude.resolve():
+            if (exclude is not None and path.resolve() == exclude.resolve()) or not readable(path, root):
                 continue
             size = path.stat().st_size
             if size > MAX_BYTES:
@@ -181,7 +185,7 @@ def configured_files(folder: Path, root: Path) -> list[tuple[Path, str]]:
         found: list[tuple[Path, str]] = []
         for name in _CONFIG_FILES:
             path = base / name
-            if not path.is_file():
+            if not readable(path, root):
                 continue
             stat = path.stat()
             if stat.st_size <= _CONFIG_BYTES:
@@ -253,9 +257,8 @@ def _find(name: str, folder: Path, root: Path) -> Path | None:
     if not name or Path(name).is_absolute() or Path(name).suffix.lower() not in _BIB_SUFFIXES:
         return None
     for base in (folder, root):
-        path = (base / name).resolve()
-        if path.is_file() and (path == root or root in path.parents):
-            return path
+        if readable(base / name, root):
+            return (base / name).resolve()
     return None
 
 

@@ -16,7 +16,12 @@ Policy (docs/ARCHITECTURE.md, "Security"):
   means no narrowing; one that cannot be read is an error (exit 2), never "no config".
 - `workflow_run` (part 2 of the fork-safe pattern) takes the PR's head and base commits from
   the API's PR object, never from the uploaded event file, and the head must be the one the
-  triggering run built.
+  triggering run built. It reads the PR's files from that head's tarball (`snapshot`), never
+  from the workspace: the job that holds the secrets checks nothing of the PR out.
+- Paths a PR can steer (`citecheck.safe_paths`): the report files are written through no
+  symbolic link (one the PR commits at `citecheck-report/` is replaced, and the run errors
+  once everything else is published); the cache is kept under RUNNER_TEMP only, through no
+  link in the workspace; the uploaded event file is read through no link.
 - PR mode takes the changed files and lines from the PR files API (`select.select_pr`), so
   it needs no git history and the image carries no git; an audit walks the workspace.
 - Safe as a required status: the recommended workflow runs on every PR and merge group (a
@@ -77,7 +82,7 @@ from citecheck.config import (
     narrowing,
     parse_ignore_file,
 )
-from citecheck.errors import CitecheckError, ConfigError, ExitCode, JudgeFailedError
+from citecheck.errors import CitecheckError, ConfigError, ExitCode, JudgeFailedError, UnsafePathError
 from citecheck.github.publish import (
     COMMENT_LIMIT_CHARS,
     COMPARE_FILES_LIMIT,
@@ -107,12 +112,21 @@ from citecheck.github.publish import (
     unannotated_note,
     write_outputs,
 )
-from citecheck.judge.providers import PROVIDERS, Provider, key_inputs
+from citecheck.github.snapshot import Snapshot, SnapshotError, download
+from citecheck.judge.providers import (
+    PROVIDERS,
+    Provider,
+    input_variables,
+    key_inputs,
+    run_redactor,
+    run_secrets,
+)
 from citecheck.models import Report, SelectedFile
 from citecheck.output.markdown import LinkFor, blob_link, unreadable_note
 from citecheck.policy import exit_code, fail_on_without_judge, failing_claims
 from citecheck.progress import STAGE_TITLES, Stage
 from citecheck.redact import Redactor
+from citecheck.safe_paths import link_escape, read_inside, resolve_in, write_inside
 from citecheck.select import PRFile, PRFileList, Selection, select_audit, select_pr
 
 PR_EVENTS = ("pull_request", "pull_request_target")
@@ -156,6 +170,7 @@ FORK_PR = "this pull request comes from a fork"
 DEPENDABOT_PR = "this pull request is Dependabot's"
 DEPENDABOT = "dependabot[bot]"
 NO_KEY_REASON = "judge skipped: no API key"
+LINK_IN_PR = "a symbolic link in the pull request: not read"
 
 
 def not_judged_note(why: str) -> str:
@@ -184,24 +199,14 @@ _BOOLS = {
 }
 
 
-def secret_values(environ: Mapping[str, str]) -> list[str]:
-    """The run's secrets: every judge key and the GitHub token, as inputs and as variables."""
-    keys = key_inputs()
-    values = [read_input(environ, n) for n in (*keys, "github-token")]
-    values += [environ.get(v, "") for v in (*keys.values(), "GITHUB_TOKEN")]
-    return [v for v in values if v]
-
-
 def input_env(name: str) -> str:
     """The environment variable action.yml's `runs.env` passes input `name` in."""
-    return "INPUT_" + name.upper().replace("-", "_")
+    return input_variables(name)[0]
 
 
 def read_input(environ: Mapping[str, str], name: str) -> str:
     # action.yml passes INPUT_FILTER_MODE; the runner's own INPUT_FILTER-MODE is the fallback.
-    value = environ.get(input_env(name))
-    if value is None:
-        value = environ.get("INPUT_" + name.upper(), "")
+    value = next((v for n in input_variables(name) if (v := environ.get(n)) is not None), "")
     return value.strip()
 
 
@@ -225,7 +230,7 @@ def settings_from_inputs(environ: Mapping[str, str], workspace: Path) -> Setting
         if name in ("comment", "annotations", "screen"):
             raw[key] = _bool_input(name, value)
         elif name == "cache-dir":
-            raw[key] = outside_workspace(workspace / value, workspace)
+            raw[key] = cache_folder(value, workspace, environ)
         else:
             raw[key] = value
     try:
@@ -239,22 +244,45 @@ def settings_from_inputs(environ: Mapping[str, str], workspace: Path) -> Setting
         raise ConfigError(f"input: {exc.message}", exc.hint) from None
 
 
-def outside_workspace(cache_dir: Path, workspace: Path) -> Path:
-    """`cache_dir`, refused when it lies in the checked-out tree (symbolic links followed).
+CACHE_HINT = (
+    "use a path under $RUNNER_TEMP, e.g. `cache-dir: ${{ runner.temp }}/citecheck-cache`, "
+    "with the same `path:` in actions/cache/restore and actions/cache/save"
+)
+
+
+def cache_folder(value: str, workspace: Path, environ: Mapping[str, str]) -> Path:
+    """The `cache-dir` input as the folder it really is; refused in the checked-out tree,
+    through a symbolic link in it, and outside the runner's temporary folder.
 
     Whatever is checked out is the change under test: a cache there is one the PR can write,
-    and a forged entry would decide its own claims (SECURITY.md). So the cache lives
-    outside it, under the runner's temporary folder, and `actions/cache` carries it.
+    and a forged entry would decide its own claims (SECURITY.md). A link the PR commits
+    (`prlink -> /elsewhere`, with `cache-dir: prlink/c`) would lead the cache wherever it
+    points. The Action keeps nothing outside the workspace and the runner's temporary folder
+    (`RUNNER_TEMP`), so the cache lives under the latter, and `actions/cache` carries it.
     """
-    resolved, tree = cache_dir.resolve(), workspace.resolve()
-    if resolved == tree or tree in resolved.parents:
+    given = workspace / value
+    real, link = resolve_in(given, workspace)
+    if link is not None:
         raise ConfigError(
-            f"input cache-dir: {cache_dir} is inside the checked-out workspace, where the change "
-            "under test could write cache entries and so decide its own claims",
-            "use a path under $RUNNER_TEMP, e.g. `cache-dir: ${{ runner.temp }}/citecheck-cache`, "
-            "with the same `path:` in actions/cache/restore and actions/cache/save",
+            f"input cache-dir: {value} leads through {link}, a symbolic link in the checked-out "
+            "workspace (the change under test could have committed it)",
+            CACHE_HINT,
         )
-    return resolved
+    if real.is_relative_to(workspace.resolve()):
+        raise ConfigError(
+            f"input cache-dir: {given} is inside the checked-out workspace, where the change "
+            "under test could write cache entries and so decide its own claims",
+            CACHE_HINT,
+        )
+    temp = environ.get("RUNNER_TEMP", "").strip()
+    if not (temp and real.is_relative_to(Path(temp).resolve())):
+        where = f"RUNNER_TEMP ({temp})" if temp else "RUNNER_TEMP (not set in this run)"
+        raise ConfigError(
+            f"input cache-dir: {value} is not under {where}: the action keeps nothing outside "
+            "the workspace and the runner's temporary folder",
+            CACHE_HINT,
+        )
+    return real
 
 
 @dataclass
@@ -342,6 +370,28 @@ def _read_json(path: Path, what: str) -> dict[str, Any]:
     return data
 
 
+def read_pr_event(path: str, workspace: Path, environ: Mapping[str, str]) -> dict[str, Any]:
+    """The uploaded event file `CITECHECK_PR_EVENT` names: in the workspace (relative to it, or
+    absolute) or under RUNNER_TEMP, read through no symbolic link there. It comes from a run
+    the PR controls, in a folder of the job that holds the secrets."""
+    hint = "download the artifact into a folder of its own, as the fork-safe example's `path: citecheck-pr`"
+    target = Path(os.path.abspath(workspace / path))
+    temp = environ.get("RUNNER_TEMP", "").strip()
+    for root in [Path(os.path.abspath(r)) for r in (workspace, temp) if str(r)]:
+        if target == root or not target.is_relative_to(root):
+            continue
+        try:
+            data = json.loads(read_inside(root, target.relative_to(root).as_posix()))
+        except UnsafePathError as exc:
+            raise ConfigError(f"CITECHECK_PR_EVENT {path}: {exc.message}", hint) from None
+        except (OSError, ValueError) as exc:
+            raise ConfigError(f"cannot read the PR event file {path}: {exc}", hint) from None
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path}: the PR event file is not a JSON object", hint)
+        return data
+    raise ConfigError(f"CITECHECK_PR_EVENT {path} is neither in the workspace nor under RUNNER_TEMP", hint)
+
+
 def _workflow_run_pr(payload: dict[str, Any], environ: Mapping[str, str], workspace: Path) -> dict[str, Any]:
     """The PR a `workflow_run` job judges: from the analysing run's event file (the fork-safe
     pattern uploads it as an artifact; its path is `CITECHECK_PR_EVENT`), else from the
@@ -352,7 +402,7 @@ def _workflow_run_pr(payload: dict[str, Any], environ: Mapping[str, str], worksp
     trusted_head = run.get("head_sha")
     path = environ.get("CITECHECK_PR_EVENT", "").strip()
     if path:
-        pr = _read_json(workspace / path, "the PR event file").get("pull_request")
+        pr = read_pr_event(path, workspace, environ).get("pull_request")
         if not isinstance(pr, dict):
             raise ConfigError(f"{path}: no pull_request object", "upload the pull_request run's event file")
         head = (pr.get("head") or {}).get("sha")
@@ -409,6 +459,8 @@ def _repo_text(
         except ValueError as exc:  # a folder where the file should be
             raise ConfigError(f"cannot read {where}: {exc}", "") from None
     path = workspace / rel
+    if (path.is_symlink() or path.exists()) and (why := link_escape(path, workspace)):
+        raise ConfigError(f"{rel} is {why}: not read", f"commit the {what} itself, not a link to it")
     return (path.read_text(encoding="utf-8") if path.is_file() else None), rel
 
 
@@ -506,11 +558,21 @@ class Run:
     judge_skipped: bool = False  # secrets withheld: the judge is off for lack of a key
     notes: list[str] = field(default_factory=list)  # for the report, from before selection
     pr_files: list[PRFile] = field(default_factory=list)  # the PR files API's answer (PR mode)
+    # Where the checked files are read: the workspace, or the PR's snapshot (`fetch_tree`).
+    tree: Path = field(init=False)
+    snapshot: Snapshot | None = None
+    scratch: tempfile.TemporaryDirectory[str] | None = None  # holds the snapshot; `close` removes it
 
     def __post_init__(self) -> None:
         self.stages = StageLog(self.log)
         self.workspace = Path(self.environ.get("GITHUB_WORKSPACE") or os.getcwd()).resolve()
+        self.tree = self.workspace
         self.token = read_input(self.environ, "github-token") or self.environ.get("GITHUB_TOKEN", "")
+
+    def close(self) -> None:
+        if self.scratch is not None:
+            self.scratch.cleanup()
+            self.scratch = None
 
     # ---- helpers
 
@@ -589,7 +651,7 @@ class Run:
         if not (self.event.is_pr and self.repository and number and head):
             base = self.link_base()
             return blob_link(base) if base else None
-        shown = shown_lines(self.pr_files, self.workspace, {c.file for c in report.claims})
+        shown = shown_lines(self.pr_files, self.tree, {c.file for c in report.claims})
         return DiffLinks(server, self.repository, number, head, shown)
 
     def pipeline_environ(self) -> dict[str, str]:
@@ -599,9 +661,6 @@ class Run:
             if value:
                 env[var] = value
         return env
-
-    def secrets(self) -> list[str]:
-        return secret_values(self.environ)
 
     def first_line(self) -> str:
         """The note the comment, the summary and the `note` output open with ("" for none)."""
@@ -652,21 +711,13 @@ class Run:
 
     def warn_cache_dir(self, settings: Settings) -> None:
         """The Action runs in a container: only the workspace and the runner's temporary folder
-        (`RUNNER_TEMP`, mounted since runner 2.331) outlive it, and the workspace is refused."""
+        (`RUNNER_TEMP`, mounted since runner 2.331) outlive it; the cache is under the latter
+        (`cache_folder`), which an older runner does not mount."""
         temp = self.environ.get("RUNNER_TEMP", "").strip()
-        if settings.cache_dir is None or not temp:
-            return
-        root = Path(temp).resolve()
-        if not root.is_dir():
+        if settings.cache_dir is not None and temp and not Path(temp).resolve().is_dir():
             self.log.warning(
                 f"citecheck: RUNNER_TEMP ({temp}) is not mounted in the action's container (a runner "
                 "older than 2.331): cache-dir is lost when the step ends; update the runner"
-            )
-        elif settings.cache_dir != root and root not in settings.cache_dir.parents:
-            self.log.warning(
-                f"citecheck: cache-dir {settings.cache_dir} is not under RUNNER_TEMP ({temp}): in the "
-                "action's container it is lost when the step ends, so actions/cache cannot keep it; "
-                "use `cache-dir: ${{ runner.temp }}/citecheck-cache`"
             )
 
     def verify_pr(self) -> None:
@@ -697,18 +748,47 @@ class Run:
             )
         self.event = self.event.with_commits(head, base)
 
+    def fetch_tree(self) -> None:
+        """`workflow_run` (the fork-safe part 2, which holds the secrets): the PR's files come
+        from the tarball of the head `verify_pr` checked (`citecheck.github.snapshot`), never
+        from the workspace, so the job checks nothing of the PR out."""
+        head, client = self.event.head_sha, self.repo_client()
+        if not (self.event.is_pr and self.event.name == "workflow_run" and head and client):
+            return
+        where = f"PR #{self.event.number}'s head {head[:12]}"
+        self.scratch = tempfile.TemporaryDirectory(prefix="citecheck-pr-")
+        try:
+            snapshot = download(client.archive_url(head), Path(self.scratch.name) / "tree")
+        except GitHubAPIError as exc:
+            raise ConfigError(f"cannot download {where}: {exc}", api_hint(exc, "contents: read")) from None
+        except SnapshotError as exc:
+            raise ConfigError(f"cannot download {where}: {exc}", "re-run the job") from None
+        # As in a checkout, the tree's root holds `.git`: a bibliography path is found from it.
+        (snapshot.root / ".git").mkdir(exist_ok=True)
+        self.snapshot, self.tree = snapshot, snapshot.root
+        self.log.info(
+            f"citecheck: {snapshot.files} files of {where} read through the API; the workspace is not read"
+        )
+
     def select(self, settings: Settings) -> Selection:
+        self.fetch_tree()
         selection = self._select(settings)
         # A walk of the workspace (audits, nofilter, a PR too large to list) sees untracked
         # files too: our own report of an earlier run is not a document to check.
         selection.files = [f for f in selection.files if not f.display.startswith(REPORT_DIR + "/")]
+        if self.snapshot is not None:  # a link the PR changed is missing from the snapshot: say why
+            links = self.snapshot.links
+            selection.errors = [
+                e.model_copy(update={"message": LINK_IN_PR}) if e.file in links else e
+                for e in selection.errors
+            ]
         return selection
 
     def _select(self, settings: Settings) -> Selection:
         diffed = self.event.is_pr or self.event.is_merge_group
         if not diffed or settings.filter_mode == FilterMode.nofilter:
             # nofilter checks every file matching `paths`, changed or not: no listing needed.
-            return select_audit(self.workspace, settings)
+            return select_audit(self.tree, settings)
         if self.event.is_merge_group:
             return self._select_merge_group(settings)
         client = self.pr_client()
@@ -725,7 +805,7 @@ class Run:
                 api_hint(exc, "pull-requests: read"),
             ) from None
         self.pr_files = listing.files  # the PR comment links each claim to its line in this diff
-        return select_pr(self.workspace, settings, listing)
+        return select_pr(self.tree, settings, listing)
 
     def _select_merge_group(self, settings: Settings) -> Selection:
         """The files the merge group changes on its base branch, as the compare API lists them
@@ -745,13 +825,13 @@ class Run:
                 api_hint(exc, "contents: read"),
             ) from None
         if len(files) >= COMPARE_FILES_LIMIT:
-            audit = select_audit(self.workspace, settings)
+            audit = select_audit(self.tree, settings)
             audit.notes.append(
                 f"the merge group changes {COMPARE_FILES_LIMIT} files or more, more than the compare "
                 "API lists: every file matching `paths` was checked whole"
             )
             return audit
-        return select_pr(self.workspace, settings, PRFileList(files=files, changed_files=len(files)))
+        return select_pr(self.tree, settings, PRFileList(files=files, changed_files=len(files)))
 
     def check(self, settings: Settings, files: list[SelectedFile]) -> Report:
         from citecheck.pipeline import check  # the lead's orchestration of the stages
@@ -761,6 +841,7 @@ class Run:
             settings,
             files,
             environ=self.pipeline_environ(),
+            redact=self.redact,
             judge_off_reason=judge_off_reason,
             progress=self.stages,  # a group per stage, progress lines and batch mode's polls in it
         )
@@ -797,17 +878,38 @@ def _outputs(report: Report, files: Mapping[str, str], *, note: str, judged: boo
     }
 
 
-def _write_reports(run: Run, report: Report) -> dict[str, str]:
-    """Every report file of the format registry, in the workspace; their relative paths by format."""
+def _write_reports(run: Run, report: Report) -> tuple[dict[str, str], list[str]]:
+    """Every report file of the format registry, in the workspace's `citecheck-report/`: their
+    relative paths by format, and a line for each thing in the way. A symbolic link there,
+    which a PR can commit, is replaced and never written through, so no later step follows it
+    either; something else in the way leaves that file unwritten. Either is an error (exit 2)
+    once the summary, the outputs and the comment are out."""
     from citecheck.output import FORMATS
 
-    out_dir = run.workspace / REPORT_DIR
-    out_dir.mkdir(parents=True, exist_ok=True)
     rel: dict[str, str] = {}
+    problems: list[str] = []
+    remove = "remove it from the repository (a pull request may have committed it)"
     for fmt in (f for f in FORMATS.values() if f.action_file):
-        (out_dir / f"report.{fmt.extension}").write_text(fmt.render(report), encoding="utf-8")
-        rel[fmt.name] = f"{REPORT_DIR}/report.{fmt.extension}"
-    return rel
+        path = f"{REPORT_DIR}/report.{fmt.extension}"
+        try:
+            replaced = write_inside(run.workspace, path, fmt.render(report, run.redact), replace_links=True)
+        except UnsafePathError as exc:
+            problems.append(f"{exc.message} — {remove}; the report is in the job summary")
+            continue
+        problems += [
+            f"{link} was a symbolic link in the workspace: the report replaced the link, never "
+            f"written through it — remove the link from the repository (a pull request may have committed it)"
+            for link in replaced
+        ]
+        rel[fmt.name] = path
+    return rel, problems
+
+
+def _report_problems(run: Run, problems: list[str], code: int) -> int:
+    """The exit code once the report files' problems (`_write_reports`) are logged."""
+    for line in problems:
+        run.log.error(f"citecheck: {line}")
+    return ExitCode.ERROR if problems else code
 
 
 def publish(run: Run, settings: Settings, report: Report) -> int:
@@ -816,7 +918,7 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
     report = run.redact.model(report)
     log = run.log
     run.stages.enter(StageLog.TITLES[Stage.report], commands_off=False)
-    rel = _write_reports(run, report)
+    rel, problems = _write_reports(run, report)
 
     unannotated = annotate(run, report) if settings.annotations else ""
 
@@ -825,8 +927,9 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
     summary_extra = f"\n*{unannotated}*\n" if unannotated else ""
     summary_path = run.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
+        hint = f"`{rel['json']}`" if "json" in rel else "the JSON report"
         text = summary_markdown(
-            report, preface=_first_line_preface(first), hint=f"`{rel['json']}`", link_base=run.link_base()
+            report, preface=_first_line_preface(first), hint=hint, link_base=run.link_base()
         )
         append_summary(Path(summary_path), text + summary_extra)
 
@@ -865,10 +968,10 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
     log_failures(log, failing)
     log.info(
         f"citecheck: {report.total_claims} claims, {report.total_supported} verified, "
-        f"{len(failing)} failing under fail-on ({', '.join(report.fail_on) or 'nothing'}); "
-        f"report: {rel['json']}"
+        f"{len(failing)} failing under fail-on ({', '.join(report.fail_on) or 'nothing'})"
+        + (f"; report: {rel['json']}" if "json" in rel else "")
     )
-    return exit_code(report)
+    return _report_problems(run, problems, exit_code(report))
 
 
 def _first_line_quote(note: str) -> str:
@@ -894,7 +997,7 @@ def publish_nothing_to_check(run: Run, settings: Settings, selection: Selection)
 
     line = nothing_to_check_note(run.where)
     report = build_report([], settings=settings, notes=[line, *selection.notes], errors=selection.errors)
-    rel = _write_reports(run, run.redact.model(report))
+    rel, problems = _write_reports(run, run.redact.model(report))
     comment_id = run.comment_id()
     said = f"**{report_name(comment_id)}:** {line}"
     summary_path = run.environ.get("GITHUB_STEP_SUMMARY")
@@ -906,7 +1009,7 @@ def publish_nothing_to_check(run: Run, settings: Settings, selection: Selection)
     run.log.info(f"citecheck: {line}")
     if settings.comment and run.event.is_pr:
         post_comment(run, f"{comment_marker(comment_id)}\n{said}\n", create=False)
-    return ExitCode.PASSED
+    return _report_problems(run, problems, ExitCode.PASSED)
 
 
 def annotate(run: Run, report: Report) -> str:
@@ -1068,16 +1171,18 @@ def _run_stages(run: Run, log: ActionLog) -> int:
 
 def run_action(environ: Mapping[str, str], stream: TextIO) -> int:
     """The whole Action; returns the exit code. Never raises."""
-    secrets = secret_values(environ)
-    log = ActionLog(stream, Redactor(secrets))
+    # The run's one redactor: the log, the pipeline (the judge's texts, the report) and every
+    # file, comment and summary the run writes.
+    log = ActionLog(stream, run_redactor(environ))
     run = Run(environ, log)
-    for line in mask_commands(secrets):
+    for line in mask_commands(run_secrets(environ)):
         stream.write(line + "\n")  # first of all, before any other output
     try:
         try:
             return _run_stages(run, log)
         finally:
             run.stages.close()  # an error is printed outside any group, commands on
+            run.close()
     except JudgeFailedError as exc:
         log.error(f"citecheck: {exc.message} — {_judge_failed_hint(exc)}")
         return exc.exit_code

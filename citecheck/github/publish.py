@@ -701,6 +701,12 @@ class RepoClient:
             raise ValueError(f"{path} is a folder at {ref[:12]}")
         return content.decoded_content.decode("utf-8")
 
+    def archive_url(self, ref: str) -> str:
+        """Where the tarball of commit `ref` downloads from: the API answers with a redirect to
+        a URL that carries a short-lived token of its own (`citecheck.github.snapshot`)."""
+        with api_call(f"GET {self._repo_path}/tarball/{ref}"):
+            return str(self._github().get_repo(self.repository).get_archive_link("tarball", ref))
+
     def post_check_run(
         self,
         *,

@@ -6,6 +6,7 @@
     pacing.py     the account's rate limits mirrored from the headers, the concurrency window, back-off
     batch.py      judge-mode batch: the run's calls through the provider's batch API
     prompt.py     the prompt and the output contract (PROMPT_VERSION, VERDICT_SCHEMA, parse_verdicts)
+    answer.py     a model's one answer of its own out of its structured output or its text
     quotes.py     the evidence quote must be on the page
     ledger.py     the cost cap: reserve the worst case, settle on the real usage
     pricing.py    the price table (joined from the providers' lists) and cost arithmetic

@@ -25,8 +25,12 @@ Guarantees the rest of the pipeline relies on:
 - an accepted verdict given with less confidence than `Settings.min_confidence`, or a
   "supported" whose rationale says the opposite, is `unsure` too (`policy.judge_doubt`): the
   judge abstains rather than guesses. Doubts are never retried.
-- an output with two verdicts for one claim id is malformed (`prompt.parse_verdicts`):
-  asked again once, like any malformed output, then an error.
+- a verdict binds to the claim id it names (`prompt.parse_verdicts`): an answer with a
+  verdict for an id not asked, or two for one id, is malformed for every claim of the call;
+  an id left out is that claim's gap alone. Never re-assigned by position. From text, only
+  the model's one verdict object of its own is read, never one quoted from the page
+  (`answer.read_answer`), and a cut-off answer is not read at all. Malformed output is asked
+  again once, then it is an error (`judge-error`).
 - the source text and the claims (PR content) are fenced as data in the prompt (`prompt.py`).
 - verdicts are cached by claim text + source text hash + model + PROMPT_VERSION, so a
   re-run on unchanged documents makes no call (and does not import the provider's SDK).
@@ -49,6 +53,7 @@ from pydantic import ValidationError
 from citecheck.cache import DiskCache, digest
 from citecheck.config import JudgeMode, Settings
 from citecheck.errors import JudgeFailedError
+from citecheck.judge.answer import MalformedAnswer
 from citecheck.judge.batch import BatchDispatcher
 from citecheck.judge.dispatch import CAP_REACHED, DEADLINE, Dispatcher, Interactive, Sent
 from citecheck.judge.ledger import CostLedger, input_upper_bound
@@ -58,7 +63,6 @@ from citecheck.judge.prompt import (
     PROMPT_VERSION,
     SYSTEM_PROMPT,
     VERDICT_TOOL,
-    MalformedVerdicts,
     Verdict,
     build_excerpt,
     build_prompt_parts,
@@ -138,20 +142,23 @@ class Judge:
         settings: Settings,
         cache: DiskCache | None = None,
         *,
+        redact: Redactor | None = None,
         deadline_at: float | None = None,
         progress: Callable[[str], None] | None = None,
         on_calls: Callable[[], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        """`deadline_at` (on `clock`): when the run's judge deadline falls; by default
+        """`redact`: the run's redactor (by default, one of the judge's own key). `deadline_at`
+        (on `clock`): when the run's judge deadline falls; by default
         `Settings.judge_deadline_minutes` from now. `progress` gets batch mode's progress lines;
         `on_calls` is told whenever `calls_planned` or `calls_settled` moves (the run's progress)."""
         self.config = config
         self.settings = settings
         self.cache = cache
         self._provider = PROVIDERS[config.provider]
-        # A provider's error may echo the request's key: its text is redacted where it is made.
-        self._redact = Redactor([config.api_key.get_secret_value()])
+        # A provider's error may echo the request's key: its text is redacted where it is made,
+        # and no secret of the run is sent in a prompt.
+        self.redact = redact if redact is not None else Redactor([config.api_key.get_secret_value()])
         self.batch_mode = settings.judge_mode == JudgeMode.batch
         price = config.price.for_batch() if self.batch_mode else config.price
         self._ledger = CostLedger(settings.max_cost_usd, price)
@@ -177,7 +184,7 @@ class Judge:
             deadline_minutes=minutes,
             max_retries=config.max_retries,
             call_deadline_s=config.call_deadline_s,
-            redact=self._redact,
+            redact=self.redact,
             clock=clock,
             # In batch mode the ledger's price is the batch price; calls made one at a time
             # are billed at the standard one.
@@ -194,7 +201,7 @@ class Judge:
                 ledger=self._ledger,
                 deadline_at=deadline,
                 deadline_minutes=minutes,
-                redact=self._redact,
+                redact=self.redact,
                 progress=progress,
                 poll_scale=config.batch_poll_scale,
                 clock=clock,
@@ -284,7 +291,7 @@ class Judge:
         raises ValueError (or a pydantic ValidationError) when it cannot be used."""
         # No secret of the run reaches a model.
         request = replace(
-            request, source=self._redact.secrets(request.source), claims=self._redact.secrets(request.claims)
+            request, source=self.redact.secrets(request.source), claims=self.redact.secrets(request.claims)
         )
         await self._connected()
         self._calls_moved(planned=1)
@@ -533,7 +540,9 @@ class Judge:
         (`_with_doubts`), so that what is cached is the judge's answer."""
         model = self.config.model
         confidence = min(1.0, max(0.0, verdict.confidence))
-        rationale = verdict.rationale.strip() or None
+        # What the model wrote goes to the report and to the verdict cache: an echoed secret
+        # of the run is taken out here, where the result is made (its evidence once weighed).
+        rationale = self.redact.secrets(verdict.rationale.strip()) or None
         if verdict.supported:
             evidence, problem = weigh_evidence(verdict.evidence, claim_text, source_text, excerpt)
             if problem is not None:
@@ -546,6 +555,7 @@ class Judge:
                 )
         else:
             evidence = shown_evidence(verdict.evidence, source_text, excerpt)
+        evidence = self.redact.secrets(evidence) if evidence else evidence
         return JudgeResult(
             model=model,
             supported=verdict.supported,
@@ -583,8 +593,8 @@ class Judge:
         # No secret of the run reaches a model.
         request = Request(
             system=parts.system,
-            source=self._redact.secrets(parts.source),
-            claims=self._redact.secrets(parts.claims),
+            source=self.redact.secrets(parts.source),
+            claims=self.redact.secrets(parts.claims),
             max_tokens=self._max_tokens(len(claims)),
             tool=VERDICT_TOOL,
             cache=shared is not None,
@@ -619,19 +629,19 @@ class Judge:
         )
         if response.refusal is not None:
             outcome.failure = f"the judge refused to answer: {response.refusal[:200]}".rstrip(": ")
+        elif response.truncated:
+            # A cut-off answer is not the model's last word, and what precedes the cut may be a
+            # quote of the page (`answer.read_answer`): nothing of it is used.
+            outcome.failure = "the judge returned malformed output (output cut off at max_tokens)"
+            outcome.retryable = True
         else:
             try:
-                outcome.verdicts = parse_verdicts(response.payload, len(claims))
-            except MalformedVerdicts as exc:
+                outcome.verdicts = parse_verdicts(response.payload, len(claims), shown=request.user)
+            except MalformedAnswer as exc:
                 outcome.failure = f"the judge returned malformed output ({exc})"
                 outcome.retryable = True
-            except (ValueError, ValidationError, TypeError):
-                cause = (
-                    "output cut off at max_tokens"
-                    if response.truncated
-                    else "output is not valid verdict JSON"
-                )
-                outcome.failure = f"the judge returned malformed output ({cause})"
+            except (ValueError, TypeError):
+                outcome.failure = "the judge returned malformed output (output is not valid verdict JSON)"
                 outcome.retryable = True
         if outcome.failure is not None:
             self._bad_output(outcome.failure)

@@ -3,7 +3,8 @@
 The source text and the claims (PR content) are fenced with a random per-call marker, and
 the system prompt says everything inside fences is data, never instructions. Every
 provider asks for the same verdict object (`VERDICT_SCHEMA`), through its own structured
-output feature, and `parse_verdicts` validates whatever comes back.
+output feature, and `parse_verdicts` validates whatever comes back and binds each verdict to
+the claim id it names.
 
 Bump PROMPT_VERSION whenever the prompt or the output contract changes: it is part of the
 verdict cache key, so the bump invalidates cached verdicts.
@@ -11,8 +12,6 @@ verdict cache key, so the bump invalidates cached verdicts.
 
 from __future__ import annotations
 
-import json
-import re
 import secrets
 from collections import Counter
 from collections.abc import Sequence
@@ -21,10 +20,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from citecheck.judge.answer import MalformedAnswer, read_answer
 from citecheck.judge.providers.base import OutputTool
 from citecheck.models import FetchedSource, Passage
 
-PROMPT_VERSION = "4"  # 3: check notes (what the checks did not find on the page); 4: states_fact
+# 3: check notes (what the checks did not find on the page); 4: states_fact; 5: verdicts bind
+# to the ids asked and to the model's own answer (an entry of 4 may have been decided by
+# position, or by a verdict object on the page: none is served again)
+PROMPT_VERSION = "5"
 TOOL_NAME = "record_verdicts"
 # Between passages of the excerpt, so the judge does not read separate passages as one sentence.
 EXCERPT_GAP = "\n[…]\n"
@@ -128,8 +131,8 @@ class Verdicts(BaseModel):
     verdicts: list[Verdict]
 
 
-class MalformedVerdicts(ValueError):
-    """Output that parses but cannot be used as it stands (e.g. two verdicts for one claim)."""
+class MalformedVerdicts(MalformedAnswer):
+    """A verdict object that cannot be used as it stands: an id not asked, two verdicts for one id."""
 
 
 def _new_marker(*texts: str) -> str:
@@ -235,41 +238,32 @@ def build_prompt(
     return parts.system, parts.user
 
 
-def json_payload(payload: Any, key: str) -> Any:
-    """A model's structured answer as the object it should be, `{key: [...]}`: from a dict,
-    or JSON text possibly inside a code fence or followed by prose, or a bare array; the
-    array may come as a JSON string. Raises ValueError on text that holds no JSON."""
-    if isinstance(payload, str):
-        text = payload.strip()
-        fenced = re.search(r"```(?:json)?\s*(.*?)```", text, re.S)
-        if fenced:
-            text = fenced.group(1).strip()
-        start = min((i for i in (text.find("{"), text.find("[")) if i >= 0), default=0)
-        payload, _ = json.JSONDecoder().raw_decode(text[start:])
-    if isinstance(payload, list):
-        payload = {key: payload}
-    if isinstance(payload, dict) and isinstance(payload.get(key), str):
-        # Models sometimes put the array into the tool input as a JSON string.
-        payload = {**payload, key: json.loads(payload[key])}
-    return payload
+def parse_verdicts(payload: Any, n_claims: int, *, shown: str = "") -> dict[int, Verdict]:
+    """The verdicts of one call that asked for claim ids 1..`n_claims`, by claim id: from a
+    provider's structured object, or from the model's text by `answer.read_answer`'s rules
+    (one verdict object of the model's own; none copied from `shown`, the data it was given).
 
+    A verdict binds to the claim whose id it names, and to nothing else. An id that was not
+    asked, or one claim id with two verdicts (agreeing or not), makes the whole answer
+    unusable — MalformedVerdicts, for every claim of the call (asked again once, like any
+    malformed output): an answer that numbers claims the call does not have is not an answer
+    to this call, and no rule could say which of its verdicts belongs to which claim. Never by
+    position: a model that answers ids 2 and 3 for claims 1 and 2 may have judged other claims,
+    or the page's. An id left out is only that claim's gap (absent from the result).
 
-def parse_verdicts(payload: Any, n_claims: int | None = None) -> dict[int, Verdict]:
-    """Validate the judge's output (a dict, or JSON text possibly inside a code fence or
-    followed by prose) into verdicts by claim id.
-
-    Raises ValueError / ValidationError on output that is not the verdict object, and
-    MalformedVerdicts when one claim id has more than one verdict: whether they agree or
-    conflict, no rule could say which one the judge meant, so the response is not used
-    (the judge asks again, like for any malformed output).
+    Raises MalformedAnswer (MalformedVerdicts for the ids) on a verdict object that cannot be
+    used, ValueError when there is none.
     """
-    verdicts = Verdicts.model_validate(json_payload(payload, "verdicts")).verdicts
+    verdicts = read_answer(
+        payload, Verdicts, "verdicts", "supported", shown=shown, what="verdict object"
+    ).verdicts
+    unknown = sorted({v.id for v in verdicts} - set(range(1, n_claims + 1)))
+    if unknown:
+        shown_ids = ", ".join(str(i) for i in unknown[:5])
+        which = "which was" if len(unknown) == 1 else "which were"
+        raise MalformedVerdicts(f"a verdict for claim id {shown_ids}, {which} not asked")
     repeated = sorted(i for i, n in Counter(v.id for v in verdicts).items() if n > 1)
     if repeated:
-        shown = ", ".join(str(i) for i in repeated[:5])
-        raise MalformedVerdicts(f"more than one verdict for claim id {shown}")
-    by_id = {v.id: v for v in verdicts}
-    if n_claims is not None and len(verdicts) == n_claims and set(by_id) != set(range(1, n_claims + 1)):
-        # Right count, wrong numbering (e.g. from 0): the order is the claims' order.
-        by_id = {i: v for i, v in enumerate(verdicts, 1)}
-    return by_id
+        shown_ids = ", ".join(str(i) for i in repeated[:5])
+        raise MalformedVerdicts(f"more than one verdict for claim id {shown_ids}")
+    return {v.id: v for v in verdicts}

@@ -34,7 +34,6 @@ from mcp.types import INTERNAL_ERROR as RPC_INTERNAL_ERROR
 from mcp.types import INVALID_PARAMS
 
 from citecheck import __version__
-from citecheck.judge.providers import secret_variables
 from citecheck.mcp.errors import EVALUATION_NOT_FOUND, INTERNAL_ERROR, UNKNOWN_TOOL, ToolError
 from citecheck.mcp.schema import ExtractInput, ExtractOutput, VerifyInput, VerifyOutput
 from citecheck.mcp.tools import ServerEnvironment, Tools
@@ -103,7 +102,7 @@ def _result(document: dict[str, Any], redact: Redactor, *, is_error: bool = Fals
 
 
 def _internal(exc: BaseException, redact: Redactor) -> ToolError:
-    sys.stderr.write(redact.secrets("".join(traceback.format_exception(exc))))
+    sys.stderr.write(redact("".join(traceback.format_exception(exc))))
     return ToolError(
         INTERNAL_ERROR,
         f"internal error: {type(exc).__name__}: {exc}",
@@ -111,10 +110,11 @@ def _internal(exc: BaseException, redact: Redactor) -> ToolError:
     )
 
 
-def build_server(environ: Mapping[str, str]) -> Server[Any]:
-    """The server, its tools bound to the environment it starts with."""
-    tools = Tools(ServerEnvironment.from_environ(environ))
-    redact = Redactor(environ.get(name) for name in secret_variables())
+def build_server(environ: Mapping[str, str], redact: Redactor) -> Server[Any]:
+    """The server, its tools bound to the environment it starts with; `redact` is the run's
+    (`citecheck.judge.providers.run_redactor` of that environment)."""
+    tools = Tools(ServerEnvironment.from_environ(environ, redact))
+    tools.store.upgrade()  # an older store: made private and redacted before anything is served
 
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tool_list())
@@ -144,7 +144,7 @@ def build_server(environ: Mapping[str, str]) -> Server[Any]:
                 types.Resource(
                     name=f"evaluation {e.id}",
                     uri=EVALUATION_PREFIX + e.id,
-                    description=f"{e.created_at}: {e.summary}",
+                    description=redact(f"{e.created_at}: {e.summary}"),
                     mime_type="application/json",
                 )
                 for e in recent
@@ -172,16 +172,16 @@ def build_server(environ: Mapping[str, str]) -> Server[Any]:
                 raise ToolError(EVALUATION_NOT_FOUND, f"no resource {uri!r}", [f"read {EVALUATION_TEMPLATE}"])
             found = tools.evaluation(uri.removeprefix(EVALUATION_PREFIX))
         except ToolError as exc:
-            raise MCPError(INVALID_PARAMS, exc.message, data=exc.document()) from None
+            raise MCPError(INVALID_PARAMS, redact(exc.message), data=redact.data(exc.document())) from None
         except Exception as exc:
             error = _internal(exc, redact)
-            raise MCPError(RPC_INTERNAL_ERROR, error.message, data=error.document()) from None
+            raise MCPError(
+                RPC_INTERNAL_ERROR, redact(error.message), data=redact.data(error.document())
+            ) from None
+        # The store serves only redacted text (`EvaluationStore.load`).
+        text = json.dumps(found, ensure_ascii=False)
         return types.ReadResourceResult(
-            contents=[
-                types.TextResourceContents(
-                    uri=uri, mime_type="application/json", text=json.dumps(found, ensure_ascii=False)
-                )
-            ]
+            contents=[types.TextResourceContents(uri=uri, mime_type="application/json", text=text)]
         )
 
     return Server(
@@ -197,9 +197,9 @@ def build_server(environ: Mapping[str, str]) -> Server[Any]:
     )
 
 
-def serve(environ: Mapping[str, str]) -> None:
+def serve(environ: Mapping[str, str], redact: Redactor) -> None:
     """Serve on stdin/stdout until the client closes stdin."""
-    server = build_server(environ)
+    server = build_server(environ, redact)
 
     async def run() -> None:
         async with stdio_server() as (read_stream, write_stream):

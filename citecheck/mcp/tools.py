@@ -59,6 +59,7 @@ from citecheck.models import (
     Verdict,
 )
 from citecheck.output import FORMATS
+from citecheck.redact import Redactor
 
 ALLOW_FETCH_ENV = "CITECHECK_ALLOW_FETCH"
 BASE_URL_ENV = "CITECHECK_BASE_URL"
@@ -80,9 +81,12 @@ class ServerEnvironment:
     base_url: str | None  # CITECHECK_BASE_URL: the judge's API (openai-compatible servers, proxies)
     private_hosts: list[str]  # CITECHECK_ALLOW_PRIVATE_HOSTS: admitted past the SSRF guard
     home: Path  # the evaluations and the source cache
+    # The server's one redactor, from the secrets of this environment: every result, stored
+    # evaluation, error and line on standard error.
+    redact: Redactor
 
     @classmethod
-    def from_environ(cls, environ: Mapping[str, str]) -> ServerEnvironment:
+    def from_environ(cls, environ: Mapping[str, str], redact: Redactor) -> ServerEnvironment:
         environ = dict(environ)
         hosts = environ.get(PRIVATE_HOSTS_ENV, "").replace(",", " ").split()
         return cls(
@@ -91,6 +95,7 @@ class ServerEnvironment:
             base_url=environ.get(BASE_URL_ENV, "").strip() or None,
             private_hosts=hosts,
             home=cache_home(environ),
+            redact=redact,
         )
 
 
@@ -201,7 +206,7 @@ class Tools:
 
     def __init__(self, env: ServerEnvironment) -> None:
         self.env = env
-        self.store = EvaluationStore(env.home)
+        self.store = EvaluationStore(env.home, env.redact)
 
     def _settings(self, inp: VerifyInput, fetch: bool, max_claims: int) -> Settings:
         try:
@@ -251,7 +256,9 @@ class Tools:
             _fatal(doc)
             settings = self._settings(inp, fetch, claims_within(doc.claims, inp.max_citations))
             try:
-                report = await check_async(settings, [draft], environ=self.env.environ)
+                report = await check_async(
+                    settings, [draft], environ=self.env.environ, redact=self.env.redact
+                )
             except CitecheckError as exc:
                 raise ToolError.from_citecheck(exc) from None
         return self._finish(inp, report, fetch, draft)
@@ -297,7 +304,7 @@ class Tools:
             failing=report.failing,
             notes=notes,
             errors=report.errors,
-            report_markdown=FORMATS["markdown"].render(report),
+            report_markdown=FORMATS["markdown"].render(report, self.env.redact),
             created_at=created_at,
             version=__version__,
         ).model_dump(mode="json")

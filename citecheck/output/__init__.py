@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from citecheck.models import Report
+    from citecheck.redact import Redactor
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,14 +37,14 @@ class Format:
     stdout: bool = True  # a `--format` choice: the CLI may print it (else only written to a file)
     action_file: bool = True  # the Action writes it and sets its `report-<name>` output
 
-    def render(self, report: Report, *, color: bool = False) -> str:
-        """The report in this format, its URLs masked (`citecheck.redact.mask_url`); `color`
-        (for a terminal: see `common.color_allowed`) applies to `colored` formats only, and
-        never to what goes into a file."""
-        from citecheck.redact import Redactor
-
-        # Userinfo and secret-looking URL parameters never reach a report, in any format.
-        report = Redactor().model(report)
+    def render(self, report: Report, redact: Redactor, *, color: bool = False) -> str:
+        """The report in this format, redacted by `redact`, the run's (`citecheck.redact`: its
+        secrets in every form, URL credentials); `color` (for a terminal: see
+        `common.color_allowed`) applies to `colored` formats only, and never to what goes into
+        a file."""
+        # The pipeline's report is redacted already (then this only looks, and returns it as
+        # it is); a report read back from a file (`merge`) or built by a face is not.
+        report = redact.model(report)
         render = _resolve(self.renderer)
         return render(report, color=True) if color and self.colored else render(report)
 

@@ -130,6 +130,7 @@ def test_inputs_parse_into_settings() -> None:
         "INPUT_COMMENT": "false",
         "INPUT_ANNOTATIONS": "False",
         "INPUT_CACHE_DIR": "/runner/_temp/cc",
+        "RUNNER_TEMP": "/runner/_temp",
         "INPUT_ACCEPT_STATUS": "429, 403",
         "INPUT_SHARD": "2/3",
         "INPUT_SCREEN": "true",
@@ -166,6 +167,13 @@ def test_inputs_parse_into_settings() -> None:
         ({"INPUT_CACHE_DIR": ".citecheck-cache"}, "input cache-dir: /ws/.citecheck-cache is inside"),
         ({"INPUT_CACHE_DIR": "/ws/sub/../cache"}, "input cache-dir: /ws/sub/../cache is inside"),
         ({"INPUT_CACHE_DIR": "."}, "is inside the checked-out workspace"),
+        # The action keeps nothing outside the workspace and RUNNER_TEMP.
+        (
+            {"INPUT_CACHE_DIR": "/elsewhere/c", "RUNNER_TEMP": "/tmp/rt"},
+            "/elsewhere/c is not under RUNNER_TEMP",
+        ),
+        ({"INPUT_CACHE_DIR": "/tmp/rt/../c", "RUNNER_TEMP": "/tmp/rt"}, "is not under RUNNER_TEMP (/tmp/rt)"),
+        ({"INPUT_CACHE_DIR": "/tmp/rt/c"}, "is not under RUNNER_TEMP (not set in this run)"),
     ],
 )
 def test_bad_inputs_are_config_errors_naming_the_input(env: dict[str, str], needle: str) -> None:
@@ -204,6 +212,35 @@ def test_events_pr_audit_and_workflow_run(tmp_path: Path) -> None:
     same = {"workflow_run": {"head_sha": "h" * 40, "pull_requests": [pr]}}
     assert _event(tmp_path, "workflow_run", same).number == 3
     assert not _event(tmp_path, "workflow_run", run).is_pr
+
+
+def test_the_pr_event_file_is_read_through_no_link(tmp_path: Path) -> None:
+    """Issue 30: the fork-safe part 2 reads `CITECHECK_PR_EVENT` from the workspace or the
+    runner's temporary folder, through no symbolic link there (a folder on the way included)."""
+    pr = {"pull_request": {"number": 3, "base": {"sha": "b" * 40}, "head": {"sha": "h" * 40}}}
+    ws, outside, temp = tmp_path / "ws", tmp_path / "outside", tmp_path / "temp"
+    for folder in (ws / "pr", outside, temp / "pr"):
+        folder.mkdir(parents=True)
+    (outside / "event.json").write_text(json.dumps(pr))
+    (ws / "pr/event.json").symlink_to(outside / "event.json")
+    (ws / "prdir").symlink_to(outside)
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps({"workflow_run": {"head_sha": "h" * 40, "pull_requests": []}}))
+    env = {"GITHUB_EVENT_NAME": "workflow_run", "GITHUB_EVENT_PATH": str(run), "RUNNER_TEMP": str(temp)}
+
+    def event(path: str) -> Any:
+        return load_event({**env, "CITECHECK_PR_EVENT": path}, ws)
+
+    for path in ("pr/event.json", "prdir/event.json", f"{ws}/pr/event.json"):
+        with pytest.raises(ConfigError, match=r"is a symbolic link: not read through it"):
+            event(path)
+    # Outside the workspace and RUNNER_TEMP: refused, link or not.
+    with pytest.raises(ConfigError, match=r"neither in the workspace nor under RUNNER_TEMP"):
+        event(str(outside / "event.json"))
+    # In the workspace or under RUNNER_TEMP (where an artifact may be downloaded), a file is read.
+    (temp / "pr/event.json").write_text(json.dumps(pr))
+    (ws / "plain.json").write_text(json.dumps(pr))
+    assert event(str(temp / "pr/event.json")).number == event("plain.json").number == 3
 
 
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: str(p.relative_to(ROOT)))
@@ -311,6 +348,61 @@ def test_readme_workflow_snippets_parse_and_pass_actionlint(tmp_path: Path) -> N
     for path in files:
         proc = subprocess.run([*tool, str(path)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, f"{path.name}: {proc.stdout}{proc.stderr}"
+
+
+# What names a PR's code for actions/checkout: a job GitHub runs with the base repository's
+# secrets on a PR's behalf (`workflow_run`, `pull_request_target`) may check none of it out.
+PR_CODE = (
+    "github.event.workflow_run.head",
+    "github.event.pull_request.head",
+    "github.head_ref",
+    "refs/pull/",
+)
+# It pushes the release's commit and tags with the checkout's credentials; it runs on a
+# maintainer's tag or dispatch only, never on a PR, and checks out no PR code.
+PUSHES_WITH_CHECKOUT_CREDENTIALS = ".github/workflows/release.yml"
+
+
+def _every_workflow() -> list[tuple[str, dict[Any, Any]]]:
+    found = [(str(p.relative_to(ROOT)), yaml.safe_load(p.read_text())) for p in WORKFLOWS]
+    return found + [(f"README.md:{line}", yaml.safe_load(text)) for line, text in _readme_workflow_snippets()]
+
+
+def test_no_job_with_secrets_checks_out_pr_code_and_no_checkout_keeps_credentials() -> None:
+    """Issue 30: the fork-safe part 2 checked the fork's head out in the job holding the secrets,
+    with the checkout's token kept in `.git/config`."""
+    privileged_jobs = 0
+    for name, wf in _every_workflow():
+        triggers = _triggers(wf)
+        privileged = "workflow_run" in triggers or "pull_request_target" in triggers
+        for job_name, job in wf["jobs"].items():
+            checkouts = [s for s in job.get("steps", []) if s.get("uses", "").startswith("actions/checkout")]
+            for step in checkouts:
+                given = step.get("with") or {}
+                if name != PUSHES_WITH_CHECKOUT_CREDENTIALS:
+                    assert given.get("persist-credentials") is False, (name, job_name)
+                if privileged:
+                    ref = f"{given.get('ref', '')} {given.get('repository', '')}"
+                    assert not any(x in ref for x in PR_CODE), (name, job_name, ref)
+            privileged_jobs += privileged
+    assert privileged_jobs >= 1  # the fork-safe part 2 is among them
+    # Part 2 needs no checkout at all: the Action reads the PR's tree from the API.
+    part_2 = yaml.safe_load((ROOT / "examples/workflows/citecheck-fork-comment.yml").read_text())
+    steps = [s for job in part_2["jobs"].values() for s in job["steps"]]
+    assert not any(s.get("uses", "").startswith("actions/checkout") for s in steps)
+
+
+def test_the_fork_safe_pair_copies_nothing_out_of_the_checkout() -> None:
+    """Issue 30: part 1 ran `cp citecheck-report/report.json`, which follows a link the PR
+    commits there, into the artifact. It now keeps the runner's own event file alone, outside
+    the checkout, and uploads from there."""
+    part_1 = yaml.safe_load((ROOT / "examples/workflows/citecheck-fork-analyse.yml").read_text())
+    steps = [s for job in part_1["jobs"].values() for s in job["steps"]]
+    for step in steps:
+        assert "citecheck-report" not in step.get("run", ""), step
+    uploads = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact")]
+    assert uploads and all(s["with"]["path"].startswith("${{ runner.temp }}/") for s in uploads)
+    assert any('"$GITHUB_EVENT_PATH" "$RUNNER_TEMP/' in s.get("run", "") for s in steps)
 
 
 def _actionlint() -> list[str] | None:

@@ -148,20 +148,25 @@ def test_the_cache_of_a_failing_run_saves_the_next_one_every_download_and_judge_
     assert "cache-dir" not in second.stdout  # no warning: the folder is under RUNNER_TEMP
 
 
-def test_a_cache_outside_runner_temp_is_a_warning(
+def test_a_cache_outside_runner_temp_is_refused(
     tmp_path: Path, sources: SourceServer, gh: GitHubServer
 ) -> None:
+    """The action keeps nothing outside the workspace and the runner's temporary folder
+    (issue 30: before, a folder elsewhere was a warning, and written)."""
     s = make_scenario(tmp_path, sources, gh, sales_in_source="25%")
     _, env = runner_temp(tmp_path)
     elsewhere = tmp_path / "elsewhere"
     inputs = {"allow-private-hosts": sources.host, "judge": "none", "cache-dir": str(elsewhere)}
     r = run_action(tmp_path, s.origin.root, gh, inputs=inputs, payload=pr_payload(s), extra_env=env)
-    assert r.code == 0, r.stdout + r.stderr
+    assert r.code == 2, r.stdout + r.stderr
     assert re.search(
-        rf"^::warning::citecheck: cache-dir {re.escape(str(elsewhere))} is not under RUNNER_TEMP",
+        rf"^::error::citecheck: input cache-dir: {re.escape(str(elsewhere))} is not under RUNNER_TEMP "
+        r"\(.*runner_temp\): the action keeps nothing outside the workspace and the runner's temporary "
+        r"folder — use a path under \$RUNNER_TEMP",
         r.stdout,
         re.M,
     )
+    assert not elsewhere.exists() and sources.hits() == 0
     # A runner that does not mount its temporary folder into the container (before 2.331).
     env = {"RUNNER_TEMP": str(tmp_path / "not-mounted")}
     inputs["cache-dir"] = str(tmp_path / "not-mounted/citecheck-cache")

@@ -25,8 +25,17 @@ from tests.e2e.test_action_e2e import (
     report_json,
     run_action,
 )
+from tests.leaks import leaks
 from tests.servers.github_server import BOT, GitHubServer
-from tests.servers.llm_server import LLMServer, RecordedRequest, Reply, auto_judge, echo_credentials_error
+from tests.servers.llm_server import (
+    LLMServer,
+    RecordedRequest,
+    Reply,
+    auto_judge,
+    echo_credentials_error,
+    echo_key_judge,
+    request_key,
+)
 from tests.servers.source_server import SourceServer
 
 MALLORY = {"login": "mallory", "id": 2, "type": "User"}
@@ -227,3 +236,35 @@ def test_merge_group_reads_the_config_from_the_queue_base(
         event_name="merge_group",
     )
     assert r.code == 2 and "::error::citecheck: cannot read .citecheck.toml at base" in r.stdout
+
+
+def test_a_judge_echoing_the_key_in_any_form_and_url_credentials_reach_no_output(
+    tmp_path: Path, sources: SourceServer, judge: LLMServer, gh: GitHubServer
+) -> None:
+    """Issue 30: the judge echoes the key in its rationale and evidence (raw, encoded, cut
+    short, base64 as in a Basic header, zero-width interleaved, fullwidth), and a claim cites a
+    URL with userinfo, a token and the key as `q=`. Neither the report files, the summary, the
+    comment nor the log holds any of it."""
+    s = make_scenario(tmp_path, sources, gh)
+    lake = sources.add("/lake", _page("The lake is cold all year, the survey says."))
+    creds = lake.replace("http://", "http://reader:s3cret-pass@") + f"?token=tok-abc-123&q={OPENAI_KEY}"
+    doc = (s.origin.root / "docs/guide.md").read_text()
+    added = (
+        f"\nThe lake is cold all year, per [the survey]({lake}).\n"
+        f"\nThe lake is the deepest in the region, per [the atlas]({creds}).\n"
+    )
+    head = s.origin.commit({"docs/guide.md": doc + added}, "lake")
+    gh.set_pull(REPO, PR, head_sha=head, base_sha=s.base)
+    payload = pr_payload(s)
+    payload["pull_request"]["head"]["sha"] = head  # type: ignore[index]
+    judge.responder = echo_key_judge
+    r = run_action(tmp_path, s.origin.root, gh, inputs=judged_inputs(sources, judge), payload=payload)
+    assert r.code in (0, 1), r.stdout + r.stderr
+    assert {request_key(call) for call in judge.calls} == {OPENAI_KEY}  # sent, and echoed back
+    for name, text in _outputs(r, gh).items():
+        assert leaks(text, OPENAI_KEY) == [], name
+        for secret in ("s3cret-pass", "tok-abc-123"):
+            assert secret not in text, (name, secret)
+    rationales = [c["judge"]["rationale"] for c in report_json(r)["claims"] if c["judge"]]  # type: ignore[index]
+    assert rationales and all("raw: ***" in x and "zero-width interleaved: ***" in x for x in rationales)
+    assert "token=***&q=***" in _outputs(r, gh)["report.json"]

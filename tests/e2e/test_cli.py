@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from citecheck.cli import main
-from tests.servers.llm_server import LLMServer, echo_credentials_error
+from tests.leaks import leaks
+from tests.servers.llm_server import LLMServer, echo_credentials_error, echo_key_judge, request_key
 from tests.servers.source_server import SourceServer
 from tests.terminal import read_until_closed
 
@@ -281,3 +282,75 @@ def test_check_leaves_out_links_that_are_not_sources(
     # A broken pattern is an error naming it.
     assert main([*args, "--exclude", "(oops"]) == 2
     assert "'(oops' is not a valid regular expression" in capsys.readouterr().err
+
+
+def test_report_files_are_never_written_through_a_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 30: `citecheck check -o citecheck-report/report.md` run in a checkout a PR can
+    write, which commits that path as a link to a file of the runner's (or a folder on the way
+    as a link elsewhere). Before, the report was written through the link."""
+    work, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+    (work / "out").mkdir(parents=True)
+    elsewhere.mkdir()
+    (work / "a.md").write_text("Nothing to check here.\n")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("keep\n")
+    (work / "out/report.md").symlink_to(secret)
+    (work / "linked").symlink_to(elsewhere)
+    monkeypatch.chdir(work)
+    args = ["check", "a.md", "--judge", "none", "--output", "out/report.md", "--json", "linked/r.json"]
+    code = main([*args, "--sarif", "out/r.sarif"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert secret.read_text() == "keep\n" and list(elsewhere.iterdir()) == []
+    assert "out/report.md is a symbolic link: not written through it" in err
+    assert "linked is a symbolic link: not written through it" in err
+    assert "[unsafe-path]" in err and "what to do: write the report to a path without" in err
+    # The other file is written; the links are left as they were.
+    assert json.loads((work / "out/r.sarif").read_text())["version"] == "2.1.0"
+    assert (work / "out/report.md").is_symlink() and (work / "linked").is_symlink()
+
+
+LEAKY_KEY = "sk-proj-" + "Lk7Qw2Ex9Rt4Yu1Io6Pa3Sd8Fg5Hj0ZxCv"
+
+
+def test_check_redacts_an_echoed_key_and_url_credentials_in_every_format(
+    tmp_path: Path,
+    source_server: SourceServer,
+    openai_server: LLMServer,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 30: the judge echoes the run's key in its rationale and evidence, raw, encoded, cut
+    short, as base64 and with zero-width characters; a claim cites a URL with userinfo, a token
+    and the key itself in its query. No format, no line on standard error, holds any of it."""
+    openai_server.responder = echo_key_judge
+    page = source_server.add("/p", PAGE)
+    creds = page.replace("http://", "http://reader:s3cret-pass@") + f"?token=tok-abc-123&q={LEAKY_KEY}"
+    doc = tmp_path / "a.md"
+    doc.write_text(
+        f"The survey collected 14,000 responses [s]({page}).\n\n"
+        f"The survey collected responses in 112 countries [t]({creds}).\n"
+    )
+    monkeypatch.setenv("OPENAI_API_KEY", LEAKY_KEY)
+    files = {name: tmp_path / f"report.{name}" for name in ("json", "markdown", "sarif")}
+    args = ["check", str(doc), "--judge", "openai", "--base-url", openai_server.base_url]
+    args += ["--allow-private-host", "127.0.0.1", "--format", "text"]
+    code = main([*args, *(f"--{name}={path}" for name, path in files.items())])
+    out, err = capsys.readouterr()
+    assert code in (0, 1), err
+    # The attack took place: the key was sent, and came back in the judge's answers.
+    assert {request_key(call) for call in openai_server.calls} == {LEAKY_KEY}
+    outputs = {"text": out, "stderr": err, **{name: p.read_text() for name, p in files.items()}}
+    for name, text in outputs.items():
+        assert leaks(text, LEAKY_KEY) == [], name
+        for secret in ("s3cret-pass", "tok-abc-123"):
+            assert secret not in text, (name, secret)
+    report = json.loads(outputs["json"])
+    judged = [c["judge"] for c in report["claims"] if c["judge"]]
+    assert judged and all(
+        "raw: ***" in j["rationale"] and "zero-width interleaved: ***" in j["rationale"] for j in judged
+    )
+    urls = [cit["url"] for c in report["claims"] for cit in c["citations"]]
+    assert any(u.startswith("http://***@127.0.0.1") and "token=***&q=***" in u for u in urls), urls

@@ -22,6 +22,7 @@ import pytest
 from citecheck.config import Settings
 from citecheck.models import SelectedFile
 from citecheck.pipeline import check
+from citecheck.redact import Redactor
 
 CLAIM = "The survey found 42% of people agree"
 TIMEOUT_S = 60  # each of these runs in about a second; before the fix, minutes
@@ -144,7 +145,7 @@ def test_a_file_over_its_time_budget_is_an_error_and_the_run_goes_on(tmp_path: P
         SelectedFile(path=str(hostile), display="hostile.md"),
         SelectedFile(path=str(normal), display="normal.md"),
     ]
-    report = check(settings, files, environ={})
+    report = check(settings, files, environ={}, redact=Redactor())
     assert [(c.file, c.line, c.text) for c in report.claims] == [
         ("normal.md", 3, f"{CLAIM} survey."),
     ]

@@ -5,6 +5,8 @@ stand-ins (reached through ANTHROPIC_BASE_URL / CITECHECK_BASE_URL in the server
 from __future__ import annotations
 
 import json
+import sqlite3
+import stat
 import sys
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -17,7 +19,16 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
 from citecheck.mcp.errors import CODES
-from tests.servers.llm_server import LLMServer, RecordedRequest, Reply, echo_credentials_error, error_reply
+from tests.leaks import leaks
+from tests.servers.llm_server import (
+    LLMServer,
+    RecordedRequest,
+    Reply,
+    echo_credentials_error,
+    echo_key_judge,
+    error_reply,
+    request_key,
+)
 from tests.servers.source_server import SourceServer
 
 T = TypeVar("T")
@@ -475,3 +486,101 @@ def test_a_provider_error_that_echoes_the_key_never_reaches_the_agent(
     assert anthropic.calls and key in str(anthropic.calls[0].headers)  # it was sent, and echoed back
     assert key not in json.dumps(failed)
     assert key not in (tmp_path / "server.stderr").read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ issue 30: the store
+
+MCP_KEY = "sk-ant-api03-" + "Mc9Pq2Lx7Vb4Nz1Kw8Hr5Jt3Gy6Fd0SaUe"
+
+
+def _store_files(home: Path) -> dict[str, str]:
+    """Every file of the server's folder (the evaluations, SQLite's journal if any, the source
+    and verdict cache), as text."""
+    return {
+        str(p.relative_to(home)): p.read_bytes().decode("utf-8", "replace")
+        for p in sorted(home.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_an_echoed_key_and_url_credentials_are_neither_served_nor_stored(
+    tmp_path: Path, site: SourceServer, anthropic: LLMServer
+) -> None:
+    """Issue 30: the judge echoes the server's key in every form in its rationale and evidence;
+    the draft cites a URL with userinfo, a token and the key as `q=`. The result, the stored
+    evaluation read back, the resource list, the store's bytes and the server's stderr hold
+    none of it; the store is private to the user (folder 0700, database 0600)."""
+    url = site.add("/tower.html", TOWER, "text/html; charset=utf-8")
+    creds = url.replace("http://", "http://reader:s3cret-pass@") + f"?token=tok-abc-123&q={MCP_KEY}"
+    draft = tower_draft(url) + f"\nThe tower was painted in 1889, says [a painter]({creds}).\n"
+    anthropic.responder = echo_key_judge
+    server = Server(tmp_path, {**anthropic_env(anthropic, site), "ANTHROPIC_API_KEY": MCP_KEY})
+
+    async def body(client: ClientSession) -> tuple[dict[str, Any], str, str]:
+        is_error, result = await call(client, "verify_citations", output=draft, allow_fetch=True)
+        assert not is_error, result
+        stored = await client.read_resource(f"citecheck://evaluations/{result['id']}")
+        listed = await client.list_resources()
+        return result, stored.contents[0].text, listed.model_dump_json()  # type: ignore[union-attr]
+
+    result, stored, listed = server.run(body)
+    assert {request_key(call) for call in anthropic.calls} == {MCP_KEY}  # sent, and echoed back
+    home = tmp_path / "home"
+    texts = {
+        "result": json.dumps(result, ensure_ascii=False),
+        "stored": stored,
+        "listed": listed,
+        "stderr": server.errlog.read_text(encoding="utf-8"),
+        **_store_files(home),
+    }
+    assert "evaluations.sqlite3" in texts
+    for name, text in texts.items():
+        assert leaks(text, MCP_KEY) == [], name
+    for name in ("result", "stored", "evaluations.sqlite3"):
+        for secret in ("s3cret-pass", "tok-abc-123"):
+            assert secret not in texts[name], (name, secret)
+    assert json.loads(stored) == result
+    rationales = [c["judge"]["rationale"] for c in result["citations"] if c["judge"]]
+    assert rationales and all("raw: ***" in r and "zero-width interleaved: ***" in r for r in rationales)
+    assert any(
+        (c["url"] or "").startswith("http://***@") and "token=***&q=***" in c["url"]
+        for c in result["citations"]
+    )
+    assert stat.S_IMODE(home.stat().st_mode) == 0o700
+    assert stat.S_IMODE((home / "evaluations.sqlite3").stat().st_mode) == 0o600
+
+
+def test_an_older_store_readable_by_others_is_made_private_and_redacted(tmp_path: Path) -> None:
+    """A store written before issue 30's fix: mode 0644, an evaluation holding the key
+    verbatim. The next server, as it starts, makes it 0600 (and says so on stderr) and redacts
+    the row in the file itself."""
+    home = tmp_path / "home"
+    home.mkdir(mode=0o755)
+    db = home / "evaluations.sqlite3"
+    leaked = {"id": "old", "notes": [f"the provider said: Bearer {MCP_KEY}"], "passed": None}
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "CREATE TABLE evaluations (id TEXT PRIMARY KEY, created_at TEXT NOT NULL, passed INTEGER, "
+            "summary TEXT NOT NULL, result TEXT NOT NULL)"
+        )
+        conn.execute(
+            "INSERT INTO evaluations VALUES (?, ?, ?, ?, ?)",
+            ("old", "2025-01-01T00:00:00", None, f"draft.md: key {MCP_KEY}", json.dumps(leaked)),
+        )
+    conn.close()
+    db.chmod(0o644)
+    assert MCP_KEY in db.read_bytes().decode("utf-8", "replace")  # the old store's exposure
+
+    async def body(client: ClientSession) -> tuple[str, str]:
+        read = await client.read_resource("citecheck://evaluations/old")
+        listed = await client.list_resources()
+        return read.contents[0].text, listed.model_dump_json()  # type: ignore[union-attr]
+
+    server = Server(tmp_path, {"ANTHROPIC_API_KEY": MCP_KEY})
+    served, listed = server.run(body)
+    assert json.loads(served)["notes"] == ["the provider said: Bearer ***"]
+    assert leaks(listed, MCP_KEY) == [] and "key ***" in listed
+    assert stat.S_IMODE(db.stat().st_mode) == 0o600
+    said = server.errlog.read_text(encoding="utf-8")
+    assert "was readable by others (mode 644): made private (600)" in said
+    assert leaks(db.read_bytes().decode("utf-8", "replace"), MCP_KEY) == []

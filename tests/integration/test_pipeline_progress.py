@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from citecheck.config import Settings
+from citecheck.judge.providers import run_redactor
 from citecheck.pipeline import check
 from citecheck.progress import HEARTBEAT_S, MIN_INTERVAL_S, EventKind, ProgressEvent, Stage
 from citecheck.select import select_local
@@ -42,7 +43,8 @@ def test_events_follow_the_stages_and_end_on_the_runs_figures(
     )
     files, _ = select_local([str(d) for d in docs], settings)
     events: list[ProgressEvent] = []
-    report = check(settings, files, environ={"OPENAI_API_KEY": "sk-test-not-a-key"}, progress=events.append)
+    env = {"OPENAI_API_KEY": "sk-test-not-a-key"}
+    report = check(settings, files, environ=env, redact=run_redactor(env), progress=events.append)
 
     order = [Stage.extract, Stage.fetch, Stage.judge, Stage.report]
     assert _stages(events) == [(kind, s) for s in order for kind in (EventKind.started, EventKind.finished)]
@@ -71,7 +73,7 @@ def test_without_a_judge_there_is_no_judge_stage_and_pages_are_still_counted(
     settings = Settings(judge="none", allow_private_hosts=["127.0.0.1"])
     files, _ = select_local([str(d) for d in docs], settings)
     events: list[ProgressEvent] = []
-    check(settings, files, environ={}, progress=events.append)
+    check(settings, files, environ={}, redact=run_redactor({}), progress=events.append)
     order = [Stage.extract, Stage.fetch, Stage.report]
     assert _stages(events) == [(kind, s) for s in order for kind in (EventKind.started, EventKind.finished)]
     last = events[-1].counts
@@ -93,6 +95,7 @@ def test_a_slow_judge_keeps_the_judge_stage_alive_with_heartbeats(
             settings.model_copy(update={"base_url": slow.base_url}),
             files,
             environ={"OPENAI_API_KEY": "sk-test-not-a-key"},
+            redact=run_redactor({"OPENAI_API_KEY": "sk-test-not-a-key"}),
             progress=events.append,
         )
         assert len(slow.calls) == 1

@@ -3,7 +3,10 @@
 It speaks the parts of the real API the Action uses: issue comments (list with Link-header
 pagination, create, update), PR files (with `patch`, at most `files_cap` of them, as GitHub
 lists at most 3,000), file contents at a commit, the comparison of two commits
-(`compare/BASE...HEAD`: its files with patches, at most 300 as GitHub lists), and the
+(`compare/BASE...HEAD`: its files with patches, at most 300 as GitHub lists), a commit's
+tarball (`tarball/REF`: a 302 to a download URL that carries a one-time token instead of the
+Authorization header, as codeload.github.com's does; the archive is `git archive`'s, so a
+committed symbolic link is a link in it, as in GitHub's), and the
 repository / issue / pull objects (the pull with `changed_files` and its head and base
 commits). A repository can be backed by a real git repo (`serve_repo`): its PR files (and a
 comparison's) are then `git diff base...head` and its contents
@@ -45,6 +48,7 @@ import base64
 import hashlib
 import json
 import re
+import subprocess
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -111,6 +115,7 @@ class GitHubState:
     comment_limit_bytes: int = 262_144  # what GitHub.com accepts in a comment body (UTF-8 bytes)
     comment_limit_chars: int | None = None  # a server that counts the documented 65,536 characters
     check_runs: dict[int, dict[str, Any]] = field(default_factory=dict)
+    archive_token: str = "codeload-one-time-token"  # what a tarball's download URL carries
     next_id: int = 1000
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -134,6 +139,27 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def _send_bytes(self, data: bytes, content_type: str) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _codeload(self, seg: list[str], query: dict[str, list[str]]) -> None:
+        """`/_codeload/{owner}/{repo}/legacy.tar.gz/{sha}?token=…`: the download a tarball request
+        redirects to; like codeload, it takes the URL's token, not the API's Authorization."""
+        state = self.server.state
+        if len(seg) != 5 or seg[3] != "legacy.tar.gz" or query.get("token") != [state.archive_token]:
+            self._error(404, "Not Found")
+            return
+        with state.lock:
+            root = state.repos.get(f"{seg[1]}/{seg[2]}")
+        if root is None:
+            self._error(404, "Not Found")
+            return
+        self._send_bytes(git_archive(root, seg[4], f"{seg[1]}-{seg[2]}-{seg[4][:7]}/"), "application/x-gzip")
+
     def _error(self, status: int, message: str) -> None:
         if self.server.state.echo_auth:
             message += f" (Authorization: {self.headers.get('Authorization')})"
@@ -152,6 +178,11 @@ class _Handler(BaseHTTPRequestHandler):
         auth = self.headers.get("Authorization")
         with state.lock:
             state.requests.append(LoggedRequest(method, parts.path, parse_qs(parts.query), body, auth))
+        seg = [s for s in parts.path.split("/") if s]
+        query = parse_qs(parts.query)
+        if seg[:1] == ["_codeload"] and method == "GET":
+            self._codeload(seg, query)
+            return
         if auth not in (f"token {state.token}", f"Bearer {state.token}"):
             self._error(401, "Bad credentials")
             return
@@ -162,8 +193,6 @@ class _Handler(BaseHTTPRequestHandler):
         if failure is not None:
             self._error(failure, _MESSAGES.get(failure, "Error"))
             return
-        seg = [s for s in parts.path.split("/") if s]
-        query = parse_qs(parts.query)
         if seg == ["graphql"] and method == "POST" and state.graphql:
             self._graphql(body)
             return
@@ -258,6 +287,20 @@ class _Handler(BaseHTTPRequestHandler):
                     "files": files[:COMPARE_FILES_CAP],
                 },
             )
+        elif method == "GET" and len(rest) == 2 and rest[0] == "tarball":
+            ref = unquote(rest[1])
+            with state.lock:
+                root = state.repos.get(repo)
+            if root is None or not self.server.has_commit(repo, ref):
+                self._error(404, "Not Found")
+                return
+            sha = git(root, "rev-parse", f"{ref}^{{commit}}")
+            token = state.archive_token
+            location = f"{base}/_codeload/{repo}/legacy.tar.gz/{sha}?token={token}"
+            self.send_response(302)
+            self.send_header("Location", location)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
         elif method == "GET" and len(rest) >= 2 and rest[0] == "contents":
             path = unquote("/".join(rest[1:]))
             ref = query.get("ref", ["HEAD"])[0]
@@ -624,6 +667,17 @@ class GitHubServer:
 def github_server() -> Iterator[GitHubServer]:
     with GitHubServer() as gh:
         yield gh
+
+
+def git_archive(root: Path, ref: str, prefix: str) -> bytes:
+    """`ref`'s tree as GitHub's tarball has it: a gzipped tar under one top folder, `prefix`."""
+    proc = subprocess.run(
+        ["git", "archive", "--format=tar.gz", f"--prefix={prefix}", ref],
+        cwd=root,
+        capture_output=True,
+        check=True,
+    )
+    return proc.stdout
 
 
 def pr_files_from_git(root: Path, base: str, head: str) -> list[dict[str, Any]]:

@@ -51,6 +51,15 @@ class Repo:
         git(self.root, "commit", "-q", "--allow-empty", "-m", message)
         return git(self.root, "rev-parse", "HEAD")
 
+    def link(self, name: str, target: str | Path) -> None:
+        """Stage a symbolic link `name` → `target`, as a PR can commit one (git keeps the target
+        text, absolute or relative, and checks the link out as it was)."""
+        path = self.root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.unlink(missing_ok=True)
+        os.symlink(target, path)
+        git(self.root, "add", name)
+
     def mv(self, old: str, new: str) -> None:
         (self.root / new).parent.mkdir(parents=True, exist_ok=True)
         git(self.root, "mv", old, new)

@@ -58,6 +58,8 @@ from typing import Any, ClassVar, Literal
 
 import pytest
 
+from tests.leaks import echo_text
+
 Protocol = Literal["anthropic", "openai"]
 
 
@@ -365,7 +367,9 @@ def auto_screen(sentences: dict[int, str]) -> list[dict[str, Any]]:
     return out
 
 
-def auto_judge(request: RecordedRequest) -> Reply:
+def auto_judge(request: RecordedRequest, *, echo: str = "") -> Reply:
+    """The deterministic judge's answer; `echo` is appended to each verdict's rationale and
+    evidence (see `echo_key_judge`)."""
     sentences = parse_screen_prompt(request.user_text)
     if sentences:
         tokens_in = max(1, len(request.prompt) // 4)
@@ -376,10 +380,29 @@ def auto_judge(request: RecordedRequest) -> Reply:
         return screen_reply(request.protocol, auto_screen(sentences), **usage)
     source, claims = parse_prompt(request.user_text)
     verdicts = judge_text(source, claims)
+    if echo:
+        verdicts = [
+            {**v, "rationale": f"{v['rationale']} {echo}", "evidence": f"{v['evidence']} {echo}"}
+            for v in verdicts
+        ]
     tokens_in = max(1, len(request.prompt) // 4)
     return verdicts_reply(
         request.protocol, verdicts, input_tokens=tokens_in, output_tokens=60 * max(1, len(claims))
     )
+
+
+def request_key(request: RecordedRequest) -> str:
+    """The API key a request was sent with (Anthropic's `x-api-key`, or a bearer token)."""
+    bearer = request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+    return request.headers.get("x-api-key") or bearer
+
+
+def echo_key_judge(request: RecordedRequest) -> Reply:
+    """`auto_judge`, but every verdict's rationale and evidence carry the request's own key in
+    every form of `tests.leaks.key_forms` (raw, percent-encoded, cut short, base64, with
+    zero-width characters, in a URL): a model talked into it, or a proxy that writes what it
+    was sent into its answers."""
+    return auto_judge(request, echo=echo_text(request_key(request)))
 
 
 # ---------------------------------------------------------------------------------------

@@ -139,6 +139,43 @@ def test_a_bibliography_outside_the_repository_is_refused(tmp_path: Path) -> Non
     assert cit.url is None and "not found in the repository" in (cit.resolve_error or "")
 
 
+def test_files_linked_out_of_the_repository_are_not_read_for_keys(tmp_path: Path) -> None:
+    """Issue 30: the bibliography's other reads (a sibling's alias definitions, the manuscript's
+    metadata and citation tags, a project's configuration) go through no link out of the
+    repository either: a PR's `notes.md -> /outside/aliases.md` would define its keys from a
+    file the runner holds (and a link to a device would never end)."""
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    (repo / ".git").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "aliases.md").write_text("[@leak]: https://example.org/from-the-runner\n")
+    (outside / "tags.tsv").write_text("tag\tcitation\nfar\thttps://example.org/far\n")
+    (outside / "meta.yaml").write_text("bibliography: refs.bib\n")
+    (outside / "conf.py").write_text("bibtex_bibfiles = ['refs.bib']\n")
+    (repo / "refs.bib").write_text("@misc{bib, url={https://example.org/bib}}\n")
+    (repo / "notes.md").symlink_to(outside / "aliases.md")
+    (repo / "citation-tags.tsv").symlink_to(outside / "tags.tsv")
+    (repo / "metadata.yaml").symlink_to(outside / "meta.yaml")
+    (repo / "conf.py").symlink_to(outside / "conf.py")
+    doc = repo / "a.md"
+    doc.write_text(
+        "It grew 20% in 2020 [@leak].\n\nIt fell 5% in 2021 [@tag:far].\n\nIt rose 7% in 2022 [@bib].\n"
+    )
+    for claim in extract_file(doc).claims:
+        (cit,) = claim.citations
+        assert cit.url is None, cit
+    # The same files inside the repository are read.
+    for name in ("notes.md", "citation-tags.tsv", "metadata.yaml"):
+        (repo / name).unlink()
+    (repo / "notes.md").write_text((outside / "aliases.md").read_text())
+    (repo / "citation-tags.tsv").write_text((outside / "tags.tsv").read_text())
+    (repo / "metadata.yaml").write_text((outside / "meta.yaml").read_text())
+    assert [urls(c) for c in extract_file(doc).claims] == [
+        ["https://example.org/from-the-runner"],
+        ["https://example.org/far"],
+        ["https://example.org/bib"],
+    ]
+
+
 def test_bibliography_roles_resolve_through_the_projects_bibtex(tmp_path: Path) -> None:
     # d2l-ai/d2l-en: chapter_convolutional-modern/batch-norm.md cites with :cite:`key`, and its
     # config.ini names d2l.bib ("bibfile = d2l.bib" under [pdf])

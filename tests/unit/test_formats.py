@@ -10,6 +10,7 @@ from citecheck.output.json_format import render_json
 from citecheck.output.markdown import render_markdown
 from citecheck.output.sarif import render_sarif
 from citecheck.output.text import render_text
+from citecheck.redact import Redactor
 from tests.unit.report_samples import mixed_claims, report_of
 
 
@@ -21,7 +22,7 @@ def test_the_registry_names_each_renderer() -> None:
         "sarif": render_sarif(r),
         "text": render_text(r),
     }
-    assert {name: fmt.render(r) for name, fmt in FORMATS.items()} == direct
+    assert {name: fmt.render(r, Redactor()) for name, fmt in FORMATS.items()} == direct
     assert all(name == fmt.name for name, fmt in FORMATS.items())
     assert DEFAULT_FORMAT == "markdown" and FORMATS[DEFAULT_FORMAT].stdout
 
@@ -29,9 +30,9 @@ def test_the_registry_names_each_renderer() -> None:
 def test_colour_reaches_only_coloured_formats() -> None:
     r = report_of(mixed_claims())
     for fmt in FORMATS.values():
-        coloured = fmt.render(r, color=True)
+        coloured = fmt.render(r, Redactor(), color=True)
         assert ("\x1b[" in coloured) == fmt.colored, fmt.name
-    assert FORMATS["text"].render(r, color=True) == render_text(r, color=True)
+    assert FORMATS["text"].render(r, Redactor(), color=True) == render_text(r, color=True)
 
 
 def test_action_files_have_distinct_names() -> None:
@@ -60,4 +61,4 @@ def test_check_can_also_write_every_format_to_a_file() -> None:
 def test_a_renderer_is_found_by_module_and_function() -> None:
     # What a new format needs: a function Report -> str, named by "module:function".
     fmt = Format("plain", "txt", "test", "citecheck.output.text:render_text", action_file=False)
-    assert fmt.render(report_of([])) == render_text(report_of([]))
+    assert fmt.render(report_of([]), Redactor()) == render_text(report_of([]))

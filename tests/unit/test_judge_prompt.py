@@ -47,7 +47,7 @@ def test_prompt_changes_come_with_a_new_prompt_version() -> None:
     # update this digest together.
     contract = SYSTEM_PROMPT + RETRY_NOTE + PROMPT_JSON_NOTE + json.dumps(VERDICT_SCHEMA, sort_keys=True)
     digest = hashlib.sha256(contract.encode()).hexdigest()[:16]
-    assert (PROMPT_VERSION, digest) == ("4", "ac3fe72f162c9f49")  # 3: check notes; 4: states_fact
+    assert (PROMPT_VERSION, digest) == ("5", "ac3fe72f162c9f49")  # 4: states_fact; 5: verdicts bind to ids
 
 
 # -- build_prompt -----------------------------------------------------------------------------------
@@ -167,14 +167,26 @@ def test_verdicts_parse_from_every_shape_models_give(payload: object) -> None:
     assert verdicts[2].supported is False and verdicts[2].confidence == 0.2
 
 
-def test_right_count_wrong_numbering_follows_the_claims_order() -> None:
-    verdicts = parse_verdicts({"verdicts": [{**V1, "id": 0}, {**V2, "id": 1}]}, 2)
-    assert verdicts[1].supported is True and verdicts[2].supported is False
+@pytest.mark.parametrize(
+    ("verdicts", "n", "said"),
+    [
+        # Right count, other ids: never re-assigned by position (issue 30).
+        ([{**V1, "id": 2}, {**V2, "id": 3}], 2, "claim id 3, which was"),
+        ([{**V1, "id": 0}, {**V2, "id": 1}], 2, "claim id 0, which was"),
+        ([{**V1, "id": 7}], 1, "claim id 7, which was"),  # one claim: no "only verdict" shortcut
+        ([V1, V2, {**V2, "id": 3}, {**V2, "id": 9}], 2, "claim id 3, 9, which were"),
+    ],
+)
+def test_a_verdict_for_an_id_not_asked_makes_the_whole_answer_malformed(
+    verdicts: list[dict], n: int, said: str
+) -> None:
+    with pytest.raises(MalformedVerdicts, match=f"^a verdict for {said} not asked$"):
+        parse_verdicts({"verdicts": verdicts}, n)
 
 
-def test_wrong_count_keeps_the_ids_given() -> None:
-    verdicts = parse_verdicts({"verdicts": [{**V2, "id": 0}]}, 2)
-    assert list(verdicts) == [0]
+def test_a_missing_id_is_only_that_claims_gap() -> None:
+    verdicts = parse_verdicts({"verdicts": [V2]}, 2)
+    assert list(verdicts) == [2] and verdicts[2].supported is False
 
 
 @pytest.mark.parametrize(
@@ -197,7 +209,7 @@ def test_a_repeated_id_is_not_renumbered_away() -> None:
 
 
 def test_missing_optional_fields_take_defaults() -> None:
-    [(_, v)] = parse_verdicts({"verdicts": [{"id": 1, "supported": False}]}).items()
+    [(_, v)] = parse_verdicts({"verdicts": [{"id": 1, "supported": False}]}, 1).items()
     assert (v.confidence, v.rationale, v.evidence) == (0.5, "", "")
 
 

@@ -20,7 +20,7 @@ from citecheck.errors import ConfigError
 from citecheck.github.action import ACTION_INPUTS, ALL_INPUTS, SETTING_INPUTS, Event, Run
 from citecheck.github.publish import ActionLog
 from citecheck.judge.pricing import PRICES
-from citecheck.judge.providers import PROVIDERS, judge_choices, key_inputs
+from citecheck.judge.providers import PROVIDERS, judge_choices, key_inputs, run_secrets
 from citecheck.judge.providers.openai_compatible import OpenAICompatibleProvider
 from citecheck.judge.resolve import resolve_judge
 
@@ -78,7 +78,7 @@ def test_a_registered_providers_key_is_read_masked_and_counted_by_the_action(
     }
     run = _action_run(tmp_path, environ)
     assert run.pipeline_environ()["ACME_API_KEY"] == "acme-input-secret"
-    assert {"acme-input-secret", "acme-env-secret"} <= set(run.secrets())
+    assert {"acme-input-secret", "acme-env-secret"} <= set(run_secrets(run.environ))
     # `judge: auto` with only this provider's key has the key it needs.
     settings = run.judge_gate(run.settings())
     assert settings.judge == JUDGE_AUTO and not run.judge_skipped
@@ -95,7 +95,7 @@ def test_a_registered_providers_key_is_named_by_the_actions_no_key_error(tmp_pat
 def test_without_the_registration_the_same_key_is_not_the_actions(tmp_path: Path) -> None:
     run = _action_run(tmp_path, {"INPUT_ACME_API_KEY": "acme-input-secret"})
     assert "ACME_API_KEY" not in run.pipeline_environ()
-    assert run.secrets() == []
+    assert run_secrets(run.environ) == []
     # No key the Action knows: outside a fork PR that is an error naming the secrets to set ...
     with pytest.raises(ConfigError) as info:
         run.judge_gate(run.settings())

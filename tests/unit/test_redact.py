@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+from urllib.parse import quote, quote_plus
+
 import pytest
 
 from citecheck.config import Settings
 from citecheck.models import Citation, CitationKind, ClaimKind, ClaimResult, Verdict
+from citecheck.output.common import strip_invisible
 from citecheck.output.report import build_report
-from citecheck.redact import MASK, Redactor, mask_url, mask_urls, secret_name
+from citecheck.redact import MASK, MIN_SECRET_CHARS, Redactor, mask_url, mask_urls, secret_name
+from tests.leaks import echo_text, key_forms, leaks
 
 KEY = "sk-ant-api03-" + "Zq8xW2vK9pL4mN7bR1tY6uH3jF5dS0aE" * 2
 TOKEN = "ghs_9aB8cD7eF6gH5iJ4kL3mN2oP1qR0sT9uV8wX"
@@ -135,3 +140,94 @@ def test_a_report_with_nothing_to_redact_is_kept_as_it_is() -> None:
     # A secret anywhere (a note, no URL in it) is found as well.
     leaky = build_report([claim], settings=Settings(), notes=[f"key {KEY}"])
     assert Redactor([KEY]).model(leaky).notes == ["key ***"]
+
+
+# ------------------------------------------------------------------ issue 30: every copy of a key
+
+
+@pytest.mark.parametrize("secret", [KEY, TOKEN, "sk-test-9f8e7d6c5b4a3210"])
+@pytest.mark.parametrize("form", sorted(key_forms(KEY)))
+def test_every_copy_of_a_secret_is_redacted(secret: str, form: str) -> None:
+    """Raw, percent-encoded, cut short, base64 at each alignment, interleaved with invisible
+    characters, fullwidth, in a URL's query: whatever the form, nothing of the key is left to
+    read, and the text around it is kept."""
+    echoed = f"The API said: {key_forms(secret)[form]} (HTTP 400)."
+    out = Redactor([secret])(echoed)
+    assert leaks(out, secret) == [], out
+    assert out.startswith("The API said: ") and out.endswith(" (HTTP 400).") and MASK in out
+
+
+def test_percent_encoded_forms_of_a_secret_with_reserved_characters() -> None:
+    secret = "p@ss/w0rd+x y=z&more-chars"
+    redact = Redactor([secret])
+    for form in (quote(secret, safe=""), quote(secret), quote_plus(secret), quote_plus(secret).lower()):
+        assert redact(f"GET /?q={form}&page=2") == "GET /?q=***&page=2", form
+
+
+def test_base64_finds_the_secret_inside_a_larger_blob_at_each_alignment() -> None:
+    redact = Redactor([TOKEN])
+    for n in range(6):  # the key at offsets 0..5: each alignment twice
+        for encode in (base64.b64encode, base64.urlsafe_b64encode):
+            blob = encode(b"#" * n + TOKEN.encode() + b":trailer").decode()
+            out = redact(f"Authorization: Basic {blob}")
+            assert leaks(out, TOKEN) == [] and MASK in out, (n, out)
+    # A base64 blob that does not hold the key is left alone.
+    other = base64.b64encode(b"x-access-token:" + b"A" * 40).decode()
+    assert redact(other) == other
+
+
+def test_a_secret_cut_short_is_redacted_from_its_label_and_eight_more_characters() -> None:
+    """A cut-off start of a key is masked once it holds 8 characters past the key's label (its
+    fixed `sk-ant-api03-`, `ghs_`), and 12 characters at least; never from fewer than half of
+    the key. The label alone, documentation naming it, is not a secret."""
+    redact = Redactor([KEY, TOKEN])
+    assert redact(f"Bearer {KEY[:21]}…") == "Bearer ***…"  # `sk-ant-api03-` + 8
+    assert redact(f"Bearer {KEY[:20]}…") == f"Bearer {KEY[:20]}…"
+    assert redact(f"token {TOKEN[:12]}") == "token ***"  # `ghs_` + 8
+    assert redact(f"token {TOKEN[:11]}") == f"token {TOKEN[:11]}"
+    assert redact("keys start with sk-ant-api03- and ghs_") == "keys start with sk-ant-api03- and ghs_"
+    short = "sk-test-9f8e7d6c5b4"  # 19 characters: a label of 8, but no cut at fewer than 12
+    assert (
+        Redactor([short])(f"x {short[:12]}") == "x ***"
+        and Redactor([short])(f"x {short[:11]}")[2:] == short[:11]
+    )
+
+
+def test_secrets_shorter_than_eight_characters_are_not_redacted() -> None:
+    """A 'secret' of a few characters (a test value, a placeholder) would blank out ordinary
+    words in every report; real keys and tokens are 20 characters and more."""
+    assert MIN_SECRET_CHARS == 8
+    assert Redactor(["hunter2"])("the password hunter2") == "the password hunter2"
+    assert Redactor(["hunter22"])("the password hunter22") == "the password ***"
+    assert not Redactor(["short", "", None])
+
+
+def test_invisible_characters_inside_a_secret_are_redacted_with_it() -> None:
+    """Every character a renderer drops (controls, bidi controls; `strip_invisible`) or a reader
+    does not see (zero-width, soft hyphen, word joiner, BOM) is looked through: the key and the
+    invisible characters inside it are one masked span, the text around it kept."""
+    redact = Redactor([KEY])
+    dropped = [chr(c) for c in range(0x3000) if strip_invisible(chr(c)) == "" and chr(c) not in "\n\t"]
+    zero_width = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u2062"]
+    for ch in [*dropped, *zero_width]:
+        assert redact(f"<{ch.join(KEY)}>") == "<***>", hex(ord(ch))
+    # A rendered report is stripped of them after redaction: nothing of the key comes back.
+    assert KEY[:16] not in strip_invisible(redact(f"key: {chr(1).join(KEY)}"))
+
+
+def test_a_secret_looking_parameter_name_with_invisible_characters_is_still_masked() -> None:
+    assert mask_url("https://h/?to\u200bken=abc&page=2") == "https://h/?to\u200bken=***&page=2"
+    assert mask_urls("see https://h/x?q=1&api%5Fkey=zz") == "see https://h/x?q=1&api%5Fkey=***"
+
+
+def test_redaction_is_idempotent() -> None:
+    redact = Redactor([KEY, TOKEN])
+    text = echo_text(KEY) + " " + echo_text(TOKEN) + " https://u:p@h/?token=t"
+    once = redact(text)
+    assert redact(once) == once and leaks(once, KEY) == [] and leaks(once, TOKEN) == []
+
+
+def test_a_secret_that_holds_what_reading_changes_is_found_as_written() -> None:
+    secret = "pass%41word-with-%2Fslash"
+    assert Redactor([secret])(f"x {secret} y") == "x *** y"
+    assert Redactor([secret])(f"x {quote(secret, safe='')} y") == "x *** y"

@@ -12,9 +12,12 @@ Importing this package is cheap: no provider module imports its SDK before a cal
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from citecheck.config import JUDGE_AUTO, JUDGE_NONE
 from citecheck.judge.providers import anthropic, openai, openai_compatible
 from citecheck.judge.providers.base import Connection, JudgeFailure, Provider, Response
+from citecheck.redact import Redactor
 
 __all__ = ["PROVIDERS", "Connection", "JudgeFailure", "Provider", "Response", "judge_choices", "key_inputs"]
 
@@ -39,7 +42,27 @@ def key_inputs() -> dict[str, str]:
     return {p.key_input: p.key_env for p in PROVIDERS.values()}
 
 
+def input_variables(name: str) -> list[str]:
+    """The environment variables the Action's input `name` arrives in: action.yml's `runs.env`
+    (`INPUT_FILTER_MODE`), then the runner's own (`INPUT_FILTER-MODE`)."""
+    return list(dict.fromkeys(["INPUT_" + name.upper().replace("-", "_"), "INPUT_" + name.upper()]))
+
+
 def secret_variables() -> list[str]:
-    """The environment variables that may hold a run's secrets: every provider's key, and a
-    GitHub token (what a CLI or MCP process redacts from the error text it prints)."""
-    return [*(p.key_env for p in PROVIDERS.values()), "GITHUB_TOKEN", "GH_TOKEN"]
+    """The environment variables that may hold a run's secrets: every provider's key and a
+    GitHub token, as variables and as the Action's inputs."""
+    names = [*(p.key_env for p in PROVIDERS.values()), "GITHUB_TOKEN", "GH_TOKEN"]
+    for name in (*key_inputs(), "github-token"):
+        names += input_variables(name)
+    return list(dict.fromkeys(names))
+
+
+def run_secrets(environ: Mapping[str, str]) -> list[str]:
+    """The secret values a run's environment holds (`secret_variables`), each once."""
+    return list(dict.fromkeys(v for n in secret_variables() if (v := environ.get(n, "").strip())))
+
+
+def run_redactor(environ: Mapping[str, str]) -> Redactor:
+    """The run's redactor (`citecheck.redact`), from every secret in its environment: what every
+    face (CLI, Action, MCP server) builds once and passes every text it outputs through."""
+    return Redactor(run_secrets(environ))

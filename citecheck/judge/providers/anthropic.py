@@ -11,6 +11,7 @@ asked (`Request.cache`). Batches: the Message Batches API (create, retrieve, res
 from __future__ import annotations
 
 import datetime
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -195,11 +196,19 @@ class AnthropicConnection:
         if message.stop_reason == "refusal":
             out.refusal = " ".join(t for t in texts if t).strip()
             return out
-        for block in message.content:
-            if getattr(block, "type", "") == "tool_use" and getattr(block, "name", "") == tool_name:
-                out.payload = block.input  # type: ignore[union-attr]
-                return out
-        out.payload = "\n".join(texts)
+        calls = [
+            block.input  # type: ignore[union-attr]
+            for block in message.content
+            if getattr(block, "type", "") == "tool_use" and getattr(block, "name", "") == tool_name
+        ]
+        if len(calls) == 1:
+            out.payload = calls[0]
+        elif calls:
+            # Several calls of the tool: read as one text, so that they count as one answer only
+            # when they agree (`citecheck.judge.answer.read_answer`), as in any other text.
+            out.payload = "\n".join(json.dumps(c, ensure_ascii=False) for c in calls)
+        else:
+            out.payload = "\n".join(texts)
         return out
 
     # -- the Message Batches API ------------------------------------------------------------
