@@ -16,8 +16,8 @@ ends without one):
 and goes through `citecheck.extract.document.extract_text`. A claim is kept when an extracted
 claim starts on its line and carries a citation of that URL (in the canonical form the
 resolver gives it: a PubMed link as https://pubmed.ncbi.nlm.nih.gov/ID/). A drop's reason is
-the named skip rule that dropped the sentence when `extract_text` offers a trace of its skips
-(a keyword parameter named like `skipped`/`trace`, feature-detected), else "not extracted";
+the named skip rule that set the sentence aside (`ExtractedDocument.skipped`), else "not
+extracted";
 a sentence kept with another URL says so ("kept, its URL cut to ...", "kept, citing ...
 instead"), and one whose line kept only another sentence too. Its form (an "X is a Y"
 definition, a short inline sentence, a question...) is a rough grouping made here, by pattern,
@@ -68,13 +68,11 @@ reason; `--json OUT` writes the figures and the drops. It prints figures, assert
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import os
 import re
 import subprocess
 import sys
-import typing
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
@@ -88,7 +86,7 @@ from bench._data import ROOT, add_quick, eval_dir, read_jsonl
 # citecheck's own modules, all here: their paths may move in a restructure
 from citecheck.extract.citations import web_url
 from citecheck.extract.document import extract_text
-from citecheck.models import ExtractedDocument
+from citecheck.extract.urls import trim_url
 
 SAMPLE_DIR = ROOT / "tests" / "data" / "cited_sample"
 STYLES = ("paren", "trailing", "inline", "footnote")
@@ -144,66 +142,6 @@ def document(claim: str, url: str, style: str) -> str:
     raise ValueError(f"unknown style {style!r}")
 
 
-# --- the skip trace, when extract_text offers one ----------------------------------------------
-
-
-def _trace_parameter() -> str | None:
-    """The keyword parameter through which `extract_text` reports the sentences it skipped and
-    the rule that skipped each, if it has one (the reason column uses it)."""
-    for name, param in inspect.signature(extract_text).parameters.items():
-        if param.kind is param.KEYWORD_ONLY and ("skip" in name or "trace" in name):
-            return name
-    return None
-
-
-def _new_trace(name: str) -> object:
-    """An empty trace of the type the parameter names: a list to append to, or a class built
-    with no arguments."""
-    try:
-        hint = typing.get_type_hints(extract_text).get(name)
-    except Exception:  # an annotation this bench cannot resolve: try a list
-        hint = None
-    for option in typing.get_args(hint) or (hint,):
-        origin = typing.get_origin(option) or option
-        if origin in (list, typing.List):  # noqa: UP006 - comparing with what a hint may hold
-            return []
-        if isinstance(origin, type) and origin is not type(None):
-            try:
-                return origin()
-            except TypeError:
-                continue
-    return []
-
-
-def _field(record: object, *names: str) -> object:
-    for name in names:
-        value = record.get(name) if isinstance(record, dict) else getattr(record, name, None)
-        if value is not None:
-            return value
-    return None
-
-
-def _records(trace: object) -> Iterator[object]:
-    if isinstance(trace, dict):
-        yield from trace.values()
-        return
-    items = trace if isinstance(trace, Iterable) else _field(trace, "records", "skipped", "items") or []
-    yield from items  # type: ignore[misc]
-
-
-def _trace_reasons(trace: object, line: int) -> list[str]:
-    """The rules the trace names for sentences starting on `line`."""
-    reasons = []
-    for record in _records(trace):
-        if isinstance(record, tuple) and len(record) >= 2:
-            where, rule = record[0], record[-1]
-        else:
-            where, rule = _field(record, "line"), _field(record, "rule", "reason", "name")
-        if where in (None, line) and rule is not None:
-            reasons.append(str(getattr(rule, "value", rule)))
-    return reasons
-
-
 # --- measuring -------------------------------------------------------------------------------
 
 
@@ -218,31 +156,29 @@ class Drop:
     form: str
 
 
-def _same_url(cited: str | None, given: str) -> bool:
+def _same_url(cited: str | None, given: str, style: str) -> bool:
     """Whether a citation's URL is the link's, once the resolver has made it canonical (a
-    PubMed link is cited as https://pubmed.ncbi.nlm.nih.gov/ID/)."""
-    expected = web_url(given) or given
-    return cited is not None and cited.rstrip("/").lower() == expected.rstrip("/").lower()
+    PubMed link is cited as https://pubmed.ncbi.nlm.nih.gov/ID/). A bare URL in a footnote
+    loses the full stop it ends with ("…/wiki/Juventus_F.C."), as GitHub's autolinks drop it:
+    the link a reader follows."""
+    if cited is None:
+        return False
+    wanted = {given, trim_url(given)} if style == "footnote" else {given}
+    return any(cited.rstrip("/").lower() == (web_url(w) or w).rstrip("/").lower() for w in wanted)
 
 
-def _extract(markdown: str, trace_name: str | None) -> tuple[ExtractedDocument, object]:
-    if trace_name is None:
-        return extract_text(markdown, FILE), None
-    trace = _new_trace(trace_name)
-    return extract_text(markdown, FILE, **{trace_name: trace}), trace
-
-
-def check(row: dict, style: str, trace_name: str | None) -> str | None:
-    """None when the claim is kept, else why not."""
-    doc, trace = _extract(document(row["claim"], row["url"], style), trace_name)
+def check(row: dict, style: str) -> str | None:
+    """None when the claim is kept, else why not: the skip rules that set its sentences aside
+    (`ExtractedDocument.skipped`), or what became of its link."""
+    doc = extract_text(document(row["claim"], row["url"], style), FILE)
     on_line = [c for c in doc.claims if c.line == 1]
-    if any(_same_url(cit.url, row["url"]) for c in on_line for cit in c.citations):
+    if any(_same_url(cit.url, row["url"], style) for c in on_line for cit in c.citations):
         return None
     if doc.errors:
         return "error: " + "; ".join(e.message for e in doc.errors)
-    traced = _trace_reasons(trace, 1) if trace is not None else []
-    if traced:
-        return ", ".join(dict.fromkeys(traced))
+    skipped = [s.rule for s in doc.skipped if s.line == 1]
+    if skipped:
+        return ", ".join(dict.fromkeys(skipped))
     cited = sorted({cit.url or cit.raw for c in on_line for cit in c.citations})
     cut = [u for u in cited if row["url"].startswith(u)]
     if cut:
@@ -318,13 +254,13 @@ class Result:
     drops: list[Drop]
 
 
-def measure(corpus: str, rows: list[dict], styles: Iterable[str], trace_name: str | None) -> Result:
+def measure(corpus: str, rows: list[dict], styles: Iterable[str]) -> Result:
     kept: dict[str, int] = {}
     drops: list[Drop] = []
     for style in styles:
         kept[style] = 0
         for row in rows:
-            reason = check(row, style, trace_name)
+            reason = check(row, style)
             if reason is None:
                 kept[style] += 1
             else:
@@ -510,12 +446,8 @@ def _pct(n: int, d: int) -> str:
     return f"{n}/{d} {100 * n / d:.1f}%" if d else "-"
 
 
-def report(
-    results: list[Result], absent: list[str], styles: list[str], verbose: bool, trace: str | None
-) -> None:
+def report(results: list[Result], absent: list[str], styles: list[str], verbose: bool) -> None:
     print(f"cited sentences kept by extraction, citecheck at {_revision()}")
-    source = f"the skip trace ({trace}=)" if trace else "extract_text has no skip trace yet"
-    print(f"drop reasons: {source}")
     print(f"{'corpus':<14}{'claims':>7}" + "".join(f"  {s:<19}" for s in styles))
     for r in results:
         print(f"{r.corpus:<14}{r.claims:>7}" + "".join(f"  {_pct(r.kept[s], r.claims):<19}" for s in styles))
@@ -574,7 +506,6 @@ def main() -> None:
             ap.error(f"--corpus wants NAME=PATH with NAME one of {', '.join(CORPORA)}: {item!r}")
         given[name] = Path(path)
     styles = args.style or list(STYLES)
-    trace = _trace_parameter()
     results: list[Result] = []
     absent: list[str] = []
     for name, (path, raw) in locate(args.quick, given).items():
@@ -584,8 +515,8 @@ def main() -> None:
             absent.append(name)
             continue
         rows = prepare(name, path) if raw else read_jsonl(path)
-        results.append(measure(name, rows, styles, trace))
-    report(results, absent, styles, args.verbose, trace)
+        results.append(measure(name, rows, styles))
+    report(results, absent, styles, args.verbose)
     if args.json:
         figures = {
             "revision": _revision(),

@@ -71,6 +71,7 @@ ABBREVIATIONS: frozenset[str] = frozenset(
         "sgt",
         "sr",
         "st",
+        "ste",  # Sainte: "Sault Ste. Marie"
         "vol",
         "vols",
         "vs",

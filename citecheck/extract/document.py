@@ -109,7 +109,7 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from citecheck.config import DEFAULT_EXTRACT_BUDGET_S
 from citecheck.extract import bibliography, citations, htmlprose, resolve
-from citecheck.extract.forms import pandoc, roles
+from citecheck.extract.forms import bare_url, pandoc, roles
 from citecheck.extract.kinds import (
     detect_kinds,
     has_kind,
@@ -332,7 +332,28 @@ def _build_parser() -> MarkdownIt:
             md.inline.ruler.at(rule.name, _needs_closing_bracket(rule.fn, _BRACKET_RULES[rule.name]))
     md.inline.ruler.before("link", "pandoc_cite", _needs_closing_bracket(_pandoc_cite, "["))
     md.inline.ruler.before("backticks", "cite_role", _cite_role)
+    md.inline.ruler.before("linkify", "bare_url", _bare_url)
     return md
+
+
+def _bare_url(state: Any, silent: bool) -> bool:
+    """A bare URL in running text stays as written: its "_" and "*" open no emphasis
+    ("…/wiki/African_Cemetery_No._2_(Lexington,_Kentucky)" keeps its underscores), as GitHub's
+    autolinks keep them. At the ":" after "http(s)" (a terminator of the text rule, like
+    markdown-it's linkify); the URL stays text, which the bare-URL form then finds."""
+    src, pos = state.src, state.pos
+    if state.linkLevel > 0 or not src.startswith("://", pos):
+        return False
+    scheme = bare_url.SCHEME_BEFORE.search(state.pending)
+    if scheme is None:
+        return False
+    found = bare_url.BARE_URL.match(src, pos - len(scheme.group(0)))
+    if found is None:
+        return False
+    if not silent:
+        state.pending += src[pos : found.end()]
+    state.pos = found.end()
+    return True
 
 
 def _cite_role(state: Any, silent: bool) -> bool:

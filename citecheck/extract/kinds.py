@@ -839,6 +839,14 @@ _POINTER_VERBS = frozenset(
         "head",
         "refer",
         "view",
+        "track",
+        "send",
+        "ask",
+        "ping",
+        "participate",
+        "attend",
+        "donate",
+        "vote",
         "discover",
         "star",
         "share",
@@ -873,11 +881,15 @@ _BOILERPLATE_START = re.compile(
     rf"(?:\d{{1,2}}:)?\d{{1,2}}:[0-5]\d\s(?!\s*(?:{_ZONE}|[-–—:(])))|"
     rf"(?P<pointer>{_MORE_ELSEWHERE}|"
     r"(?:you\s+can|you\s+may|feel\s+free\s+to)\s+(?:also\s+)?(?:read|learn|find|see|check|watch|download|try|"
-    r"get|view|follow|join|listen|explore|browse)\b)|"
+    r"get|view|follow|join|listen|explore|browse|track|subscribe|register|contact|reach|refer)\b)|"
     # a credit line: "Technical reviews by Kevin Swiber (Postman), …", "Edited by …"
     r"(?P<credit>(?:technical\s+|peer\s+)?(?:reviews?|reviewed|edit(?:ed|ing)|proofreading|illustrations?)\s+by\b|"
     r"(?:image|photo|figure|illustration|graphic|screenshot|video|banner|cover\s+image|header\s+image|logo)s?\s+"
     r"(?:courtesy|credit|by|from|via|source)\b|(?:photo|image)\s+credits?\b|credits?\s*:|source\s*:)|"
+    # a call to action: "We encourage you to try out Hermes …", "We ask that you … give us feedback",
+    # "Feel free to …", "Don't hesitate to …"
+    r"(?P<call_to_action>(?:we|I)\s+(?:(?:also|strongly|highly|kindly|\w+ly)\s+)?(?:encourage|invite|ask|urge)\s+"
+    r"(?:that\s+)?(?:you|everyone|all\s+of\s+you|readers|users)\b|(?:feel\s+free|don['’]t\s+hesitate)\s+to\b)|"
     r"(?P<thanks>(?:a\s+)?(?:big|huge|special|many|sincere|heartfelt)?\s*thanks?\s+(?:you|to\s+(?:everyone|all|our|"
     r"each|every|the\s+(?:many|amazing|wonderful|whole))|for)\b|thank\s+you\b)|"
     r"(?P<byline>by\s+[A-Z][\w.'’-]+(?:\s+[A-Z][\w.'’-]+){0,3}\s*$)|"
@@ -887,6 +899,7 @@ _BOILERPLATE_START = re.compile(
 )
 # … and anywhere in it (tried only when one of `_BOILERPLATE_WORDS` is there)
 _BOILERPLATE_WORDS = (
+    "recommend",
     "thank",
     "grateful",
     "acknowledge",
@@ -914,6 +927,9 @@ _BOILERPLATE_ANY = re.compile(
     r"(?P<thanks>\b(?:we|I)(?:\s+would\s+like\s+to|\s+want\s+to|\s+wanted\s+to|['’]d\s+like\s+to)\s+(?:say\s+)?"
     r"(?:thank|acknowledge)|\b(?:we|I)\s+(?:thank|are\s+grateful|am\s+grateful)\b|\bspecial\s+thanks\b)|"
     r"(?P<pointer>\bworth\s+(?:mentioning|reading|a\s+read|a\s+look|checking\s+out|noting\s+here)\b|"
+    # "… we also highly recommend reading [this guide]"
+    r"\b(?:we|I)\s+(?:(?:also|strongly|highly|\w+ly)\s+)*recommend\s+(?:reading|watching|checking\s+out|"
+    r"visiting|looking\s+at)\b|"
     r"\b(?:is|are)\s+available\s+(?:here|at\s+the\s+link|online\s+here)\b|"
     # an announcement that something can be had: "[Tickets](…) are available." (see
     # `_AFTER_A_CLAUSE`)
@@ -921,6 +937,8 @@ _BOILERPLATE_ANY = re.compile(
     r"\bhas\s+a\s+(?:website|homepage|home\s+page|blog|personal\s+site)\b|"
     r"\b(?:more|further)\s+(?:information|details|reading)\s+(?:is\s+|are\s+|can\s+be\s+found\s+)?(?:here|at|in|on)\b|"
     # "The source can be found here.", "The slides can be viewed on our website."
+    # (not in a clause of its own: "… has paintings which can be found at …")
+    r"(?<!\bwhich\s)(?<!\bthat\s)(?<!\bwho\s)"
     r"\b(?:can|may)\s+(?:also\s+)?be\s+(?:found|read|viewed|accessed|downloaded|seen|watched)\s+(?:here|there|below|"
     r"above|online|at|on\s+(?:the|our|this|its|their|GitHub|YouTube)|in\s+(?:the|our|this|its|their)\s+"
     r"(?:[\w.-]+\s+){0,3}?(?:docs|"
@@ -994,16 +1012,9 @@ def reads_as_statement(text: str) -> bool:
     return len(words) < 3 or sum(w[0].isupper() for w in words) * 10 <= len(words) * 6
 
 
-def reads_as_title(text: str) -> bool:
-    """Whether a line reads as a title by its form: a how/why/what opener or an announcement
-    ("How we cut build times by 50%", "Introducing …"), Title Case ("Incident Analysis: How
-    Learning is Different Than Fixing"), or no verb at all ("Reducing flaky builds by 18x")."""
-    if _TITLE_START.match(text) is not None:
-        return True
-    words = _TITLE_WORD.findall(text)
-    if len(words) >= 3 and sum(w[0].isupper() for w in words) * 10 > len(words) * 6:
-        return True
-    return _STATEMENT.search(text) is None and not _has_main_verb(text)
+def has_verb(text: str) -> bool:
+    """Whether a line has a verb: an auxiliary or a finite verb (`_has_main_verb`'s guess)."""
+    return _STATEMENT.search(text) is not None or _has_main_verb(text)
 
 
 # A word after which an "-s" or "-ed" word is a noun or an adjective ("for projects", "the
@@ -1191,8 +1202,9 @@ _LEADING_CLAUSE = re.compile(
 # A conditional addressed to the reader, then whom to contact ("If you have something you'd
 # like to be included contact the newsletter owner.").
 _IF_YOU_CONTACT = re.compile(
-    r"(?i:if|when)\s+you\b[^.!?]{0,160}?\b(?:contact|email|ask|tell|message|ping|let\s+us\s+know|"
-    r"get\s+in\s+touch\s+with|reach\s+out\s+to)\s+(?:the|us|me|our|them|[A-Z@])"
+    r"(?:[A-Za-z]+(?:\s+[A-Za-z]+)?,\s+)?(?i:if|when)\s+you\b[^.!?]{0,160}?\b(?:contact|email|ask|tell|message|ping|"
+    r"find|let\s+us\s+know|"
+    r"get\s+in\s+touch\s+with|reach\s+out\s+(?:to|in|on|at|via))\s+(?:the|us|me|our|them|[A-Z@])"
 )
 # Where advice is ("AbilityNet has advice on making your device easier to use"): a pointer.
 _HAS_ADVICE = re.compile(
@@ -1228,22 +1240,28 @@ _NAMED_AFTER_VERB = re.compile(r"[A-Za-z]+\s+the\s+[A-Z]\w*(?:\s+[A-Z]\w*){0,3}\
 # explore the links … more in Module 3", "In this post, we look at …". A meta note.
 _META = re.compile(
     r"^\W*(?:in\s+this\s+(?:post|article|section|chapter|tutorial|guide|blog\s+post|series|module),?\s+)?"
-    r"(?:I|we)\s+(?:(?:here|now|then|first|next|also|briefly|will|['’]ll|am\s+going\s+to|are\s+going\s+to)\s+)*"
+    r"(?:(?:first|next|now|then),?\s+)?(?:I|we|let['’]s|let\s+us)\s+"
+    r"(?:(?:here|now|then|first|next|also|briefly|will|['’]ll|am\s+going\s+to|are\s+going\s+to)\s+)*"
     r"(?:show|explain|describe|demonstrate|walk\s+through|discuss|present|look\s+at|explore|cover|outline|"
-    r"summari[sz]e|introduce|go\s+over|dive\s+into)\s+(?:how|what|why|when|where|which|the|a|an|this|these|"
-    r"some|each|our|my|its|their)\b",
+    r"summari[sz]e|introduce|go\s+over|dive\s+into)\s+(?:how|what|why|when|where|which|whether|the|a|an|this|"
+    r"these|some|each|our|my|its|their)\b",
     re.IGNORECASE,
 )
 # A page, talk or document as the subject of a verb that says what is in it: "This SciPy'19 talk
 # explains how much difference that support has made", "The Data Science Skills wiki contains the
 # talks schedule …": a pointer to it (the caller keeps one that states a figure).
-_RESOURCE_POINTER = re.compile(
+_RESOURCE_SUBJECT = re.compile(
     r"^\W*(?:this|the|that|these|those|our|their|a|an)\s+(?:[\w'’.-]+\s+){0,3}?(?:talk|post|blog\s+post|article|"
     r"guide|video|paper|page|tutorial|document|documentation|docs|wiki|book|course|section|chapter|thread|faq|"
     r"repository|repo|notebook|slides|site|website|readme|presentation|webinar|podcast|episode|handbook|manual|"
     r"folder|directory)s?"
     r"\s+(?:also\s+|further\s+)?(?:explains?|describes?|shows?|covers?|contains?|lists?|walks|goes\s+(?:into|over|"
-    r"through)|discuss(?:es)?|details|outlines?|introduces?|summari[sz]es?)\b|"
+    r"through)|discuss(?:es)?|details|outlines?|introduces?|summari[sz]es?)\b",
+    re.IGNORECASE,
+)
+# Where more is: "Here's the source code for …", "There's also a post on …", "Full details … are
+# available in the documentation", "The Helm proto, see: https://…".
+_RESOURCE_POINTER = re.compile(
     # "Here's the source code for version 0.1.0", "Here's a look back at what we did in 2024"
     r"^\W*here(?:['’]s|\s+is|\s+are)\s+(?:the|a|an|another|my|our|some|what|how)\b|"
     # "There's also a post on Mozilla Hacks", "There's a great guide to … on Stack Overflow"
@@ -1264,6 +1282,17 @@ _RESOURCE_POINTER = re.compile(
 # edition guide for full details."
 _PLEASE_READ = re.compile(
     r"\bplease\s+(?:read|see|refer\s+to|check|consult|visit|look\s+at|review|follow)\b", re.IGNORECASE
+)
+
+
+_TO_US = re.compile(r"\s+(?:(?:in|on|to|with|at|for)\s+)?(?:us|our|me|my)\b", re.IGNORECASE)
+
+
+# A pointer verb's look-alike opening a subject of up to three words, then the sentence's own
+# verb: "Contact tracing was …", "Email filtering output is …" (not "See what the docs can do").
+_SUBJECT_THEN_VERB = re.compile(
+    r"(?:\s+[A-Za-z][\w-]*){1,2}\s+(?:is|are|was|were|has|have|had|does|did|will|would|can|could)\b",
+    re.IGNORECASE,
 )
 
 
@@ -1294,14 +1323,22 @@ def boilerplate_form(text: str, *, figure: bool = False) -> str | None:
             return m.lastgroup
     if _STAMP.match(stripped) and len(stripped.split()) <= 10:
         return "date-stamp"
-    m = _FIRST_WORDS.match(_LEAD_LABEL.sub("", stripped, count=1))
+    unlabelled = _CONJUNCTION.sub("", _LEAD_LABEL.sub("", stripped, count=1), count=1)
+    m = _FIRST_WORDS.match(unlabelled)
     if m:
         first, second = m.group(1).lower(), m.group(2).lower()
         if first in _POINTER_VERBS and second not in _NOT_IMPERATIVE_NEXT and not m.group(1).isupper():
-            # "Read the Docs received a grant": a name that opens with a verb. "pointer-verb": the
-            # caller checks that what the verb points at is the link ("Follow [@x](…)", not
-            # "Follow good security practices (see Section 7)", cited advice)
-            return "pointer-verb" if not figure and _NAMED_AFTER_VERB.match(stripped) is None else None
+            # "Read the Docs received a grant", "Contact tracing was used …": a name or a noun
+            # that opens with a verb, then the sentence's own verb. "pointer-verb": the caller
+            # checks that what the verb points at is the link ("Follow [@x](…)", not "Follow good
+            # security practices (see Section 7)", cited advice)
+            named = _NAMED_AFTER_VERB.match(stripped) is not None
+            subject = _SUBJECT_THEN_VERB.match(unlabelled, m.end(1)) is not None
+            if figure or named or subject:
+                return None
+            # "Track our progress on …", "Join us on …", "Participate in our weekly …": the
+            # reader's way to us, whatever it links; otherwise the caller checks the link
+            return "pointer" if _TO_US.match(unlabelled, m.end(1)) else "pointer-verb"
     if figure:
         return None
     if _META.match(stripped) is not None:
@@ -1312,6 +1349,8 @@ def boilerplate_form(text: str, *, figure: bool = False) -> str | None:
         or _points_elsewhere(stripped, low)
     ):
         return "pointer"
+    if _RESOURCE_SUBJECT.match(stripped) is not None:
+        return "describes-resource"
     return None
 
 
@@ -1495,16 +1534,6 @@ def is_imperative_or_opinion(text: str) -> bool:
         ):
             return True
     return bool(_ADVICE.search(text))
-
-
-def opens_with_instruction(text: str) -> bool:
-    """Whether a sentence opens with an imperative verb and its object ("Collect information for
-    …", "Consider deprecating support for …"): an instruction, a sentence without a finite verb."""
-    m = _FIRST_WORDS.match(_LEAD_LABEL.sub("", text, count=1))
-    if m is None or not m.group(2) or m.group(1).isupper():
-        return False
-    first, second = m.group(1).lower(), m.group(2)
-    return first in _IMPERATIVE_VERBS and second.lower() not in _NOT_IMPERATIVE_NEXT and second.islower()
 
 
 # --- sentences addressed to the reader: no claim even with a link ---------------------------

@@ -28,8 +28,8 @@ from typing import Protocol
 from citecheck.extract.kinds import (
     addresses_reader,
     boilerplate_form,
+    has_verb,
     is_definition,
-    is_fragment,
     is_full_sentence,
     is_imperative_or_opinion,
     is_lead_in,
@@ -38,9 +38,7 @@ from citecheck.extract.kinds import (
     is_sentiment,
     links_its_predicate,
     names_a_change,
-    opens_with_instruction,
     reads_as_statement,
-    reads_as_title,
     states_nothing_checkable,
     tells_a_personal_story,
     tells_of_an_event,
@@ -141,28 +139,25 @@ def _title(c: Candidate) -> bool:
 
 
 def _link_only(c: Candidate) -> bool:
-    """A phrase with no verb, or fewer than three words outside its links that read as no
-    title: a navigation entry, a caption, a link-only line. An instruction has no finite verb
-    either, but it is a sentence ("Collect information for constrained usage only (see Section
-    9.3)."): cited advice is checked. A table row is a record when two of its cells hold words of
-    their own ("Fields | class A | [7.0.0](…) | [7.1.0](…)"); a row of links is navigation."""
-    if c.kinds:
+    """Under three words of its own outside its links, and no verb among them or in its links,
+    or a run of links: a navigation entry, a caption, a list of names ("[Docs](…) · [Blog](…)",
+    "[@antfu](…) [@danielroe](…) … + many others!"). A phrase with words of its own is no
+    navigation: a headline or a description ("Trials of oxford coronavirus vaccine begin in
+    kenya.", "[Falsehoods about Time](…) - Seminal article on dates and time.") says something
+    the model reads, and so does a short statement ("[Tilda Swinton](…) is a vegan."). A table
+    row is a record when a cell holds words of its own ("Fields | class A | [7.0.0](…)"); a row
+    of links is navigation."""
+    if c.kinds or c.outside >= 3 or _links_its_predicate(c):
         return False
     if not c.split and _cells_with_words(c) >= 1:
         return False
-    if is_fragment(c.sentence) and not opens_with_instruction(c.sentence):
-        return True
-    # A sentence its author linked whole or nearly ("[Homebrew makes Linux cask requirements
-    # explicit](…)") has its verb: a statement, not a navigation entry; a run of links with next
-    # to nothing between them is a list ("[@antfu](…) [@danielroe](…) … + many others!").
-    if c.outside >= 3 or _links_its_predicate(c):
-        return False
-    return len(c.links) >= _LINK_LIST or reads_as_title(c.sentence)
+    first = next((lk for lk in c.links if lk.end > lk.start), None)
+    if first is not None and c.mask[c.start : first.start].rstrip().endswith(":"):
+        return True  # a label and its link: "RFC PR: [rust-lang/rfcs#234](…)", "Website: [x](…)"
+    return len(c.links) >= _LINK_LIST or not has_verb(c.sentence)
 
 
 _LINK_LIST = 3  # links in a sentence with under three words of its own: a list of them
-
-
 _CELL = " | "  # how the walk joins a table row's cells
 
 
@@ -345,6 +340,21 @@ SKIP_RULES: tuple[SkipRule, ...] = (
         '"For more details, see the [release notes](…)." (helm/helm-www)',
         True,
         _pointer,
+    ),
+    SkipRule(
+        "call-to-action",
+        '"We encourage you to …", "We ask that you …", "Feel free to …", "Don\'t hesitate to …"',
+        '"We encourage you to try out Hermes, and file issues on our [GitHub repository](…)." '
+        "(facebook/react-native-website)",
+        True,
+        _boilerplate("call-to-action"),
+    ),
+    SkipRule(
+        "describes-resource",
+        'a page, talk or video as the subject of "explains / shows / covers …"; "Here\'s the …"',
+        '"This SciPy\'19 talk explains how much difference that support has made." (scikit-learn/blog)',
+        False,
+        _boilerplate("describes-resource"),
     ),
     SkipRule(
         "thanks",

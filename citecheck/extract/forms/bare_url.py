@@ -11,7 +11,12 @@ from citecheck.extract.urls import trim_url, web_target
 from citecheck.models import CitationKind
 
 # A "](" ends it: "[here] (https://a.org/x](https://a.org/x)" is a link written wrong, two URLs.
-BARE_URL = re.compile(r"(?<![\w@/])(?:https?://|www\.)(?:[^\s<>\"'`\]]|\](?!\())+", re.IGNORECASE)
+# An apostrophe inside a word belongs to it ("…/wiki/Dan_O'Bannon", as GitHub links it); one
+# after the URL closes a quotation ("'https://a.org/x'").
+BARE_URL = re.compile(r"(?<![\w@/])(?:https?://|www\.)(?:[^\s<>\"'`\]]|'(?=\w)|\](?!\())+", re.IGNORECASE)
+# The scheme a bare URL opens with, as the inline parse has it before the ":" (`document`'s
+# bare-URL rule): at the end of the text read so far, not inside a word or an address.
+SCHEME_BEFORE = re.compile(r"(?<![\w@/])https?$", re.IGNORECASE)
 
 
 def find(text: str) -> Iterator[Hit]:
