@@ -202,7 +202,8 @@ class Figures:
     citations: tuple[int, int] = (0, 0)  # (exact, known)
     recall: tuple[int, int] = (0, 0)
     # Issue 31: a sentence that carries a citation and asserts something is never dropped.
-    cited_real: tuple[int, int] = (0, 0)  # labelled real claims that carry a web citation: kept
+    # labelled real claims that carry a web citation in the sentence itself (judgments, cited.jsonl)
+    cited_real: tuple[int, int] = (0, 0)
     cited_asserts: tuple[int, int] = (0, 0)  # cited.jsonl: asserting sentences with a web citation
     cited_internal: tuple[int, int] = (0, 0)  # cited.jsonl: asserting, citing only in-site links
     unsourced_recall: tuple[int, int] = (0, 0)  # recall.jsonl's real claims that cite nothing: found
@@ -322,7 +323,9 @@ def _score_cited(
     for row in judgments:
         if row["real"] == "Y" and truth_urls(row.get("citations") or []):
             real[(row["file"], row["line"], _norm(row["text"])[:60])] = row
-    for row in [*recall, *(r for r in cited if r.get("real") == "Y")]:
+    # cited.jsonl lists the sentences that carry a citation themselves; recall.jsonl may give a
+    # sentence the link of the one before it (a labelling convention), so it counts under recall
+    for row in (r for r in cited if r.get("real") == "Y"):
         if truth_urls(row.get("citations") or []):
             real.setdefault((row["file"], row["line"], _norm(row["text"])[:60]), row)
     kept = 0

@@ -861,6 +861,10 @@ _POINTER_VERBS = frozenset(
         "please",
     ]
 )
+# Pointer verbs that are never an instruction about the subject itself: a call to action.
+_CALL_VERBS = frozenset(
+    ["join", "subscribe", "register", "sign", "star", "tweet", "email", "donate", "vote", "attend", "tune"]
+)
 # "For more information, …", "More details are …", "To learn more, …": more is elsewhere.
 _MORE_ELSEWHERE = (
     r"for\s+(?:a\s+|the\s+)?(?:more|further|additional|full|complete)\s+(?:information|info|details|context|"
@@ -871,7 +875,7 @@ _MORE_ELSEWHERE = (
 _BOILERPLATE_START = re.compile(
     # copyright and licence lines, with or without a link: "Copyright (c) 2019 Elan Shanker
     # (https://…)", "License: MIT By: … Repository: https://…"
-    r"(?P<copyright>copyright\b|\(c\)\s|©|licen[cs]e\s*:)|"
+    r"(?P<copyright>copyright\s+(?:\(c\)|©|\d{4}\b|by\b|(?-i:[A-Z]))|\(c\)\s|©|licen[cs]e\s*:)|"
     # an agenda's entry, its duration first ("(15 minutes) Framing round robin: …"; the caller has
     # stripped the parenthesis)
     r"(?P<agenda>~?\d+(?:\s*[-–]\s*\d+)?\s*(?:min|mins|minutes|hours?|hrs?)\.?\s*\)|"
@@ -963,7 +967,7 @@ _DATED_BYLINE = re.compile(
 # "Posted on March 3 by …", "Last updated: 2024-05-03": a byline or stamp is short.
 _STAMP = re.compile(
     r"^(?:posted|published|released|written|authored|last\s+updated|last\s+modified|last\s+reviewed|originally\s+published|"
-    r"updated|reviewed)\b",
+    r"updated|reviewed)(?:\s+(?:on|in|at|by|from)\b|\s*[:\-–—(]|\s+\d|\s*$)",
     re.IGNORECASE,
 )
 # "Estimated time to complete: 60 minutes": a page's metadata line, a label and a short value.
@@ -1131,15 +1135,6 @@ def names_a_change(text: str) -> bool:
     return (first in _IMPERATIVE_VERBS or first in _CHANGE_VERBS) and m.group(
         2
     ).lower() not in _NOT_IMPERATIVE_NEXT
-
-
-_PAST_TENSE = re.compile(r"\b(?:was|were|had|did|[a-z]{2,}ed)\b")
-
-
-def tells_of_an_event(text: str) -> bool:
-    """Whether a description is in the past tense ("… resulted in big investment losses", "… was
-    liquidated"): an event, not what a linked page covers."""
-    return _PAST_TENSE.search(text) is not None or not _IRREGULAR_PAST.isdisjoint(text.lower().split())
 
 
 # What happened, in the perfect or the passive: "Version 0.4.2 of ponylang/corral has been
@@ -1337,8 +1332,11 @@ def boilerplate_form(text: str, *, figure: bool = False) -> str | None:
             if figure or named or subject:
                 return None
             # "Track our progress on …", "Join us on …", "Participate in our weekly …": the
-            # reader's way to us, whatever it links; otherwise the caller checks the link
-            return "pointer" if _TO_US.match(unlabelled, m.end(1)) else "pointer-verb"
+            # reader's way to us, whatever it links; a verb that only ever calls to action ("Join
+            # the #falco channel on …"), too; otherwise the caller checks the link
+            if first in _CALL_VERBS or _TO_US.match(unlabelled, m.end(1)):
+                return "pointer"
+            return "pointer-verb"
     if figure:
         return None
     if _META.match(stripped) is not None:
@@ -1361,71 +1359,10 @@ _SENTIMENT = re.compile(
     r"(?:enjoy(?:ed)?|lov(?:e|ed)|lik(?:e|ed)|proud|excited|happy|glad|thrilled|grateful|honou?red)\b|"
     r"^\W*my\s+favou?rite\b"
 )
-# What a definition or description may not go on to say, or it states a fact: who uses it, its
-# history, a rank ("… and is used by 1,000 companies", "… since 2015", "the largest …").
-_STATES_MORE = r"used\s+(?:by|in)|and\s+(?:is|has|was)|since|largest|most|first"
-# "Docker is a tool for packaging …": a definition or a product description.
-_DEFINITION = re.compile(
-    r"^(?!(?i:there|it|this|that|these|those|here|which|what|one|each|all|both)\b)"
-    r"[\w .'’&+-]{1,60}?\s+(?:is|are)\s+(?:an?|the)\s+"
-    r"(?:(?!(?:with|of|in|on|at|by|from|and|or|whose|for|to|that|which)\b)[\w-]+\s+){0,4}?"
-    r"(?:tool|library|framework|platform|language|service|system|project|package|program|application|app|"
-    r"website|site|format|protocol|standard|method|technique|collection|set|suite|toolkit|engine|database|"
-    r"editor|extension|plugin|module|utility|community|organi[sz]ation|initiative|group|term|concept)s?"
-    r"(?:\s+(?:for|that|which|to|used|designed|built|written|made|meant|where|supporting|providing|offering|"
-    r"focused|dedicated|helping)\b|\s*[.;:]?\s*$)"
-    rf"(?!.*\b(?:{_STATES_MORE})\b)"
-)
-
-
-# "DNSCrypt-Proxy is a DNS proxy with support for …", "tabindex is a global attribute that …":
-# what a named thing is, whatever its noun. Unlike `_DEFINITION` it takes a singular subject that
-# opens like a name (no pronoun, preposition or conditional: "At the bottom … there is a link"),
-# and only while the description states nothing more: who uses it, a count, a rank, a change, or
-# a flaw or an incident.
-_DESCRIPTION = re.compile(
-    r"^(?!(?i:there|it|this|that|these|those|here|which|what|one|each|all|both|we|they|he|she|i|you|if|"
-    r"when|while|our|my|your|his|her|its|their|at|in|on|below|above|for|from|with|by|after|before|"
-    r"during|so|but|and|or|then|now|today|the\s+(?:result|goal|aim|idea|point|reason|problem))\b)"
-    r"[\w .'’&+@/()-]{1,60}?\s+is\s+an?\s+"
-    r"(?!(?:lot|number|few|bit|couple|way|must|great|huge|big|good|lack|need|problem|risk|chance|reason|"
-    r"result|sign|matter|question|case|change|shift|move|step)\b)"
-    # (a stop inside: two sentences read as one, the second states something of its own)
-    r"(?!.*[.;]\s+\w)"
-    rf"(?!.*\b(?:{_STATES_MORE}|there|used\s+at|recently|only|"
-    r"one|two|three|four|five|six|seven|eight|nine|ten|dozens?|hundreds?|thousands?|millions?)\b)"
-    # what went wrong is an event, not a description: "Heartbleed is a serious vulnerability in …"
-    r"(?!.*\b(?:vulnerabilit(?:y|ies)|bugs?|flaws?|exploits?|attacks?|breach(?:es)?|incidents?|outages?|"
-    r"regressions?|backdoors?|malware|ransomware|leaks?)\b)"
-)
-
-
 def is_sentiment(text: str) -> bool:
     """A person's feelings ("I really enjoyed …", "I'm proud of …"): an opinion, whatever else the
     sentence says, unless it states a figure (the caller checks)."""
     return _SENTIMENT.search(text) is not None
-
-
-# An API reference's description, which has no subject: "Returns Promise<GlobalResponse>",
-# "Adds tasks to the Tasks category of the Jump List on Windows", "Emitted when the window closes".
-_SUBJECTLESS = re.compile(
-    # only verb forms that are not also plural nouns ("Updates to X were …", "Lists of …")
-    r"(?:Returns|Adds|Creates|Gets|Removes|Deletes|Emitted|Fired|Called|Invoked|Triggered|Indicates|Specifies|"
-    r"Represents|Defines|Determines|Enables|Disables|Allows|Sends|Receives|Resolves|Rejects|Unregisters|"
-    r"Converts|Parses|Accepts|Retrieves|Clears|Resets|Throws|Listens|Subscribes|Executes|Configures|"
-    r"Initiali[sz]es|Generates|Computes|Calculates|Validates|Fetches)\b"
-)
-
-
-def is_definition(text: str, *, quoted: bool = False) -> bool:
-    """A definition or product description ("Docker is a tool for …"), or an API reference's
-    subjectless description ("Returns …", "Adds tasks to …"): no fact to check. A `quoted`
-    sentence is someone's words ("Cloudflare is a large user of Prometheus."), kept unless its
-    noun says it is a definition."""
-    text = text.lstrip("*_ ")
-    if _DEFINITION.match(text) is not None or _SUBJECTLESS.match(text) is not None:
-        return True
-    return not quoted and _DESCRIPTION.match(text) is not None
 
 
 # A sentence that only introduces what follows it ("In the words of Section508.gov:", "Here's how
@@ -1625,9 +1562,6 @@ _RECOMMENDS = re.compile(
     r"solution|setup|package)\b",
     re.IGNORECASE,
 )
-# "I tried this for the first time today with my … Web Component", "My initial goal was to …": a
-# personal account; what the links name is not a fact it states.
-_PERSONAL = re.compile(r"^\W*(?:I(?:['’](?:ve|d))?|My)\s")
 # "We wrote about this …", "I built …": the first person, then its verb
 _FIRST_PERSON_VERB = re.compile(r"\W*(?:We|I)\s+(?:\w+ly\s+)?([a-z]+)\b")
 
@@ -1638,12 +1572,6 @@ def tells_what_we_did(text: str) -> bool:
     present: "How we scaled …")."""
     m = _FIRST_PERSON_VERB.match(text)
     return m is not None and (m.group(1).endswith("ed") or m.group(1) in _IRREGULAR_PAST - {"do"})
-
-
-def tells_a_personal_story(text: str) -> bool:
-    """A first-person singular account ("I decided to use ReadTheDocs for …"): no claim on its
-    links alone (the caller keeps one that states a figure, a date or a quotation)."""
-    return _PERSONAL.match(text) is not None
 
 
 # "Or send us a message on CNCF Slack …": a conjunction before an imperative.

@@ -40,7 +40,9 @@ def test_sample_figures_hold() -> None:
 
 
 # Per-kind precision floors on realdocs-dev (judged claims still extracted that carry the kind).
-DEV_FLOORS = {"hyperlinked": 0.94, "statistic": 0.94, "quote": 1.0, "temporal": 1.0, "comparative": 0.94}
+# Issue 31 took the meaning rules off cited sentences (the judge's `no-fact` reads them): the
+# hyperlinked floor fell from 0.94 to 0.90 by design, and no real claim was lost.
+DEV_FLOORS = {"hyperlinked": 0.90, "statistic": 0.94, "quote": 1.0, "temporal": 1.0, "comparative": 0.94}
 
 
 @pytest.mark.skipif(
@@ -49,7 +51,8 @@ DEV_FLOORS = {"hyperlinked": 0.94, "statistic": 0.94, "quote": 1.0, "temporal": 
 def test_dev_corpus_figures_hold() -> None:
     fig = score(DEV, rounds=0)
     assert fig.dropped_real == 0, fig.details["lost (labelled real, no longer extracted)"]
-    assert _precision(fig) >= 0.93
+    assert _rate(fig.cited_real) == 1.0, fig.details["cited real claim lost"]
+    assert _precision(fig) >= 0.90
     for kind, floor in DEV_FLOORS.items():
         assert _rate(fig.per_kind[kind]) >= floor, (kind, fig.per_kind[kind])
     assert _rate(fig.recall) >= 0.97, fig.details["missed (recall)"]
@@ -129,17 +132,25 @@ def test_dev_corpus_figures_hold() -> None:
 # - heldout34 and heldout35: 60 and 38 (all) claims of main's extraction at cccf7f1 (AntennaPod blog,
 #   WebAssembly design docs, Data.gov blog; Mbed TLS advisories, Write the Docs attendee notes,
 #   Joyent RFDs), labelled before the lead saw them; 24 and 19 real (0.40 and 0.50 then).
+# - heldout36, heldout37 and heldout38: drawn at cbf74b3 for issue 31, every file read in full
+#   and every cited sentence labelled (cited.jsonl) before extraction ran (OpenFeature blog, Babel
+#   blog, Swedish Pathogens Portal; Redux docs, Nextstrain blog, OWASP cheat sheets; a Jupyter Book
+#   on physics-based deep learning, the V8 blog, NIST SP 800-63-3). Cited assertions with a web
+#   citation kept then: 46/52, 56/58, 20/20; now all.
+# Issue 31 re-measured every precision floor: the meaning rules no longer set aside a cited
+# sentence, so sets whose non-claims were cited definitions or descriptions fell (heldout3 0.60 →
+# 0.42, heldout4 0.48 → 0.34), with no real claim lost.
 HELD_OUT = [
-    ("realdocs-heldout", 42, 0.69, 0.80, 0.98),
-    ("realdocs-heldout2", 50, 0.40, 0.14, 0.98),
-    ("realdocs-heldout3", 40, 0.60, 0.75, 0.98),
-    ("realdocs-heldout4", 60, 0.48, 0.55, 0.98),
-    ("realdocs-heldout5", 60, 0.67, 0.37, 0.98),
-    ("realdocs-heldout6", 60, 0.64, 0.54, 0.98),
-    ("realdocs-heldout7", 60, 0.27, 0.29, 0.98),
-    ("realdocs-heldout8", 60, 0.36, 0.58, 0.98),
-    ("realdocs-heldout9", 60, 0.26, 0.40, 0.98),
-    ("realdocs-heldout10", 60, 0.55, 0.50, 0.98),
+    ("realdocs-heldout", 42, 0.65, 0.80, 0.98),
+    ("realdocs-heldout2", 50, 0.37, 0.14, 0.98),
+    ("realdocs-heldout3", 40, 0.42, 0.75, 0.98),
+    ("realdocs-heldout4", 60, 0.34, 0.55, 0.98),
+    ("realdocs-heldout5", 60, 0.54, 0.37, 0.98),
+    ("realdocs-heldout6", 60, 0.63, 0.54, 0.98),
+    ("realdocs-heldout7", 60, 0.25, 0.29, 0.98),
+    ("realdocs-heldout8", 60, 0.29, 0.58, 0.98),
+    ("realdocs-heldout9", 60, 0.20, 0.40, 0.98),
+    ("realdocs-heldout10", 60, 0.53, 0.50, 0.98),
     ("realdocs-heldout11", 60, 0.47, 0.56, 0.98),
     ("realdocs-heldout12", 60, 0.31, 0.50, 0.98),
     ("realdocs-heldout13", 60, 0.46, 0.35, 0.96),  # "By September, NIFC projects …" reports the
@@ -153,8 +164,8 @@ HELD_OUT = [
     ("realdocs-heldout18", 60, 0.47, 0.29, 0.92),
     # Bitcoin Optech's links are defined in the site's Jekyll include files, not in the posts
     ("realdocs-heldout19", 60, 0.56, 0.70, 0.78),
-    ("realdocs-heldout20", 60, 0.38, 0.41, 0.98),
-    ("realdocs-heldout21", 60, 0.43, 0.62, 0.98),
+    ("realdocs-heldout20", 60, 0.36, 0.41, 0.98),
+    ("realdocs-heldout21", 60, 0.34, 0.62, 0.98),
     ("realdocs-heldout22", 60, 0.60, 0.57, 0.98),
     # RDMkit cites with Jekyll-Scholar tags whose bibliography (the site's _config.yml and
     # _bibliography/) the set did not copy, and names tools with its own {% tool %} tag
@@ -174,6 +185,9 @@ HELD_OUT = [
     ("realdocs-heldout33", 60, 0.58, 0.63, 0.98),
     ("realdocs-heldout34", 60, 0.40, 0.84, 0.98),
     ("realdocs-heldout35", 38, 0.57, 0.61, 0.98),
+    ("realdocs-heldout36", 60, 0.71, 0.61, 0.98),
+    ("realdocs-heldout37", 60, 0.56, 0.54, 0.98),
+    ("realdocs-heldout38", 43, 0.72, 0.64, 0.98),
 ]
 
 
@@ -184,6 +198,10 @@ def test_held_out_figures_hold(
     fig = score(ROOT / "tests" / "data" / folder, rounds=0)
     assert fig.judged == judged
     assert fig.dropped_real == 0, fig.details["lost (labelled real, no longer extracted)"]
+    # issue 31: every cited real claim, and every cited sentence read in full and labelled as
+    # asserting something (cited.jsonl), is extracted
+    assert _rate(fig.cited_real) == 1.0, fig.details["cited real claim lost"]
+    assert _rate(fig.cited_asserts) == 1.0, fig.details["cited assertion lost"]
     assert _precision(fig) >= precision
     assert _rate(fig.citations) >= citations, fig.details["citations not exact"]
     assert _rate(fig.unsourced) >= unsourced
