@@ -1359,6 +1359,8 @@ _SENTIMENT = re.compile(
     r"(?:enjoy(?:ed)?|lov(?:e|ed)|lik(?:e|ed)|proud|excited|happy|glad|thrilled|grateful|honou?red)\b|"
     r"^\W*my\s+favou?rite\b"
 )
+
+
 def is_sentiment(text: str) -> bool:
     """A person's feelings ("I really enjoyed …", "I'm proud of …"): an opinion, whatever else the
     sentence says, unless it states a figure (the caller checks)."""
