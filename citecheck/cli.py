@@ -180,6 +180,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="files, or directories (every *.md/*.mdx/*.markdown); - reads a draft from standard input",
     )
     p.add_argument("--max-file-bytes", type=int, help="skip files larger than this (default 5 MB)")
+    p.add_argument(
+        "--skipped",
+        action="store_true",
+        help="also list the sentences a skip rule set aside (a citation or a fact's signal, and a form "
+        "that asserts nothing), each with its rule",
+    )
     _add_stdin_option(p)
     _add_output_options(p, ["text", "json"])
 
@@ -450,14 +456,20 @@ def cmd_extract(args: argparse.Namespace, redact: Redactor) -> int:
     readable = [d for d in docs if not any(e.fatal for e in d.errors)]
     if not readable:
         raise ConfigError("no Markdown file could be read", "check the paths you gave", code="no-input")
+    skipped = [s for d in docs for s in d.skipped] if args.skipped else []
     if args.format == "json":
         payload = {
             "claims": [c.model_dump(mode="json") for d in docs for c in d.claims],
             "errors": [e.model_dump(mode="json") for e in all_errors],
         }
+        if args.skipped:
+            payload["skipped"] = [s.model_dump(mode="json") for s in skipped]
         _emit(json.dumps(redact.data(payload), indent=2, ensure_ascii=False), args.output)
     else:
-        _emit(redact(render_text(docs)), args.output)
+        lines = [
+            f"{s.file}:{s.line}  skipped ({s.rule}{', cited' if s.cited else ''})  {s.text}" for s in skipped
+        ]
+        _emit(redact(render_text(docs) + "".join(f"{line}\n" for line in lines)), args.output)
     return ExitCode.PASSED
 
 

@@ -354,3 +354,24 @@ def test_check_redacts_an_echoed_key_and_url_credentials_in_every_format(
     )
     urls = [cit["url"] for c in report["claims"] for cit in c["citations"]]
     assert any(u.startswith("http://***@127.0.0.1") and "token=***&q=***" in u for u in urls), urls
+
+
+def test_extract_skipped_lists_what_a_rule_set_aside(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 31: what extraction leaves out is named, with its rule; a cited description is kept."""
+    doc = tmp_path / "a.md"
+    doc.write_text(
+        "Join the #falco channel on the [Kubernetes Slack](https://slack.k8s.io)\n\n"
+        "[Docker](https://docker.com) is a tool for packaging applications.\n",
+        encoding="utf-8",
+    )
+    assert main(["extract", str(doc), "--skipped"]) == 0
+    out = capsys.readouterr().out
+    assert f"{doc}:3  hyperlinked  Docker is a tool for packaging applications." in out
+    assert f"{doc}:1  skipped (pointer, cited)  Join the #falco channel on the Kubernetes Slack" in out
+    assert main(["extract", str(doc), "--format", "json", "--skipped"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert [(s["line"], s["rule"], s["cited"]) for s in payload["skipped"]] == [(1, "pointer", True)]
+    assert main(["extract", str(doc), "--format", "json"]) == 0
+    assert "skipped" not in json.loads(capsys.readouterr().out)
