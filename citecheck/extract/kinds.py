@@ -841,12 +841,9 @@ _POINTER_VERBS = frozenset(
         "view",
         "track",
         "send",
-        "ask",
         "ping",
         "participate",
-        "attend",
         "donate",
-        "vote",
         "discover",
         "star",
         "share",
@@ -862,9 +859,7 @@ _POINTER_VERBS = frozenset(
     ]
 )
 # Pointer verbs that are never an instruction about the subject itself: a call to action.
-_CALL_VERBS = frozenset(
-    ["join", "subscribe", "register", "sign", "star", "tweet", "email", "donate", "vote", "attend", "tune"]
-)
+_CALL_VERBS = frozenset(["join", "subscribe", "register", "sign", "star", "tweet", "email", "donate", "tune"])
 # "For more information, …", "More details are …", "To learn more, …": more is elsewhere.
 _MORE_ELSEWHERE = (
     r"for\s+(?:a\s+|the\s+)?(?:more|further|additional|full|complete)\s+(?:information|info|details|context|"
@@ -1334,7 +1329,11 @@ def boilerplate_form(text: str, *, figure: bool = False) -> str | None:
             # "Track our progress on …", "Join us on …", "Participate in our weekly …": the
             # reader's way to us, whatever it links; a verb that only ever calls to action ("Join
             # the #falco channel on …"), too; otherwise the caller checks the link
-            if first in _CALL_VERBS or _TO_US.match(unlabelled, m.end(1)):
+            if (
+                first in _CALL_VERBS
+                or (first, second) == ("check", "out")
+                or _TO_US.match(unlabelled, m.end(1))
+            ):
                 return "pointer"
             return "pointer-verb"
     if figure:

@@ -152,10 +152,21 @@ def _link_only(c: Candidate) -> bool:
     first = next((lk for lk in c.links if lk.end > lk.start), None)
     if first is not None and c.mask[c.start : first.start].rstrip().endswith(":"):
         return True  # a label and its link: "RFC PR: [rust-lang/rfcs#234](…)", "Website: [x](…)"
-    return len(c.links) >= _LINK_LIST or not has_verb(c.sentence)
+    return _names_in_a_row(c) or not has_verb(c.sentence)
 
 
 _LINK_LIST = 3  # links in a sentence with under three words of its own: a list of them
+_NAME_WORDS = 3  # a link's text of this many words or fewer names something
+
+
+def _names_in_a_row(c: Candidate) -> bool:
+    """Three links or more that name things ("[@antfu](…) [@danielroe](…) … + many others!"), not
+    clauses linked one by one ("Homebrew [enforces initial tap trust …](…), [trusts …](…), …")."""
+    texts = [c.text[lk.start : lk.end] for lk in c.links if lk.end > lk.start]
+    short = sum(len(t.split()) <= _NAME_WORDS for t in texts)
+    return len(texts) >= _LINK_LIST and short * 2 > len(texts)
+
+
 _CELL = " | "  # how the walk joins a table row's cells
 
 
