@@ -110,16 +110,10 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from citecheck.config import DEFAULT_EXTRACT_BUDGET_S
 from citecheck.extract import bibliography, citations, htmlprose, resolve
 from citecheck.extract.forms import bare_url, pandoc, roles
-from citecheck.extract.kinds import (
-    detect_kinds,
-    has_kind,
-    is_fragment,
-    points_to_source,
-    reads_as_reference,
-    reports_a_change,
-    reports_cited_finding,
-)
+from citecheck.extract.kinds import detect_kinds, has_kind
 from citecheck.extract.markup import FILL, blank_markup, blank_spans, drop_fill, strip_fill
+from citecheck.extract.phrases.boilerplate import points_to_source, reports_cited_finding
+from citecheck.extract.phrases.grammar import is_fragment, reads_as_reference, reports_a_change
 from citecheck.extract.skip import PRE_KINDS, Candidate, SkipRule, skip_rule, words_outside
 from citecheck.models import (
     Citation,
