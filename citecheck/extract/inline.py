@@ -7,7 +7,7 @@ markers (`scan_inline` → `Block`)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from markdown_it.token import Token
 
@@ -124,264 +124,331 @@ def target_titles(tokens: list[Token]) -> dict[str, str]:
 def scan_inline(tok: Token, lines: list[str], titles: Mapping[str, str] | None = None) -> Block:
     """The visible text of an inline run, with its positions, links and citation markers.
     `titles`: what an empty in-page link shows (`target_titles`)."""
-    block = Block()
-    content_lines = tok.content.split("\n")
-    first = tok.map[0] if tok.map else 0
-    nlines = len(lines)
-    bases = [base_col(lines[first + i] if first + i < nlines else "", c) for i, c in enumerate(content_lines)]
-    li = 0
-    line = content_lines[0]
-    cur = 0
-    parts: list[str] = []
-    vlen = 0
-    last = " "  # the last visible character, to avoid doubled spaces
-    link_start = -1
-    link_part = 0  # index in `parts` where the link's text starts (link_start in visible text)
-    link_tok: Token | None = None
-    html_link: tuple[str, str | None] | None = None
-    code_depth = 0
-    pending_space = False  # a citation bracket dropped after a space: the space comes back before a word
-    sup: tuple[int, int, int] | None = None  # an open <sup>: (parts index, vlen, links) where it began
-    seg_v, seg_line, seg_col, seg_text = block.seg_v, block.seg_line, block.seg_col, block.seg_text_col
+    scan = _Scan(tok, lines, titles)
+    handlers = _HANDLERS
+    for child in tok.children or ():
+        ctype = child.type
+        handler = handlers.get(ctype)
+        if handler is not None:
+            handler(scan, child)
+        elif ctype.endswith("_open") or ctype.endswith("_close"):
+            scan.emphasis(child)
+    scan.block.text = "".join(scan.parts).rstrip()
+    return scan.block
 
-    def mark(pos: int) -> None:
-        col = bases[li] + pos + 1 if li < len(bases) else pos + 1
+
+class _Scan:
+    """One inline run being scanned: the visible text so far (`parts`, `vlen` characters long)
+    and where the scan stands in the source (content line `li`, `line`, column `cur`)."""
+
+    def __init__(self, tok: Token, lines: list[str], titles: Mapping[str, str] | None) -> None:
+        self.block = Block()
+        self.titles = titles
+        self.content_lines = content_lines = tok.content.split("\n")
+        self.first = first = tok.map[0] if tok.map else 0
+        nlines = len(lines)
+        self.bases = [
+            base_col(lines[first + i] if first + i < nlines else "", c) for i, c in enumerate(content_lines)
+        ]
+        self.li = 0
+        self.line = content_lines[0]
+        self.cur = 0
+        self.parts: list[str] = []
+        self.vlen = 0
+        self.last = " "  # the last visible character, to avoid doubled spaces
+        self.link_start = -1
+        self.link_part = 0  # index in `parts` where the link's text starts (link_start in visible text)
+        self.link_tok: Token | None = None
+        self.html_link: tuple[str, str | None] | None = None
+        self.code_depth = 0
+        # a citation bracket dropped after a space: the space comes back before a word
+        self.pending_space = False
+        self.sup: tuple[int, int, int] | None = (
+            None  # an open <sup>: (parts index, vlen, links) where it began
+        )
+
+    # --- positions and visible text
+
+    def mark(self, pos: int) -> None:
+        """The visible text from here on starts at column `pos` of the current line."""
+        block, li, vlen = self.block, self.li, self.vlen
+        seg_v, seg_line = block.seg_v, block.seg_line
+        col = self.bases[li] + pos + 1 if li < len(self.bases) else pos + 1
         if seg_v and seg_v[-1] == vlen:
-            if seg_line[-1] == first + li + 1:
-                seg_text[-1] = col
+            if seg_line[-1] == self.first + li + 1:
+                block.seg_text_col[-1] = col
             else:
                 # nothing visible since the last mark, which was on a line before (an image-only
                 # link, "[![alt](…)](…)", above a caption): the text starts here
-                seg_line[-1], seg_col[-1], seg_text[-1] = first + li + 1, col, col
+                seg_line[-1], block.seg_col[-1], block.seg_text_col[-1] = self.first + li + 1, col, col
             return
         seg_v.append(vlen)
-        seg_line.append(first + li + 1)
-        seg_col.append(col)
-        seg_text.append(col)
+        seg_line.append(self.first + li + 1)
+        block.seg_col.append(col)
+        block.seg_text_col.append(col)
 
-    for child in tok.children or ():
-        ctype = child.type
-        if ctype == "text":
-            s = child.content
+    def emit(self, s: str, *, masked: bool = False) -> None:
+        """`s` joins the visible text (`masked`: as code, never a citation or a fact)."""
+        if masked:
+            self.block.masked.append((self.vlen, self.vlen + len(s)))
+        self.parts.append(s)
+        self.vlen += len(s)
+        if s:
+            self.last = s[-1]
+
+    def space(self) -> None:
+        self.parts.append(" ")
+        self.vlen += 1
+        self.last = " "
+
+    def past(self, raw: str, pos: int, newline: bool) -> None:
+        """The scan goes on after `raw`, found at `pos` of the current line (-1: not found);
+        `newline`: `raw` runs over lines, and the scan goes on after its last one."""
+        if newline:
+            self.li += raw.count("\n")
+            self.line = self.content_lines[self.li] if self.li < len(self.content_lines) else ""
+            self.cur = len(raw) - raw.rfind("\n") - 1
+        elif pos >= 0:
+            self.cur = pos + len(raw)
+
+    # --- one handler a token type (`_HANDLERS`)
+
+    def text(self, child: Token) -> None:
+        s = child.content
+        if not s:
+            return
+        if FILL in s:
+            s = drop_fill(s)
             if not s:
-                continue
-            if FILL in s:
-                s = drop_fill(s)
-                if not s:
-                    continue
-            if pending_space:
-                pending_space = False
-                if s[0] not in " .,;:!?)]}”’'\"":
-                    parts.append(" ")
-                    vlen += 1
-                    last = " "
-            if last == " " and s[0] == " ":
-                s = s.lstrip(" ")
-                if not s:
-                    continue
-            pos = line.find(s, cur)
-            if pos >= 0:
-                mark(pos)
-                nxt = pos + len(s)
+                return
+        if self.pending_space:
+            self.pending_space = False
+            if s[0] not in " .,;:!?)]}”’'\"":
+                self.space()
+        if self.last == " " and s[0] == " ":
+            s = s.lstrip(" ")
+            if not s:
+                return
+        pos = self.line.find(s, self.cur)
+        if pos >= 0:
+            self.mark(pos)
+            nxt = pos + len(s)
+        else:
+            nxt = self.align(s)
+        self.emit(s, masked=self.code_depth > 0)
+        self.cur = nxt
+
+    def align(self, s: str) -> int:
+        """Escapes or entities make the source differ from the text `s` about to join the
+        visible text: a segment wherever they shift it. Returns where `s` ends in the line."""
+        block, vlen, li = self.block, self.vlen, self.li
+        seg_v = block.seg_v
+        nxt = self.cur
+        for vi, sj in _align(s, self.line, self.cur):
+            if not seg_v or seg_v[-1] < vlen + vi:
+                col = (self.bases[li] if li < len(self.bases) else 0) + sj + 1
+                seg_v.append(vlen + vi)
+                block.seg_line.append(self.first + li + 1)
+                block.seg_col.append(col)
+                block.seg_text_col.append(col)
+            nxt = sj
+        return nxt
+
+    def text_special(self, child: Token) -> None:
+        """A backslash escape or an entity."""
+        pos = self.line.find(child.markup, self.cur) if child.markup else -1
+        if pos >= 0:
+            self.mark(pos)
+            self.cur = pos + len(child.markup)
+        self.emit(child.content, masked=self.code_depth > 0)
+
+    def line_break(self, child: Token) -> None:
+        self.li += 1
+        self.line = self.content_lines[self.li] if self.li < len(self.content_lines) else ""
+        self.cur = 0
+        self.block.breaks.append(self.vlen)
+        if self.last != " ":
+            self.space()
+
+    def code_inline(self, child: Token) -> None:
+        markup = child.markup or "`"
+        pos = self.line.find(markup, self.cur)
+        if pos < 0:
+            pos = self.cur
+        self.mark(pos)
+        s = child.content
+        self.emit(s, masked=True)
+        end = self.line.find(markup, pos + len(markup) + max(len(s) - 2, 0))
+        while end < 0 and self.li + 1 < len(self.content_lines):
+            # a code span over several lines: its line breaks are spaces, not softbreaks
+            self.li += 1
+            self.line = self.content_lines[self.li]
+            end = self.line.find(markup)
+        self.cur = end + len(markup) if end >= 0 else len(self.line)
+
+    def link_open(self, child: Token) -> None:
+        pos = self.line.find("<" if child.markup == "autolink" else "[", self.cur)
+        if pos >= 0:
+            self.mark(pos)
+            self.cur = pos + 1
+        self.link_start = self.vlen
+        self.link_part = len(self.parts)
+        self.link_tok = child
+
+    def link_close(self, child: Token) -> None:
+        link_tok = self.link_tok
+        if link_tok is not None:
+            href = str(link_tok.attrs.get("href", ""))
+            if href.startswith("#") and len(href) > 1:
+                if self.vlen == self.link_start and self.titles:
+                    # MyST's "[](#mistral-7b)" shows the title of what it points to
+                    title = self.titles.get(href[1:].lower())
+                    if title:
+                        self.emit(title)
+                self.block.links.append(Link(self.link_start, self.vlen, None, anchor=href[1:]))
             else:
-                # Escapes or entities make the source differ from the text: align them.
-                nxt = cur
-                for vi, sj in _align(s, line, cur):
-                    if not seg_v or seg_v[-1] < vlen + vi:
-                        col = (bases[li] if li < len(bases) else 0) + sj + 1
-                        seg_v.append(vlen + vi)
-                        seg_line.append(first + li + 1)
-                        seg_col.append(col)
-                        seg_text.append(col)
-                    nxt = sj
-            if code_depth:
-                block.masked.append((vlen, vlen + len(s)))
-            parts.append(s)
-            vlen += len(s)
-            last = s[-1]
-            cur = nxt
-        elif ctype == "text_special":  # a backslash escape or an entity
-            s = child.content
-            pos = line.find(child.markup, cur) if child.markup else -1
-            if pos >= 0:
-                mark(pos)
-                cur = pos + len(child.markup)
-            if code_depth:
-                block.masked.append((vlen, vlen + len(s)))
-            parts.append(s)
-            vlen += len(s)
-            if s:
-                last = s[-1]
-        elif ctype in ("softbreak", "hardbreak"):
-            li += 1
-            line = content_lines[li] if li < len(content_lines) else ""
-            cur = 0
-            block.breaks.append(vlen)
-            if last != " ":
-                parts.append(" ")
-                vlen += 1
-                last = " "
-        elif ctype == "code_inline":
-            markup = child.markup or "`"
-            pos = line.find(markup, cur)
-            if pos < 0:
-                pos = cur
-            mark(pos)
-            s = child.content
-            block.masked.append((vlen, vlen + len(s)))
-            parts.append(s)
-            vlen += len(s)
-            if s:
-                last = s[-1]
-            end = line.find(markup, pos + len(markup) + max(len(s) - 2, 0))
-            while end < 0 and li + 1 < len(content_lines):
-                # a code span over several lines: its line breaks are spaces, not softbreaks
-                li += 1
-                line = content_lines[li]
-                end = line.find(markup)
-            cur = end + len(markup) if end >= 0 else len(line)
-        elif ctype == "link_open":
-            pos = line.find("<" if child.markup == "autolink" else "[", cur)
-            if pos >= 0:
-                mark(pos)
-                cur = pos + 1
-            link_start = vlen
-            link_part = len(parts)
-            link_tok = child
-        elif ctype == "link_close":
-            if link_tok is not None:
-                href = str(link_tok.attrs.get("href", ""))
-                link_text = "".join(parts[link_part:])
-                if href.startswith("#") and len(href) > 1:
-                    if vlen == link_start and titles:
-                        # MyST's "[](#mistral-7b)" shows the title of what it points to
-                        title = titles.get(href[1:].lower())
-                        if title:
-                            parts.append(title)
-                            vlen += len(title)
-                            last = title[-1]
-                    block.links.append(Link(link_start, vlen, None, anchor=href[1:]))
+                link_text = "".join(self.parts[self.link_part :])
+                cited = _link_citation(link_tok, link_text, self.line, self.cur)
+                # "[(1)](compare-nats.md#references)": an anchor of a page, maybe this one's
+                page_anchor = href if cited is None and _PAGE_ANCHOR.fullmatch(href) else None
+                self.block.links.append(Link(self.link_start, self.vlen, cited, anchor=page_anchor))
+            self.past_link_tail(link_tok)
+        self.link_tok = None
+
+    def past_link_tail(self, link_tok: Token) -> None:
+        """The scan goes on after a link's closing ">" or its "](dest)" or "][label]"."""
+        line, cur = self.line, self.cur
+        if link_tok.markup == "autolink":
+            self.block.masked.append((self.link_start, self.vlen))
+            end = line.find(">", cur)
+            self.cur = end + 1 if end >= 0 else cur
+        else:
+            close = line.find("]", cur)
+            if close >= 0:
+                self.cur = _skip_link_tail(line, close + 1)
+
+    def image(self, child: Token) -> None:
+        pos = self.line.find("![", self.cur)
+        if pos >= 0:
+            close = self.line.find("]", pos + 2)
+            self.cur = _skip_link_tail(self.line, close + 1) if close >= 0 else pos + 2
+
+    def citation_keys(self, child: Token) -> None:
+        """A pandoc citation bracket or a bibliography role: no visible text, its keys noted."""
+        raw = child.content
+        first_line, _, rest = raw.partition("\n")
+        self.past(raw, self.line.find(first_line, self.cur), bool(rest))
+        parts = self.parts
+        if parts and parts[-1].endswith(" "):
+            parts[-1] = parts[-1][:-1]  # "overfit [@doi:…]." reads "overfit."
+            self.vlen -= 1
+            self.pending_space = True
+            # the last visible character (the space may have been a part of its own,
+            # after "**MMLU**"): "**MMLU** {cite}`k` dataset" reads "MMLU dataset"
+            self.last = next((p[-1] for p in reversed(parts) if p), " ")
+        keys = (child.meta or {}).get("keys") or []
+        if keys:
+            role = raw if child.type == "cite_role" else None
+            self.block.pandoc.append((self.vlen, PandocKeys(tuple(keys), role)))
+
+    def footnote_ref(self, child: Token) -> None:
+        pos = self.line.find("[^", self.cur)
+        if pos < 0:
+            pos = self.line.find("^[", self.cur)
+        if pos >= 0:
+            close = self.line.find("]", pos)
+            self.cur = close + 1 if close >= 0 else pos + 2
+        meta = child.meta or {}
+        label = meta.get("label")
+        key = str(label) if label is not None else f"#{meta.get('id', '')}"
+        self.block.footnotes.append((self.vlen, key))
+
+    def html_inline(self, child: Token) -> None:
+        raw = child.content
+        pos = self.line.find(raw, self.cur)
+        if raw.startswith("<!--"):
+            for m in MARKER.finditer(raw):
+                if m.group(1) == "ignore":
+                    self.block.ignore = True
                 else:
-                    cited = _link_citation(link_tok, link_text, line, cur)
-                    # "[(1)](compare-nats.md#references)": an anchor of a page, maybe this one's
-                    page_anchor = href if cited is None and _PAGE_ANCHOR.fullmatch(href) else None
-                    block.links.append(Link(link_start, vlen, cited, anchor=page_anchor))
-                if link_tok.markup == "autolink":
-                    block.masked.append((link_start, vlen))
-                    end = line.find(">", cur)
-                    cur = end + 1 if end >= 0 else cur
-                else:
-                    close = line.find("]", cur)
-                    if close >= 0:
-                        cur = _skip_link_tail(line, close + 1)
-            link_tok = None
-        elif ctype == "image":
-            pos = line.find("![", cur)
+                    self.block.toggles.append(m.group(1) == "enable")
+        else:
+            self.html_tag(raw, pos)
+        self.past(raw, pos, "\n" in raw)
+
+    def html_tag(self, raw: str, pos: int) -> None:
+        """An inline HTML tag: an anchor it declares, a superscript, a link, code, a line break."""
+        low = raw[:6].lower()
+        if " " in raw or "\n" in raw:
+            declared = _HTML_ID.match(raw)
+            if declared is not None and "href" not in raw[: declared.start(1)].lower():
+                self.block.anchors.append(declared.group(1))
+        if low.startswith("<sup"):
+            self.sup = (len(self.parts), self.vlen, len(self.block.links))
+        elif low.startswith("</sup") and self.sup is not None:
+            self.vlen, self.last = _drop_marker(self.block, self.parts, self.sup, self.vlen, self.last)
+            self.sup = None
+        elif low.startswith("<a ") or low.startswith("<a\n"):
+            self.html_link_open(raw, pos)
+        elif low.startswith("</a"):
+            self.html_link_close()
+        elif low.startswith("<code"):
+            self.code_depth += 1
+        elif low.startswith("</code"):
+            self.code_depth = max(0, self.code_depth - 1)
+        elif low.startswith("<br") and self.last != " ":
+            self.space()
+
+    def html_link_open(self, raw: str, pos: int) -> None:
+        m = HTML_A.match(raw)
+        if m:
             if pos >= 0:
-                close = line.find("]", pos + 2)
-                cur = _skip_link_tail(line, close + 1) if close >= 0 else pos + 2
-        elif ctype in ("pandoc_cite", "cite_role"):
-            raw = child.content
-            first_line, _, rest = raw.partition("\n")
-            pos = line.find(first_line, cur)
-            if rest:
-                li += raw.count("\n")
-                line = content_lines[li] if li < len(content_lines) else ""
-                cur = len(raw) - raw.rfind("\n") - 1
-            elif pos >= 0:
-                cur = pos + len(raw)
-            if parts and parts[-1].endswith(" "):
-                parts[-1] = parts[-1][:-1]  # "overfit [@doi:…]." reads "overfit."
-                vlen -= 1
-                pending_space = True
-                # the last visible character (the space may have been a part of its own,
-                # after "**MMLU**"): "**MMLU** {cite}`k` dataset" reads "MMLU dataset"
-                last = next((p[-1] for p in reversed(parts) if p), " ")
-            keys = (child.meta or {}).get("keys") or []
-            if keys:
-                role = raw if ctype == "cite_role" else None
-                block.pandoc.append((vlen, PandocKeys(tuple(keys), role)))
-        elif ctype == "footnote_ref":
-            pos = line.find("[^", cur)
-            if pos < 0:
-                pos = line.find("^[", cur)
-            if pos >= 0:
-                close = line.find("]", pos)
-                cur = close + 1 if close >= 0 else pos + 2
-            meta = child.meta or {}
-            label = meta.get("label")
-            key = str(label) if label is not None else f"#{meta.get('id', '')}"
-            block.footnotes.append((vlen, key))
-        elif ctype == "html_inline":
-            raw = child.content
-            pos = line.find(raw, cur)
-            if raw.startswith("<!--"):
-                for m in MARKER.finditer(raw):
-                    if m.group(1) == "ignore":
-                        block.ignore = True
-                    else:
-                        block.toggles.append(m.group(1) == "enable")
+                self.mark(pos)
+            t = _HTML_TITLE.search(raw)
+            href = m.group(1) or m.group(2) or m.group(3) or ""
+            self.html_link = (href, (t.group(1) or t.group(2)) if t else None)
+            self.link_start = self.vlen
+            self.link_part = len(self.parts)
+
+    def html_link_close(self) -> None:
+        if self.html_link is not None:
+            href, title = self.html_link
+            if href.startswith("#") and len(href) > 1:
+                # '<sup><a href="#fn1">1</a></sup>': an in-document anchor, as "[1](#fn1)"
+                self.block.links.append(Link(self.link_start, self.vlen, None, anchor=href[1:]))
             else:
-                low = raw[:6].lower()
-                if " " in raw or "\n" in raw:
-                    declared = _HTML_ID.match(raw)
-                    if declared is not None and "href" not in raw[: declared.start(1)].lower():
-                        block.anchors.append(declared.group(1))
-                if low.startswith("<sup"):
-                    sup = (len(parts), vlen, len(block.links))
-                elif low.startswith("</sup") and sup is not None:
-                    vlen, last = _drop_marker(block, parts, sup, vlen, last)
-                    sup = None
-                elif low.startswith("<a ") or low.startswith("<a\n"):
-                    m = HTML_A.match(raw)
-                    if m:
-                        if pos >= 0:
-                            mark(pos)
-                        t = _HTML_TITLE.search(raw)
-                        href = m.group(1) or m.group(2) or m.group(3) or ""
-                        html_link = (href, (t.group(1) or t.group(2)) if t else None)
-                        link_start = vlen
-                        link_part = len(parts)
-                elif low.startswith("</a"):
-                    if html_link is not None:
-                        href, title = html_link
-                        if href.startswith("#") and len(href) > 1:
-                            # '<sup><a href="#fn1">1</a></sup>': an in-document anchor, as "[1](#fn1)"
-                            block.links.append(Link(link_start, vlen, None, anchor=href[1:]))
-                        else:
-                            text = "".join(parts[link_part:])
-                            cit = resolve.link_citation(
-                                f'<a href="{href}">{text}</a>', CitationKind.link, href, title
-                            )
-                            block.links.append(Link(link_start, vlen, cit))
-                    html_link = None
-                elif low.startswith("<code"):
-                    code_depth += 1
-                elif low.startswith("</code"):
-                    code_depth = max(0, code_depth - 1)
-                elif low.startswith("<br") and last != " ":
-                    parts.append(" ")
-                    vlen += 1
-                    last = " "
-            if "\n" in raw:
-                li += raw.count("\n")
-                line = content_lines[li] if li < len(content_lines) else ""
-                cur = len(raw) - raw.rfind("\n") - 1
-            elif pos >= 0:
-                cur = pos + len(raw)
-        elif ctype.endswith("_open") or ctype.endswith("_close"):
-            # emphasis / strong / strikethrough: the markers are not visible text
-            markup = child.markup
-            if markup:
-                # only a marker at cur or cur + 1 counts: looking further (to the end of a long
-                # line, for each of many markers) would be quadratic
-                pos = line.find(markup, cur, cur + 1 + len(markup))
-                if pos >= 0:
-                    if ctype.endswith("_open"):
-                        mark(pos)
-                    cur = pos + len(markup)
-    block.text = "".join(parts).rstrip()
-    return block
+                text = "".join(self.parts[self.link_part :])
+                cit = resolve.link_citation(f'<a href="{href}">{text}</a>', CitationKind.link, href, title)
+                self.block.links.append(Link(self.link_start, self.vlen, cit))
+        self.html_link = None
+
+    def emphasis(self, child: Token) -> None:
+        """Emphasis, strong, strikethrough: the markers are not visible text."""
+        markup = child.markup
+        if markup:
+            # only a marker at cur or cur + 1 counts: looking further (to the end of a long
+            # line, for each of many markers) would be quadratic
+            pos = self.line.find(markup, self.cur, self.cur + 1 + len(markup))
+            if pos >= 0:
+                if child.type.endswith("_open"):
+                    self.mark(pos)
+                self.cur = pos + len(markup)
+
+
+_HANDLERS: dict[str, Callable[[_Scan, Token], None]] = {
+    "text": _Scan.text,
+    "text_special": _Scan.text_special,
+    "softbreak": _Scan.line_break,
+    "hardbreak": _Scan.line_break,
+    "code_inline": _Scan.code_inline,
+    "link_open": _Scan.link_open,
+    "link_close": _Scan.link_close,
+    "image": _Scan.image,
+    "pandoc_cite": _Scan.citation_keys,
+    "cite_role": _Scan.citation_keys,
+    "footnote_ref": _Scan.footnote_ref,
+    "html_inline": _Scan.html_inline,
+}
 
 
 def _word_before(parts: list[str], index: int) -> str:
