@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from operator import attrgetter, itemgetter
 from pathlib import PurePosixPath
-from typing import TypeVar
+from typing import TypeAlias, TypeVar
 
 from citecheck.extract import citations, resolve
 from citecheck.extract.block import Anchor, Block, Link, PandocKeys, apply_mask, sup_numbers
@@ -78,13 +78,18 @@ def _undefined_references(text: str) -> Iterator[tuple[int, int, str, str]]:
             pos = q + 1
 
 
+# What a sentence cites, before the file is read: a citation; a numbered or author-year mention;
+# a footnote's label (str); a pandoc bracket's keys; a link to an in-document anchor.
+Item: TypeAlias = Citation | resolve.Mention | str | PandocKeys | Anchor
+
+
 @dataclass
 class Draft:
     """A claim whose reference-list and footnote citations resolve once the file is read."""
 
     claim: Claim
     # (offset, item); str: a footnote; PandocKeys: a pandoc bracket; Anchor: an in-document link
-    citations: list[tuple[int, Citation | resolve.Mention | str | PandocKeys | Anchor]]
+    citations: list[tuple[int, Item]]
     fact_kinds: list[ClaimKind]
     skipped_by: str | None = None  # the skip rule that set the sentence aside (`extract.skip`)
 
@@ -188,11 +193,165 @@ def block_drafts(
     extra: list[Citation] | None = None,
     list_item: bool = False,
 ) -> list[Draft]:
-    text = block.text
-    if not text.strip():
+    """The drafts of a block's sentences, and the sentences a skip rule set aside. `split`
+    False: the block is one unit (a table row); `quote`: its sentences are an attributed
+    quotation's, and `extra` the citations the attribution carries; `list_item`: the block opens
+    a list item."""
+    if not block.text.strip():
         return []
-    masked = list(block.masked)
-    # Citations in running text (bare URLs, DOIs, arXiv ids, PMIDs; not in link text or code).
+    return _Sentences(block, file, split, quote, extra, list_item).drafts()
+
+
+class _Sentences:
+    """A block split into sentences, with what each one holds (a sentence runs to the next
+    one's start), gathered in one pass over each kind of item rather than one pass per
+    sentence, in the order the items come."""
+
+    def __init__(
+        self, block: Block, file: str, split: bool, quote: bool, extra: list[Citation] | None, list_item: bool
+    ) -> None:
+        self.block, self.file, self.split, self.quote, self.extra = block, file, split, quote, extra
+        self.list_item = list_item
+        self.text = text = block.text
+        masked = list(block.masked)
+        found = _running_citations(block, masked)
+        mask = _without_callout_label(apply_mask(text, masked), block.breaks)
+        self.spans = spans = (
+            split_sentences(_marker_gaps(mask, block.links))
+            if split
+            else [(len(text) - len(text.lstrip()), len(text.rstrip()))]
+        )
+        mentions = resolve.find_mentions(mask) if "[" in mask or "(" in mask else []
+        if block.sups:
+            mentions = sorted([*mentions, *_sup_mentions(block)], key=attrgetter("start"))
+        undefined = _undefined_citations(mask)
+        n = len(text)
+        starts = [s for s, _ in spans]
+        self.link_items = _links_by_sentence(block.links, spans, starts, n)
+        self.point_items = _by_sentence(starts, n, found + undefined, itemgetter(0))
+        mentions, self.mask = _without_linked_works(mentions, mask, text, block.links)
+        self.kind_mask = _kind_mask(self.mask, mentions, block.links, text)
+        self.mention_items = _by_sentence(starts, n, mentions, attrgetter("start"))
+        self.footnote_items = _by_sentence(starts, n, block.footnotes, itemgetter(0), markers=True)
+        self.pandoc_items = _by_sentence(starts, n, block.pandoc, itemgetter(0), markers=True)
+        self.lead = _lead_citation(block, spans, self.mask, self.link_items) if split else None
+
+    def drafts(self) -> list[Draft]:
+        drafts: list[Draft] = []
+        prev_items: list[tuple[int, Item]] = []
+        for k, (s, e) in enumerate(self.spans):
+            cand = self.candidate(k, s, e)
+            if PRE_KINDS[0].matches(cand):  # a question: it cites nothing for the next one either
+                prev_items = []
+                drafts.append(_skipped(self.block, self.file, cand, PRE_KINDS[0]))
+                continue
+            items = self.items(k, s, e)
+            if not items and prev_items and reports_cited_finding(cand.sentence):
+                # "… Koutsoukas et al. benchmarked … [@doi:…]. The researchers found that …": the
+                # finding is the cited study's, so it cites what the sentence before it cites
+                items = [
+                    (s, _inherited(item)) for _, item in prev_items if not isinstance(item, resolve.Mention)
+                ]
+            prev_items = items  # (the attribution's citations, added to it next, are in it too)
+            draft = self.draft(k, cand, items)
+            if draft is not None:
+                drafts.append(draft)
+        return drafts
+
+    def candidate(self, k: int, s: int, e: int) -> Candidate:
+        return Candidate(
+            text=self.text,
+            start=s,
+            end=e,
+            mask=self.mask,
+            kind_mask=self.kind_mask,
+            masked=self.block.masked,
+            links=self.link_items.get(k, []),
+            citations=[],
+            mentions=len(self.mention_items.get(k, ())),
+            kinds=[],
+            first=k == 0,
+            list_item=self.list_item,
+            split=self.split,
+            quote=self.quote,
+        )
+
+    def items(self, k: int, s: int, e: int) -> list[tuple[int, Item]]:
+        """What sentence `k`, `text[s:e]`, cites, by offset: its links (or the in-document
+        anchors they point to), running-text citations, mentions, footnote and pandoc markers,
+        and the block's lead link."""
+        items: list[tuple[int, Item]] = []
+        for lk in self.link_items.get(k, []):
+            if lk.citation is not None:
+                # one copy with its offsets set (setting them on a copy costs twice as much)
+                c = lk.citation.model_copy(update={"start": max(lk.start, s) - s, "end": min(lk.end, e) - s})
+                items.append((lk.start, c))
+            elif lk.anchor is not None and (anchor := _own_anchor(lk.anchor, self.file)):
+                items.append((lk.start, Anchor(anchor, f"[{self.text[lk.start : lk.end]}](#{anchor})")))
+        for fs, fe, c in self.point_items.get(k, ()):
+            items.append((fs, c.model_copy(update={"start": fs - s, "end": min(fe, e) - s})))
+        seen: set[tuple[str, str, str]] = set()
+        for mn in self.mention_items.get(k, ()):
+            key = (mn.kind, mn.raw, mn.identifier)
+            if key in seen:
+                continue  # the same reference again in this sentence: it cites the same source
+            seen.add(key)
+            # offsets inside the claim text, as for the other visible citations
+            items.append((mn.start, replace(mn, start=mn.start - s, end=min(mn.end, e) - s)))
+        items.extend(self.footnote_items.get(k, ()))
+        items.extend(self.pandoc_items.get(k, ()))
+        if self.lead is not None and k > 0:
+            items.append((s, self.lead.model_copy(update={"start": None, "end": None})))
+        return items
+
+    def draft(self, k: int, cand: Candidate, items: list[tuple[int, Item]]) -> Draft | None:
+        """Sentence `k`'s draft, a skipped draft if a skip rule sets it aside, or None when it
+        states no fact and cites nothing (most sentences)."""
+        s, e = cand.start, cand.end
+        if self.extra:
+            # a quotation's attribution and lead-in cite every sentence of it
+            items.extend((s, c) for c in self.extra)
+        cand.citations = [item for _, item in items]
+        # Titles first: the commonest skip on link-heavy pages, and it needs no kinds.
+        if PRE_KINDS[1].matches(cand):
+            return _skipped(self.block, self.file, cand, PRE_KINDS[1])
+        kinds = detect_kinds(self.kind_mask[s:e])
+        if self.quote and ClaimKind.quote not in kinds:
+            kinds.append(ClaimKind.quote)
+        if not items and k + 1 in self.link_items:
+            pointed = self.pointed_source(k, kinds)
+            if pointed:
+                items = [(s, _inherited(c)) for c in pointed]
+                cand.citations = pointed
+        if not items and not kinds:
+            return None
+        cand.kinds = kinds
+        rule = skip_rule(cand)
+        if rule is not None:
+            return _skipped(self.block, self.file, cand, rule)
+        line, col = self.block.position(s)
+        claim = Claim(text=cand.sentence, kinds=[], file=self.file, line=line, column=col)
+        return Draft(claim, items, kinds)
+
+    def pointed_source(self, k: int, kinds: list[ClaimKind]) -> list[Citation]:
+        """What the sentence after sentence `k` links when it only points at the source of
+        `k`'s fact or change: "The cache cut build times by 40%. See the [benchmark](…) for
+        details.", "Version 0.4.2 has been released. See the [release notes](…)"."""
+        nxt = [lk.citation for lk in self.link_items[k + 1] if lk.citation is not None]
+        s, e = self.spans[k + 1]
+        if (
+            nxt
+            and points_to_source(self.text[s:e])
+            and (kinds or reports_a_change(self.text[self.spans[k][0] : self.spans[k][1]]))
+        ):
+            return nxt
+        return []
+
+
+def _running_citations(block: Block, masked: list[tuple[int, int]]) -> list[tuple[int, int, Citation]]:
+    """Citations in running text (bare URLs, DOIs, arXiv ids, PMIDs; not in link text or code),
+    each with its span, which joins `masked`."""
+    text = block.text
     found: list[tuple[int, int, Citation]] = []
     forms = citations.running_forms(text)
     if forms:
@@ -210,31 +369,36 @@ def block_drafts(
                 found.append((hit.start, hit.end, citations.citation(form, hit)))
                 masked.append((hit.start, hit.end))
                 taken.add(hit.start, hit.end)
-    mask = apply_mask(text, masked)
+    return found
+
+
+def _without_callout_label(mask: str, breaks: list[int]) -> str:
+    """A callout's label and title (the rest of its line) are not part of any sentence."""
     alert = _ALERT.match(mask)
-    if alert:  # a callout's label and title (the rest of its line) are not part of any sentence
-        end = next((b for b in block.breaks if b >= alert.end()), alert.end())
+    if alert:
+        end = next((b for b in breaks if b >= alert.end()), alert.end())
         mask = " " * end + mask[end:]
-    spans = (
-        split_sentences(_marker_gaps(mask, block.links))
-        if split
-        else [(len(text) - len(text.lstrip()), len(text.rstrip()))]
-    )
-    mentions = resolve.find_mentions(mask) if "[" in mask or "(" in mask else []
-    if block.sups:
-        mentions = sorted([*mentions, *_sup_mentions(block)], key=attrgetter("start"))
+    return mask
+
+
+def _undefined_citations(mask: str) -> list[tuple[int, int, Citation]]:
+    """The `[^label]` footnotes and `[text][label]` reference links left in the visible text,
+    whose definitions are missing: each an error citation, with its span."""
     undefined: list[tuple[int, int, Citation]] = []
     if "[" in mask:
         for fs, fe, label in _undefined_footnotes(mask):
             undefined.append((fs, fe, resolve.footnote_citations(mask[fs:fe], label, None)[0]))
         for fs, fe, ref_text, ref_label in _undefined_references(mask):
             undefined.append((fs, fe, resolve.undefined_reference(mask[fs:fe], ref_label or ref_text)))
-    # What each sentence holds (a sentence runs to the next one's start), gathered in one pass
-    # over each kind of item rather than one pass per sentence, in the order the items come.
-    n = len(text)
-    starts = [s for s, _ in spans]
+    return undefined
+
+
+def _links_by_sentence(
+    links: list[Link], spans: list[tuple[int, int]], starts: list[int], n: int
+) -> dict[int, list[Link]]:
+    """The links of each sentence, by its index: a link belongs to every sentence it overlaps."""
     link_items: dict[int, list[Link]] = {}
-    for lk in block.links:
+    for lk in links:
         if lk.end <= lk.start:  # a marker dropped from the text: it cites the sentence it follows
             link_items.setdefault(max(bisect_right(starts, lk.start) - 1, 0), []).append(lk)
             continue
@@ -245,138 +409,59 @@ def block_drafts(
             nxt = spans[k + 1][0] if k + 1 < len(spans) else n + 1
             if lk.start < nxt and lk.end > spans[k][0]:
                 link_items.setdefault(k, []).append(lk)
-    point_items = _by_sentence(starts, n, found + undefined, itemgetter(0))
-    if mentions and block.links:
-        # "[Shallue et al. 2018](https://…)": the link is the citation; its text names it, and
-        # its year is no date the sentence states
-        # its year is no date the sentence states; so is "([Ince et al., 2012](…))", a parenthesis
-        # around such a link
-        in_links = _Spans((lk.start, lk.end) for lk in block.links)
-        covered = [mn for mn in mentions if in_links.covers(mn.start) or _names_a_link(mn, text, block.links)]
+    return link_items
+
+
+def _without_linked_works(
+    mentions: list[resolve.Mention], mask: str, text: str, links: list[Link]
+) -> tuple[list[resolve.Mention], str]:
+    """The mentions that are no link's own text, and `mask` with the others blanked:
+    "[Shallue et al. 2018](https://…)": the link is the citation; its text names it, and its
+    year is no date the sentence states; so is "([Ince et al., 2012](…))", a parenthesis around
+    such a link."""
+    if mentions and links:
+        in_links = _Spans((lk.start, lk.end) for lk in links)
+        covered = [mn for mn in mentions if in_links.covers(mn.start) or _names_a_link(mn, text, links)]
         if covered:
             mentions = [mn for mn in mentions if mn not in covered]
             mask = apply_mask(mask, [(mn.start, mn.end) for mn in covered])
-    # an author-year citation's year is where the claim comes from, not a date it states; so is
-    # a link's whose text is one ("[Shallue et al. 2018](…)", "[Alston and Rick, 2021](…)")
+    return mentions, mask
+
+
+def _kind_mask(mask: str, mentions: list[resolve.Mention], links: list[Link], text: str) -> str:
+    """`mask` with what states no fact blanked too, for the kinds: an author-year citation's
+    year is where the claim comes from, not a date it states; so is a link's whose text is one
+    ("[Shallue et al. 2018](…)", "[Alston and Rick, 2021](…)"); and the numbers of TeX math
+    ("the path from node $0$ to node $14$") are no figures or years."""
     not_facts = [(mn.start, mn.end) for mn in mentions if mn.kind == CitationKind.author_year]
     not_facts += [
         (lk.start, lk.end)
-        for lk in block.links
+        for lk in links
         if lk.end - lk.start < 80 and _AUTHOR_YEAR_LINK.fullmatch(text, lk.start, lk.end)
     ]
     if "$" in mask:
-        # the numbers of TeX math ("the path from node $0$ to node $14$") are no figures or years
         not_facts += [m.span() for m in _TEX_MATH.finditer(mask)]
-    kind_mask = apply_mask(mask, not_facts)
-    mention_items = _by_sentence(starts, n, mentions, attrgetter("start"))
-    footnote_items = _by_sentence(starts, n, block.footnotes, itemgetter(0), markers=True)
-    pandoc_items = _by_sentence(starts, n, block.pandoc, itemgetter(0), markers=True)
-    # "[Knight Capital](…). A combination of … caused a $460M loss.": a block that opens with a
-    # link standing alone as its first sentence is about the linked page; its sentences cite it.
-    lead: Citation | None = None
-    if split and len(spans) > 1 and block.links and block.links[0].start <= spans[0][0]:
+    return apply_mask(mask, not_facts)
+
+
+def _lead_citation(
+    block: Block, spans: list[tuple[int, int]], mask: str, link_items: dict[int, list[Link]]
+) -> Citation | None:
+    """ "[Knight Capital](…). A combination of … caused a $460M loss.": a block that opens with a
+    link standing alone as its first sentence is about the linked page; its sentences cite it."""
+    if len(spans) > 1 and block.links and block.links[0].start <= spans[0][0]:
         first = block.links[0]
         if (
             first.citation is not None
             and words_outside(mask[spans[0][0] : spans[0][1]], link_items.get(0, []), *spans[0]) == 0
         ):
-            lead = first.citation
-    drafts: list[Draft] = []
-    prev_items: list[tuple[int, Citation | resolve.Mention | str | PandocKeys | Anchor]] = []
-    for k, (s, e) in enumerate(spans):
-        sentence = text[s:e]
-        sentence_links = link_items.get(k, [])
-        cand = Candidate(
-            text=text,
-            start=s,
-            end=e,
-            mask=mask,
-            kind_mask=kind_mask,
-            masked=block.masked,
-            links=sentence_links,
-            citations=[],
-            mentions=len(mention_items.get(k, ())),
-            kinds=[],
-            first=k == 0,
-            list_item=list_item,
-            split=split,
-            quote=quote,
-        )
-        if PRE_KINDS[0].matches(cand):  # a question: it cites nothing for the next one either
-            prev_items = []
-            drafts.append(_skipped(block, file, cand, PRE_KINDS[0]))
-            continue
-        items: list[tuple[int, Citation | resolve.Mention | str | PandocKeys | Anchor]] = []
-        for lk in sentence_links:
-            if lk.citation is not None:
-                # one copy with its offsets set (setting them on a copy costs twice as much)
-                c = lk.citation.model_copy(update={"start": max(lk.start, s) - s, "end": min(lk.end, e) - s})
-                items.append((lk.start, c))
-            elif lk.anchor is not None and (anchor := _own_anchor(lk.anchor, file)):
-                items.append((lk.start, Anchor(anchor, f"[{text[lk.start : lk.end]}](#{anchor})")))
-        for fs, fe, c in point_items.get(k, ()):
-            items.append((fs, c.model_copy(update={"start": fs - s, "end": min(fe, e) - s})))
-        seen: set[tuple[str, str, str]] = set()
-        for mn in mention_items.get(k, ()):
-            key = (mn.kind, mn.raw, mn.identifier)
-            if key in seen:
-                continue  # the same reference again in this sentence: it cites the same source
-            seen.add(key)
-            # offsets inside the claim text, as for the other visible citations
-            items.append((mn.start, replace(mn, start=mn.start - s, end=min(mn.end, e) - s)))
-        items.extend(footnote_items.get(k, ()))
-        items.extend(pandoc_items.get(k, ()))
-        if lead is not None and k > 0:
-            items.append((s, lead.model_copy(update={"start": None, "end": None})))
-        if not items and prev_items and reports_cited_finding(sentence):
-            # "… Koutsoukas et al. benchmarked … [@doi:…]. The researchers found that …": the
-            # finding is the cited study's, so it cites what the sentence before it cites
-            items = [(s, _inherited(item)) for _, item in prev_items if not isinstance(item, resolve.Mention)]
-        prev_items = items
-        if extra:
-            # a quotation's attribution and lead-in cite every sentence of it
-            items.extend((s, c) for c in extra)
-        cand.citations = [item for _, item in items]
-        # Titles first: the commonest skip on link-heavy pages, and it needs no kinds.
-        if PRE_KINDS[1].matches(cand):
-            drafts.append(_skipped(block, file, cand, PRE_KINDS[1]))
-            continue
-        kinds = detect_kinds(kind_mask[s:e])
-        if quote and ClaimKind.quote not in kinds:
-            kinds.append(ClaimKind.quote)
-        if not items and k + 1 in link_items:
-            # "The cache cut build times by 40%. See the [benchmark](…) for details.", "Version
-            # 0.4.2 has been released. See the [release notes](…)": a fact's or a change's source
-            # is what the pointer after it links, not nothing
-            nxt = [lk.citation for lk in link_items[k + 1] if lk.citation is not None]
-            if (
-                nxt
-                and points_to_source(text[spans[k + 1][0] : spans[k + 1][1]])
-                and (kinds or reports_a_change(sentence))
-            ):
-                items = [(s, _inherited(c)) for c in nxt]
-                cand.citations = nxt
-        if not items and not kinds:
-            continue  # states no fact and cites nothing (most sentences: no candidate)
-        cand.kinds = kinds
-        rule = skip_rule(cand)
-        if rule is not None:
-            drafts.append(_skipped(block, file, cand, rule))
-            continue
-        line, col = block.position(s)
-        claim = Claim(text=sentence, kinds=[], file=file, line=line, column=col)
-        drafts.append(Draft(claim, items, kinds))
-    return drafts
+            return first.citation
+    return None
 
 
-def _inherited(
-    item: Citation | resolve.Mention | str | PandocKeys | Anchor,
-) -> Citation | resolve.Mention | str | PandocKeys | Anchor:
+def _inherited(item: Item) -> Item:
     """A citation carried over to the next sentence: it has no place in that sentence's text."""
     return item.model_copy(update={"start": None, "end": None}) if isinstance(item, Citation) else item
-
-
-_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
 def _names_a_link(mention: resolve.Mention, text: str, links: list[Link]) -> bool:
