@@ -17,6 +17,7 @@ from citecheck.extract.block import Block, apply_mask, block_urls, sup_numbers
 from citecheck.extract.drafts import Draft
 from citecheck.extract.inline import scan_inline
 from citecheck.extract.parser import Clock
+from citecheck.extract.phrases.grammar import is_fragment, reads_as_reference
 from citecheck.models import CitationKind, Reference
 
 
@@ -42,11 +43,27 @@ def note_entries(block: Block, first_line: int) -> list[Reference]:
 
 @dataclass
 class Footnote:
+    """A footnote's body: the sources it names, and the drafts of its sentences."""
+
     urls: list[str] = field(default_factory=list)
     mentions: list[resolve.Mention] = field(default_factory=list)
     drafts: list[Draft] = field(default_factory=list)
 
     seen: set[str] = field(default_factory=set)  # `urls` as a set: a body may name thousands
+
+    def claims(self) -> list[Draft]:
+        """The drafts of its body that are claims: all but a reference's for an explanatory note;
+        for a note that cites, those that state a figure, a date, a quotation or a comparison ("The
+        entire dataset has 100,000,000 rows in a single 14 GB Parquet file"), each with its own
+        citations, and not a reference's title and date ("ACM SIGCOMM …, Volume 41 Issue 4 August
+        2011")."""
+        if not self.urls and not self.mentions:
+            return [d for d in self.drafts if not reads_as_reference(d.claim.text)]
+        return [
+            d
+            for d in self.drafts
+            if d.fact_kinds and not is_fragment(d.claim.text) and not reads_as_reference(d.claim.text)
+        ]
 
     def add_urls(self, urls: list[str]) -> None:
         """Add the URLs not there yet, in order."""

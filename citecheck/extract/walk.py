@@ -7,6 +7,7 @@ and turned into drafts (`citecheck.extract.drafts`)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,6 @@ from citecheck.extract.drafts import Draft, block_drafts
 from citecheck.extract.htmlblocks import KRAMDOWN, html_markdown, html_prose
 from citecheck.extract.inline import MARKER, scan_inline, target_titles
 from citecheck.extract.parser import Clock, children, may_hold_claim
-from citecheck.extract.phrases.grammar import is_fragment, reads_as_reference
 from citecheck.extract.quotes import SPEAKER, WHOLE_QUOTE, QuoteContext, blockquote_context, find_close
 from citecheck.extract.references import (
     Footnote,
@@ -31,24 +31,6 @@ from citecheck.extract.references import (
 from citecheck.extract.tables import defines_fields, row_drafts
 from citecheck.models import Reference
 
-# The token types the walk acts on; any other token matters only to a pending citecheck-ignore
-# marker (and the open block quotes are popped at the next of these, which reads the same).
-_WALKED = frozenset(
-    [
-        "html_block",
-        "admonition_title_open",
-        "heading_open",
-        "blockquote_open",
-        "footnote_reference_open",
-        "footnote_reference_close",
-        "list_item_open",
-        "list_item_close",
-        "thead_open",
-        "thead_close",
-        "tr_close",
-        "inline",
-    ]
-)
 # GitHub's task-list box: "- [ ] Docs updated", "- [x] (R) Enhancement issue in release milestone".
 _TASK_BOX = re.compile(r"\[[ xX]\]\s")
 
@@ -66,207 +48,272 @@ class Walked:
 
 
 def walk(tokens: list[Token], lines: list[str], file: str, env: dict[str, Any], clock: Clock) -> Walked:
-    drafts: list[Draft] = []
-    references: list[Reference] = []
-    notes: list[Reference] = []  # lines opening with a superscript number, outside a reference list
-    open_references: list[OpenReference] = []
-    footnotes: dict[str, Footnote] = {}
-    disabled = False
-    ignore_level: int | None = None  # a citecheck-ignore marker waits for the next block here
-    skip_close_level: int | None = None  # skipping an ignored block until its close
-    ref_section: int | None = None  # heading level of the current reference-list section
-    notes_section = False  # that section is headed "Notes": its paragraphs of prose are prose
-    ref_item: OpenReference | None = None
-    ref_item_level = -1
-    quotes: list[QuoteContext] = []
-    skip_inline: set[int] = set()
-    footnote_key: str | None = None
-    prev_inline: Token | None = None
-    row: list[Block] = []
-    in_thead = False
-    headers: list[str] = []  # the current table's header cells
-    definitions = False  # the current table is a data dictionary (`defines_fields`)
-    anchors: dict[str, list[str]] = {}  # id → the URLs of the entry that declares it
-    titles = target_titles(tokens) if any("](#" in ln for ln in lines) else {}
-    linked: dict[str, str] = {}  # "zarin et al. 2016" → the URL of a link with that text
-    spoken_until = -1  # the close of a list that a line naming its speaker introduces
+    """The drafts of a parsed file, and what their citations resolve against."""
+    return _Walk(tokens, lines, file, env, clock).run()
 
-    for i, tok in enumerate(tokens):
-        ttype = tok.type
-        if skip_close_level is not None:
-            if tok.nesting == -1 and tok.level == skip_close_level:
-                skip_close_level = None
-            continue
-        if ttype not in _WALKED and ignore_level is None:
-            continue  # most tokens (paragraph and list opens and closes, cells): nothing to do
-        if ttype == "html_block":
-            if i in skip_inline:
-                continue  # read with the HTML block before it
-            clock.check(tok.map[0] + 1 if tok.map else None)
-            markers = list(MARKER.finditer(tok.content))
-            for m in markers:
-                kind = m.group(1)
-                if kind == "disable":
-                    disabled = True
-                elif kind == "enable":
-                    disabled = False
-                elif "<!--" in tok.content:
-                    ignore_level = tok.level
-            if markers:
+
+class _Walk:
+    """The walk's state: where it stands in the document's structure, and what it found."""
+
+    def __init__(
+        self, tokens: list[Token], lines: list[str], file: str, env: dict[str, Any], clock: Clock
+    ) -> None:
+        self.tokens, self.lines, self.file, self.env, self.clock = tokens, lines, file, env, clock
+        self.titles = target_titles(tokens) if any("](#" in ln for ln in lines) else {}
+        self.found = Walked(drafts=[], references=[], notes=[], footnotes={}, anchors={}, linked={})
+        self.drafts = self.found.drafts
+        # the citecheck markers
+        self.disabled = False
+        self.ignore_level: int | None = None  # a citecheck-ignore marker waits for the next block here
+        self.skip_close_level: int | None = None  # skipping an ignored block until its close
+        # a reference-list section
+        self.ref_section: int | None = None  # heading level of the current reference-list section
+        self.notes_section = False  # that section is headed "Notes": its paragraphs of prose are prose
+        self.ref_item: OpenReference | None = None
+        self.ref_item_level = -1
+        self.open_references: list[OpenReference] = []
+        # block quotes, footnotes, tables
+        self.quotes: list[QuoteContext] = []
+        self.spoken_until = -1  # the close of a list that a line naming its speaker introduces
+        self.footnote_key: str | None = None
+        self.row: list[Block] = []
+        self.in_thead = False
+        self.headers: list[str] = []  # the current table's header cells
+        self.definitions = False  # the current table is a data dictionary (`defines_fields`)
+        self.skip_inline: set[int] = set()  # inline tokens read already, or not prose (titles)
+        self.prev_inline: Token | None = None
+
+    def run(self) -> Walked:
+        handlers = _HANDLERS
+        for i, tok in enumerate(self.tokens):
+            if self.skip_close_level is not None:
+                if tok.nesting == -1 and tok.level == self.skip_close_level:
+                    self.skip_close_level = None
                 continue
-            if ignore_level is not None and tok.level == ignore_level:
-                ignore_level = None  # the ignored block is this HTML block
+            ttype = tok.type
+            if ttype not in _WALKED and self.ignore_level is None:
+                continue  # most tokens (paragraph and list opens and closes, cells): nothing to do
+            if ttype == "html_block":
+                self.html_block(i, tok)
                 continue
-            if not disabled and ref_section is None and footnote_key is None:
-                if KRAMDOWN.search(tok.content):
-                    drafts.extend(html_markdown(tok, lines, file, env, clock))
-                else:
-                    new, merged = html_prose(tokens, i, lines, file, env, clock, prev_inline, anchors)
-                    drafts.extend(new)
-                    skip_inline.update(range(i + 1, i + 1 + merged))
-            continue
-        if ignore_level is not None:
-            if tok.level < ignore_level:
-                ignore_level = None
-            elif tok.level == ignore_level and tok.nesting >= 0:
-                ignore_level = None
-                if tok.nesting == 1:
-                    skip_close_level = tok.level
+            if self.ignore_level is not None and self.ignored(tok, self.ignore_level):
                 continue
-        while quotes and i > quotes[-1].close:
-            quotes.pop()
-        if ttype == "admonition_title_open":
-            skip_inline.add(i + 1)  # an admonition's title, like a heading
-            continue
-        if ttype == "heading_open" and quotes:
-            continue  # a heading inside a block quote is quoted text ("> ### “…” - Name"), not structure
-        if ttype == "heading_open":
-            level = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
-            if ref_section is not None and level <= ref_section:
-                ref_section = None
-            inline = tokens[i + 1] if i + 1 < len(tokens) else None
-            if inline is not None and inline.type == "inline":
-                skip_inline.add(i + 1)
-                if resolve.is_reference_heading(inline.content):
-                    ref_section = level
-                    notes_section = resolve.is_notes_heading(inline.content)
-            continue
-        if ttype == "blockquote_open":
-            ctx, attribution = blockquote_context(tokens, i, prev_inline, env, clock)
-            quotes.append(ctx)
-            if attribution is not None:
-                skip_inline.add(attribution)
-            continue
-        if ttype == "footnote_reference_open":
-            footnote_key = str((tok.meta or {}).get("label", ""))
-            footnotes[footnote_key] = Footnote()
-            continue
-        if ttype == "footnote_reference_close":
-            fn = footnotes.get(footnote_key or "")
-            if fn is not None and not fn.urls and not fn.mentions:
-                # an explanatory note: its own sentences are claims, but for a reference it gives
-                drafts.extend(d for d in fn.drafts if not reads_as_reference(d.claim.text))
-            elif fn is not None:
-                # a note that cites: its sentences that state a figure, a date, a quotation or a
-                # comparison are claims too ("The entire dataset has 100,000,000 rows in a single
-                # 14 GB Parquet file"), each with its own citations; a reference's title and date
-                # ("ACM SIGCOMM …, Volume 41 Issue 4 August 2011") is none
-                drafts.extend(
-                    d
-                    for d in fn.drafts
-                    if d.fact_kinds and not is_fragment(d.claim.text) and not reads_as_reference(d.claim.text)
+            quotes = self.quotes
+            while quotes and i > quotes[-1].close:
+                quotes.pop()
+            handler = handlers.get(ttype)
+            if handler is not None:
+                handler(self, i, tok)
+        inline_footnotes(self.env, self.found.footnotes, self.clock)
+        for item in self.open_references:
+            item.close()
+        return self.found
+
+    def ignored(self, tok: Token, level: int) -> bool:
+        """Whether `tok` is the block a citecheck-ignore marker at `level` waits for (then skipped
+        up to its close); a token above that level ends the wait."""
+        if tok.level < level:
+            self.ignore_level = None
+        elif tok.level == level and tok.nesting >= 0:
+            self.ignore_level = None
+            if tok.nesting == 1:
+                self.skip_close_level = tok.level
+            return True
+        return False
+
+    # --- one handler a token type (`_HANDLERS`), the HTML block's apart
+
+    def html_block(self, i: int, tok: Token) -> None:
+        if i in self.skip_inline:
+            return  # read with the HTML block before it
+        self.clock.check(tok.map[0] + 1 if tok.map else None)
+        markers = list(MARKER.finditer(tok.content))
+        for m in markers:
+            kind = m.group(1)
+            if kind == "disable":
+                self.disabled = True
+            elif kind == "enable":
+                self.disabled = False
+            elif "<!--" in tok.content:
+                self.ignore_level = tok.level
+        if markers:
+            return
+        if self.ignore_level is not None and tok.level == self.ignore_level:
+            self.ignore_level = None  # the ignored block is this HTML block
+            return
+        if not self.disabled and self.ref_section is None and self.footnote_key is None:
+            if KRAMDOWN.search(tok.content):
+                self.drafts.extend(html_markdown(tok, self.lines, self.file, self.env, self.clock))
+            else:
+                new, merged = html_prose(
+                    self.tokens,
+                    i,
+                    self.lines,
+                    self.file,
+                    self.env,
+                    self.clock,
+                    self.prev_inline,
+                    self.found.anchors,
                 )
-            footnote_key = None
-            continue
-        if (
-            ttype == "list_item_open"
-            and ref_section is not None
-            and (ref_item is None or tok.level <= ref_item_level)
-        ):
+                self.drafts.extend(new)
+                self.skip_inline.update(range(i + 1, i + 1 + merged))
+
+    def admonition_title_open(self, i: int, tok: Token) -> None:
+        self.skip_inline.add(i + 1)  # an admonition's title, like a heading
+
+    def heading_open(self, i: int, tok: Token) -> None:
+        if self.quotes:
+            return  # a heading inside a block quote is quoted text ("> ### “…” - Name"), not structure
+        level = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
+        if self.ref_section is not None and level <= self.ref_section:
+            self.ref_section = None
+        inline = self.tokens[i + 1] if i + 1 < len(self.tokens) else None
+        if inline is not None and inline.type == "inline":
+            self.skip_inline.add(i + 1)
+            if resolve.is_reference_heading(inline.content):
+                self.ref_section = level
+                self.notes_section = resolve.is_notes_heading(inline.content)
+
+    def blockquote_open(self, i: int, tok: Token) -> None:
+        ctx, attribution = blockquote_context(self.tokens, i, self.prev_inline, self.env, self.clock)
+        self.quotes.append(ctx)
+        if attribution is not None:
+            self.skip_inline.add(attribution)
+
+    def footnote_reference_open(self, i: int, tok: Token) -> None:
+        self.footnote_key = str((tok.meta or {}).get("label", ""))
+        self.found.footnotes[self.footnote_key] = Footnote()
+
+    def footnote_reference_close(self, i: int, tok: Token) -> None:
+        fn = self.found.footnotes.get(self.footnote_key or "")
+        if fn is not None:
+            self.drafts.extend(fn.claims())
+        self.footnote_key = None
+
+    def list_item_open(self, i: int, tok: Token) -> None:
+        if self.ref_section is not None and (self.ref_item is None or tok.level <= self.ref_item_level):
             line = (tok.map[0] + 1) if tok.map else 1
-            ref_item = OpenReference(Reference(label=tok.info or None, text="", urls=[], line=line))
-            ref_item_level = tok.level
-            references.append(ref_item.ref)
-            open_references.append(ref_item)
-            continue
-        if ttype == "list_item_close" and ref_item is not None and tok.level == ref_item_level:
-            ref_item = None
-            continue
-        if ttype == "thead_open":
-            in_thead = True
-            headers = []
-            continue
-        if ttype == "thead_close":
-            in_thead = False
-            definitions = defines_fields(headers)
-            continue
-        if ttype == "tr_close" and row:
-            if not disabled and ref_section is None:
-                drafts.extend(row_drafts(row, headers, file, definitions))
-            row = []
-            continue
-        if ttype != "inline" or i in skip_inline:
-            continue
-        clock.check(tok.map[0] + 1 if tok.map else None)
-        in_cell = i > 0 and tokens[i - 1].type in ("th_open", "td_open")
-        if in_cell and in_thead:
-            headers.append(tok.content)
-            continue
-        attributed = bool(quotes) and quotes[-1].attributed
+            self.ref_item = OpenReference(Reference(label=tok.info or None, text="", urls=[], line=line))
+            self.ref_item_level = tok.level
+            self.found.references.append(self.ref_item.ref)
+            self.open_references.append(self.ref_item)
+
+    def list_item_close(self, i: int, tok: Token) -> None:
+        if self.ref_item is not None and tok.level == self.ref_item_level:
+            self.ref_item = None
+
+    def thead_open(self, i: int, tok: Token) -> None:
+        self.in_thead = True
+        self.headers = []
+
+    def thead_close(self, i: int, tok: Token) -> None:
+        self.in_thead = False
+        self.definitions = defines_fields(self.headers)
+
+    def tr_close(self, i: int, tok: Token) -> None:
+        if self.row:
+            if not self.disabled and self.ref_section is None:
+                self.drafts.extend(row_drafts(self.row, self.headers, self.file, self.definitions))
+            self.row = []
+
+    def inline(self, i: int, tok: Token) -> None:
+        """A paragraph, list item, cell or heading's text: a block of prose, if it may hold a claim."""
+        if i in self.skip_inline:
+            return
+        self.clock.check(tok.map[0] + 1 if tok.map else None)
+        in_cell = i > 0 and self.tokens[i - 1].type in ("th_open", "td_open")
+        if in_cell and self.in_thead:
+            self.headers.append(tok.content)
+            return
+        attributed = bool(self.quotes) and self.quotes[-1].attributed
+        spoken = self.spoken(i, tok)
+        if not (
+            in_cell or attributed or spoken or self.ref_section is not None or may_hold_claim(tok.content)
+        ):
+            self.prev_inline = tok
+            return
+        block = self.scan(tok)
+        was_disabled = self.disabled
+        for t in block.toggles:
+            self.disabled = not t
+        if was_disabled or block.ignore:
+            return
+        if self.ref_section is not None and self.footnote_key is None:
+            add_reference(block, tok, self.ref_item, self.found.references)
+            if not (
+                self.notes_section
+                and self.ref_item is None
+                and not block.sups
+                and not resolve.opens_with_label(block.text)
+            ):
+                return
+        if block.sups:
+            self.found.notes.extend(note_entries(block, (tok.map[0] + 1) if tok.map else 1))
+        if in_cell:
+            self.row.append(block)
+            return
+        self.paragraph(i, block, attributed, spoken)
+
+    # --- the inline token's steps
+
+    def spoken(self, i: int, tok: Token) -> bool:
+        """Whether `tok` is a quotation in a list that a line naming its speaker introduces
+        ("**Daniel Lemire:**" then "- "…""), which is attributed."""
+        tokens = self.tokens
         if (
-            i > spoken_until
+            i > self.spoken_until
             and i + 2 < len(tokens)
             and tokens[i + 2].type == "bullet_list_open"
             and SPEAKER.fullmatch(tok.content) is not None
         ):
-            spoken_until = find_close(tokens, i + 2)
-        spoken = i < spoken_until and WHOLE_QUOTE.fullmatch(tok.content) is not None
-        if not (in_cell or attributed or spoken or ref_section is not None or may_hold_claim(tok.content)):
-            prev_inline = tok
-            continue
-        children(tok, env, clock)
-        block = scan_inline(tok, lines, titles)
+            self.spoken_until = find_close(tokens, i + 2)
+        return i < self.spoken_until and WHOLE_QUOTE.fullmatch(tok.content) is not None
+
+    def scan(self, tok: Token) -> Block:
+        """The block's visible text, and the anchors it declares and the works it links noted."""
+        children(tok, self.env, self.clock)
+        block = scan_inline(tok, self.lines, self.titles)
         for anchor in block.anchors:
             # the entry an in-document link points to: this reference-list item, or this block
-            anchors.setdefault(anchor, ref_item.ref.urls if ref_item is not None else block_urls(block))
-        note_linked_works(block, linked)
-        prev_inline = tok
-        was_disabled = disabled
-        for t in block.toggles:
-            disabled = not t
-        if was_disabled or block.ignore:
-            continue
-        if ref_section is not None and footnote_key is None:
-            add_reference(block, tok, ref_item, references)
-            if not (
-                notes_section
-                and ref_item is None
-                and not block.sups
-                and not resolve.opens_with_label(block.text)
-            ):
-                continue
-        if block.sups:
-            notes.extend(note_entries(block, (tok.map[0] + 1) if tok.map else 1))
-        if in_cell:
-            row.append(block)
-            continue
-        extra = quotes[-1].citations if attributed else None
+            self.found.anchors.setdefault(
+                anchor, self.ref_item.ref.urls if self.ref_item is not None else block_urls(block)
+            )
+        note_linked_works(block, self.found.linked)
+        self.prev_inline = tok
+        return block
+
+    def paragraph(self, i: int, block: Block, attributed: bool, spoken: bool) -> None:
+        """A block of prose: its drafts, or a footnote body's."""
+        extra = self.quotes[-1].citations if attributed else None
         # the first paragraph of a list item (markdown-it keeps a tight list's paragraphs, hidden)
-        list_item = i >= 2 and tokens[i - 2].type == "list_item_open"
+        list_item = i >= 2 and self.tokens[i - 2].type == "list_item_open"
         if list_item and _TASK_BOX.match(block.text):
-            continue  # a checklist's entry, ticked or not: a to-do or a sign-off, not a claim
+            return  # a checklist's entry, ticked or not: a to-do or a sign-off, not a claim
         if spoken and list_item:
             attributed = True  # "**Ivica Bogosavljevic:**" then "- *"Memory bottlenecks are …"*"
-        new = block_drafts(block, file, quote=attributed, extra=extra, list_item=list_item)
-        if footnote_key is not None:
-            fn = footnotes[footnote_key]
+        new = block_drafts(block, self.file, quote=attributed, extra=extra, list_item=list_item)
+        if self.footnote_key is not None:
+            fn = self.found.footnotes[self.footnote_key]
             fn.add_urls(block_urls(block))
             fn.mentions.extend(resolve.find_mentions(apply_mask(block.text, block.masked)))
             fn.drafts.extend(new)
         else:
-            drafts.extend(new)
+            self.drafts.extend(new)
 
-    inline_footnotes(env, footnotes, clock)
-    for item in open_references:
-        item.close()
-    return Walked(drafts, references, notes, footnotes, anchors, linked)
+
+_HANDLERS: dict[str, Callable[[_Walk, int, Token], None]] = {
+    "admonition_title_open": _Walk.admonition_title_open,
+    "heading_open": _Walk.heading_open,
+    "blockquote_open": _Walk.blockquote_open,
+    "footnote_reference_open": _Walk.footnote_reference_open,
+    "footnote_reference_close": _Walk.footnote_reference_close,
+    "list_item_open": _Walk.list_item_open,
+    "list_item_close": _Walk.list_item_close,
+    "thead_open": _Walk.thead_open,
+    "thead_close": _Walk.thead_close,
+    "tr_close": _Walk.tr_close,
+    "inline": _Walk.inline,
+}
+# The token types the walk acts on; any other token matters only to a pending citecheck-ignore
+# marker (and the open block quotes are popped at the next of these, which reads the same).
+_WALKED = frozenset([*_HANDLERS, "html_block"])
