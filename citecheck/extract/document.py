@@ -93,6 +93,7 @@ from typing import Any
 from citecheck.config import DEFAULT_EXTRACT_BUDGET_S
 from citecheck.extract import bibliography, parser, resolve
 from citecheck.extract.block import Anchor, PandocKeys
+from citecheck.extract.drafts import Item
 from citecheck.extract.forms import pandoc
 from citecheck.extract.markup import blank_markup, blank_non_markdown
 from citecheck.extract.parser import Clock, Stopped
@@ -143,79 +144,107 @@ class _Keys:
 
 
 def _finish(walked: Walked, doc: ExtractedDocument, clock: Clock, keys: _Keys) -> None:
-    drafts, references, notes, footnotes = walked.drafts, walked.references, walked.notes, walked.footnotes
-    anchors, linked = walked.anchors, walked.linked
-    index = resolve.ReferenceIndex(references)
-    # a superscript marker's number names a note ("<sup>1</sup> See …") before a reference entry
-    note_index = resolve.ReferenceIndex(notes + references) if notes else index
-    bodies: dict[str, list[Citation]] = {}  # a footnote's own references, resolved once
-    for d in drafts:
+    """Each draft's citations resolved against what the file holds: its claims and, apart, the
+    sentences a skip rule set aside."""
+    resolver = _Resolver(walked, keys)
+    for d in walked.drafts:
         clock.check(d.claim.line)
+        c = d.claim
         if d.skipped_by is not None:
-            c = d.claim
-            cited = bool(d.citations)
             doc.skipped.append(
                 SkippedSentence(
-                    text=c.text, file=c.file, line=c.line, column=c.column, rule=d.skipped_by, cited=cited
+                    text=c.text,
+                    file=c.file,
+                    line=c.line,
+                    column=c.column,
+                    rule=d.skipped_by,
+                    cited=bool(d.citations),
                 )
             )
             continue
-        cits: list[Citation] = []
-        for _, item in sorted(d.citations, key=lambda x: x[0]):
-            if isinstance(item, Citation):
-                cits.append(item)
-            elif isinstance(item, resolve.Mention):
-                work = (
-                    linked.get(work_key(item.identifier)) if item.kind == CitationKind.author_year else None
-                )
-                if work is not None and index.find(item) is None:
-                    # "… the original data from Zarin et al. (2016) …" after "[Zarin et al.
-                    # (2016)](https://doi.org/…)": the document links the work it names
-                    cits.append(
-                        Citation(
-                            raw=item.raw,
-                            kind=item.kind,
-                            identifier=item.identifier,
-                            url=work,
-                            start=item.start,
-                            end=item.end,
-                        )
-                    )
-                elif item.superscript:
-                    if note_index.references:
-                        cits.append(resolve.mention_citation(item, note_index))
-                elif item.strong or references:
-                    cits.append(resolve.mention_citation(item, index))
-            elif isinstance(item, PandocKeys):
-                cits.extend(keys.citation(k, item.role) for k in item.keys)
-            elif isinstance(item, Anchor):
-                # an in-page link to a reference entry cites what the entry cites; to anything
-                # else (a heading, a note without a URL) it is navigation and cites nothing, but
-                # for a number, "[(1)](#references)", which is that entry of the reference list
-                for url in anchors.get(item.id, ())[: resolve.MAX_REFERENCES_PER_BRACKET]:
-                    cits.append(
-                        Citation(raw=item.raw, kind=CitationKind.reference, identifier=f"#{item.id}", url=url)
-                    )
-                number = _NUMBER_LINK.match(item.raw)
-                if item.id not in anchors and number and index.references:
-                    mention = resolve.Mention(item.raw, CitationKind.numbered, number.group(1), 0, 0, True)
-                    cit = resolve.mention_citation(mention, index)
-                    cits.append(cit.model_copy(update={"start": None, "end": None}))
-            else:
-                fn = footnotes.get(item)
-                if item not in bodies:
-                    bodies[item] = [resolve.mention_citation(m, index) for m in fn.mentions] if fn else []
-                raw = "^[…]" if item.startswith("#") else f"[^{item}]"
-                cits.extend(resolve.footnote_citations(raw, item, fn.urls if fn else None, bodies[item]))
-        cits = resolve.dedupe(cits)
+        cits = resolve.dedupe(
+            [cit for _, item in sorted(d.citations, key=lambda x: x[0]) for cit in resolver.citations(item)]
+        )
         kinds = list(d.fact_kinds)
         if cits:
             kinds.append(ClaimKind.hyperlinked)
         elif not kinds:
             continue  # its only "citation" was a weak author-year look-alike
-        d.claim.kinds = kinds
-        d.claim.citations = cits
-        doc.claims.append(d.claim)
+        c.kinds = kinds
+        c.citations = cits
+        doc.claims.append(c)
+
+
+class _Resolver:
+    """What each item a draft cites resolves to, once the file is read: its reference-list
+    entries, notes, footnotes, anchors, pandoc keys and the works it links."""
+
+    def __init__(self, walked: Walked, keys: _Keys) -> None:
+        self.walked, self.keys = walked, keys
+        self.index = resolve.ReferenceIndex(walked.references)
+        # a superscript marker's number names a note ("<sup>1</sup> See …") before a reference entry
+        self.note_index = (
+            resolve.ReferenceIndex(walked.notes + walked.references) if walked.notes else self.index
+        )
+        self.bodies: dict[str, list[Citation]] = {}  # a footnote's own references, resolved once
+
+    def citations(self, item: Item) -> list[Citation]:
+        if isinstance(item, Citation):
+            return [item]
+        if isinstance(item, resolve.Mention):
+            return self.mention(item)
+        if isinstance(item, PandocKeys):
+            return [self.keys.citation(k, item.role) for k in item.keys]
+        if isinstance(item, Anchor):
+            return self.anchor(item)
+        return self.footnote(item)
+
+    def mention(self, item: resolve.Mention) -> list[Citation]:
+        """A numbered or author-year reference in the text, or a superscript note marker."""
+        linked = self.walked.linked
+        work = linked.get(work_key(item.identifier)) if item.kind == CitationKind.author_year else None
+        if work is not None and self.index.find(item) is None:
+            # "… the original data from Zarin et al. (2016) …" after "[Zarin et al.
+            # (2016)](https://doi.org/…)": the document links the work it names
+            return [
+                Citation(
+                    raw=item.raw,
+                    kind=item.kind,
+                    identifier=item.identifier,
+                    url=work,
+                    start=item.start,
+                    end=item.end,
+                )
+            ]
+        if item.superscript:
+            return [resolve.mention_citation(item, self.note_index)] if self.note_index.references else []
+        if item.strong or self.walked.references:
+            return [resolve.mention_citation(item, self.index)]
+        return []
+
+    def anchor(self, item: Anchor) -> list[Citation]:
+        """An in-page link to a reference entry cites what the entry cites; to anything else (a
+        heading, a note without a URL) it is navigation and cites nothing, but for a number,
+        "[(1)](#references)", which is that entry of the reference list."""
+        anchors = self.walked.anchors
+        cits = [
+            Citation(raw=item.raw, kind=CitationKind.reference, identifier=f"#{item.id}", url=url)
+            for url in anchors.get(item.id, ())[: resolve.MAX_REFERENCES_PER_BRACKET]
+        ]
+        number = _NUMBER_LINK.match(item.raw)
+        if item.id not in anchors and number and self.index.references:
+            mention = resolve.Mention(item.raw, CitationKind.numbered, number.group(1), 0, 0, True)
+            cit = resolve.mention_citation(mention, self.index)
+            cits.append(cit.model_copy(update={"start": None, "end": None}))
+        return cits
+
+    def footnote(self, label: str) -> list[Citation]:
+        """A footnote reference (`[^label]`, or "#id" for an inline `^[…]`): its body's sources."""
+        fn = self.walked.footnotes.get(label)
+        if label not in self.bodies:
+            self.bodies[label] = [resolve.mention_citation(m, self.index) for m in fn.mentions] if fn else []
+        raw = "^[…]" if label.startswith("#") else f"[^{label}]"
+        return resolve.footnote_citations(raw, label, fn.urls if fn else None, self.bodies[label])
 
 
 # --- public entry points ----------------------------------------------------------------------------
