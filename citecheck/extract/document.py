@@ -1,67 +1,51 @@
 """Extract stage: Markdown → verifiable claims with their citations, file, line and column.
 
-Parsing is markdown-it-py (CommonMark + tables + strikethrough) with the mdit-py-plugins
-footnote and front-matter plugins; each paragraph, list item, block-quote paragraph, table row
-and footnote body is turned into the text a reader sees (link markup and emphasis markers
-removed, link text and inline code kept), split into sentences (`citecheck.sentences`), and
-every sentence start is mapped back to its exact line and column in the file.
+`extract_text` (and `extract_file`, which reads the file) runs the stage, one module a step:
+1. `markup`: template and MDX markup, TOML front matter and metadata blocks are blanked, every
+   character kept in place, so positions stay exact;
+2. `parser`: markdown-it-py (CommonMark, tables, strikethrough, HTML) with the front matter,
+   footnote, container and admonition plugins and citecheck's own inline rules (pandoc citation
+   brackets, bibliography roles, bare URLs kept as written); a block's inline parse waits until
+   the walk asks for it, and only a block that may hold a claim gets one (the parse gate,
+   derived from the citation-form registry `citations`);
+3. `walk`: the block tokens in order, with the structure that decides what a paragraph is —
+   reference-list sections and notes (`references`), footnote bodies, block quotes and their
+   attribution (`quotes`), tables (`tables`), HTML blocks (`htmlblocks`, `htmlprose`), headings
+   and admonition titles (no prose), the ignore markers;
+4. `inline`: a block's visible text (link markup and emphasis markers removed, link text and
+   inline code kept), each offset mapped back to its line and column, with its links and citation
+   markers (a `block.Block`);
+5. `drafts`: the block split into sentences (`citecheck.sentences`), what each one cites (links,
+   running-text citation forms, footnotes, pandoc keys, numbered and author-year mentions, a lead
+   link), its fact kinds (`kinds`), and the skip rules (`skip`);
+6. here (`_finish`): each draft's citations resolved once the whole file is read (`resolve`,
+   `bibliography`): reference-list entries, notes, footnotes, in-document anchors, pandoc keys.
+So `extract_text` is the extract and resolve stages together: every citation carries `url`,
+`resolve_status` and `resolve_error`.
 
 What a claim is
   A sentence is a claim when it carries a citation (kind `hyperlinked`) or a checkable fact
-  (`statistic`, `quote`, `temporal`, `comparative`: `citecheck.extract.kinds`). The walk adds
-  `quote` to the sentences of a block quote that carries an attribution (a last line or a
-  following paragraph starting with "—", "--" or "~"; or an introducing paragraph that ends
-  with a colon and links the speaker), and of a kramdown pull quote (an HTML block marked
-  `markdown="1"` whose credit line starts with a dash — the Jekyll / GitHub Pages idiom).
-  A sentence with a fact kind and no citation is still a claim: it is reported as unsourced.
+  (`statistic`, `quote`, `temporal`, `comparative`: `citecheck.extract.kinds`); the sentences of
+  an attributed block quote or kramdown pull quote are quotations (`quote`). A sentence with a
+  fact kind and no citation is still a claim: it is reported as unsourced. A table's body row is
+  one candidate, its cells joined with " | ", at its first cell's position.
 
-Citations
-  Links, reference links, footnotes, `[N]` and author-year references are found here and in
-  `citecheck.extract.resolve`; the forms with a syntax of their own (bare URLs, DOIs, arXiv
-  ids, PMIDs, ISBNs) come from the registry in `citecheck.extract.citations`, which also decides
-  which blocks are parsed at all (the parse gate). Code spans and what a running-text citation
-  covers are masked before sentences are split and kinds detected. Pandoc citation brackets
-  `[@key; …]` are a parser rule (`_pandoc_cite`): they leave the text and their keys resolve once
-  the file is read (`_Keys`, `citecheck.extract.bibliography`). A link to an in-document anchor
-  (`[text](#id)`, `<sup>[N]</sup>` with `[N]: #id`) cites the entry that declares the anchor
-  (`<a name="id">`); a superscript citation marker leaves the text. A block that opens with a
-  link standing alone as its first sentence cites it for its other sentences.
-
-Template markup
-  Liquid, Hugo shortcodes, `{{macros}}`, MDX comments, JSX and attribute lists are blanked before
-  parsing (`citecheck.extract.markup`, positions kept); `:::`/`!!!` admonitions are parsed by
-  mdit-py-plugins' container and admon plugins (the title is skipped, the body is prose).
-
-What is skipped
-  headings; code blocks and code spans (their text stays in the claim, but a URL or number in
-  code is never a citation or a fact); HTML comments, and what HTML blocks hold other than prose
-  (the text of their `p`, `li`, `blockquote`, `dd`, `td` and `figcaption` elements is read like a
-  paragraph: `html_prose`, `citecheck.extract.htmlprose`; a kramdown `markdown="1"` block's lines
-  are Markdown); YAML and TOML front matter; MDX import/export lines; images and
-  image-only lines; questions (a sentence ending in "?", even with a link: a question asserts
-  nothing); imperatives ("Use …", "Don't …", "Tip: Try [X](…)"), advice, requirements and
-  opinions ("you should …", "the key must be …", "I think …", "it's a good idea …", "in my
-  experience …") and copyright lines — unless they carry a citation, in which case they are
-  kept as `hyperlinked` claims about the cited page;
-  link-only lines, navigation lists and fragments (a sentence with no fact kind needs three
-  words outside its links); relative links, `mailto:` and anchors (not web sources); sentences
-  whose only citations are marked `citecheck-ignore` and that state no fact; the reference
-  list itself (a References / Sources / Bibliography / Notes section: it becomes
-  `ExtractedDocument.references`); footnote bodies that cite a source (they are the citation
-  of the sentence that points at them; a footnote without a URL is prose and is checked like
-  any paragraph). Definitions state no fact kind and so are not claims unless they cite.
-  Not claims even with a link (`citecheck.extract.kinds`): pointers and calls to action, thanks,
-  bylines and date stamps, disclaimers and meta notes, image credits, metadata lines, lead-ins
-  that only introduce a quotation or list, link-only titles (no verb, or Title Case), reading-list
-  entries ("[Title](…) (Author, 2018)."), definitions and product descriptions, first-person
-  feelings without a figure; an attributed block quote's "Name, role" last paragraph;
-  instructions, offers and invitations to the reader and clear imperatives (`addresses_reader`),
-  meta notes and pointers whose subject is a page; change-log entries whose only citations are
-  pull-request, issue or commit cross-references (`citecheck.extract.urls.is_change_reference`).
-
-Table rows
-  Each body row is one claim candidate; its text is the cells joined with " | ", its position
-  is the first cell's. Header rows are skipped.
+What is no claim
+  A sentence that carries a citation is checked unless its *form* shows that it asserts nothing:
+  a question, a title or a link-only line, a pointer or a call to action, a byline, a credit, a
+  date stamp, a metadata line. Whether an assertion is a definition, an opinion or worth
+  checking is its meaning, which the judge's model reads; a rule about meaning never sets aside
+  a cited sentence, it only keeps an uncited one off the *Unsourced* list. The rules are one
+  table, in `citecheck.extract.skip` (its docstring gives the principle; each rule its form and
+  a real example), and every sentence a rule sets aside is kept in `ExtractedDocument.skipped`
+  with the rule's name.
+  What is not prose is never a candidate: headings, code blocks, front matter, MDX import/export
+  lines, images, HTML comments and what HTML blocks hold other than prose elements; the
+  reference list itself (it becomes `ExtractedDocument.references`); a footnote body that cites
+  a source (it is the citation of the sentence that points at it; a footnote without one is
+  prose); a quotation's credit line; a checklist's entries. A code span's text stays in its
+  claim, but a URL or a number in code is never a citation or a fact. Relative links, `mailto:`
+  and anchors are no web sources.
 
 Ignore markers
   `<!-- citecheck-ignore -->` on its own line skips the next block (a paragraph, a whole list,
@@ -69,17 +53,14 @@ Ignore markers
   `<!-- citecheck-enable -->` skip everything between them. A link whose title contains
   `citecheck-ignore` gives a citation with `resolve_status=skipped`.
 
-Citations are resolved here too (`citecheck.extract.resolve`), so `extract_text` is the extract
-and resolve stages together: every citation carries `url`, `resolve_status` and `resolve_error`.
-
 Hostile input is bounded
   Extraction is linear in the file: no pattern is tried from each of many starting points over
   a long stretch of text, and no item is compared with every other (bench/hostile.py times the
   inputs that were quadratic). One bracket, parenthesis, footnote or quotation attribution
   cites at most `resolve.MAX_REFERENCES_PER_BRACKET` sources, repeats once. A file has a time
   budget (`extract_text(budget_s=…)`, `Settings.extract_budget_s`), checked between blocks, and
-  a block whose inline parse would cost more than `MAX_BLOCK_COST` is not parsed: either way
-  the file gives a `FileError` ("extraction stopped …") and no claims, and the run goes on.
+  a block whose inline parse would cost more than `parser.MAX_BLOCK_COST` is not parsed: either
+  way the file gives a `FileError` ("extraction stopped …") and no claims, and the run goes on.
 See docs/ARCHITECTURE.md.
 """
 

@@ -1,7 +1,7 @@
 """Claim kinds of a sentence: the checkable facts it states (see docs/ARCHITECTURE.md).
 
-A sentence is a claim when it carries a citation (kind `hyperlinked`, decided by the document
-walk in `citecheck.extract.document`) or a checkable fact, found here (`detect_kinds`):
+A sentence is a claim when it carries a citation (kind `hyperlinked`, given once its citations
+resolve: `citecheck.extract.document`) or a checkable fact, found here (`detect_kinds`):
 - `statistic`: a number with a percent sign or word ("35%", "forty percent"), a currency
   ("$2.1bn", "€5"), a scale word ("14 million", "2k", "a million"), a multiplier ("3x",
   "three times as"), a ratio ("one in four", "9 out of 10"), a fraction ("two-thirds"), or a

@@ -17,9 +17,10 @@ Markdown holds markup no reader sees:
 - code includes: `{* ../../docs_src/app.py hl[11, 19] *}` (FastAPI's MkDocs docs), whose line
   numbers are no `[N]` citations;
 - attribute lists: kramdown's `{: .class}`, pandoc's `{#id .class}` and Python-Markdown's
-  `{ .md-button }` (a pandoc `{#id}` still names an anchor: `citecheck.extract.document` reads it
-  before the blanking); Material for MkDocs icons (`:material-…:`, `:fontawesome-…:`,
-  `:octicons-…:`, `:simple-…:`) and GitHub's emoji shortcodes (`:unicorn:`, `:+1:`);
+  `{ .md-button }` (a pandoc `{#id}` too: in-page links find the anchors of HTML `id` and
+  `name` attributes, `citecheck.extract.inline`); Material for MkDocs icons (`:material-…:`,
+  `:fontawesome-…:`, `:octicons-…:`, `:simple-…:`) and GitHub's emoji shortcodes (`:unicorn:`,
+  `:+1:`);
 - roles of MyST, Sphinx and d2lbook: a cross-reference's (`` {numref}`fig-x` ``,
   `` :numref:`sec_x` ``, `` {ref}`label` ``, `` :eqref:`eq_x` ``, `` :label:`sec_x` ``) label is no
   prose (the rendered page shows a number or a title there) and is blanked whole; a glossary or

@@ -48,7 +48,7 @@ from citecheck.models import ResolveStatus as RS
 
 
 class LinkSpan(Protocol):
-    """A link of the block's visible text (the walk's `_Link`)."""
+    """A link of the block's visible text (`citecheck.extract.block.Link`)."""
 
     start: int
     end: int
