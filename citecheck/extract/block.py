@@ -15,11 +15,13 @@ from citecheck.models import Citation
 
 @dataclass
 class Link:
+    """A link of a block's visible text, and what it cites."""
+
     start: int  # offsets in the block's visible text
     end: int
     citation: Citation | None  # None: not a web source (relative link, mailto:)
     # "[text](#id)": an in-document anchor, followed once the file is read; "page.md#id" when the
-    # link names a page (`_own_anchor`: an anchor only if the page is this file)
+    # link names a page (`drafts._own_anchor`: an anchor only if the page is this file)
     anchor: str | None = None
 
 
@@ -62,6 +64,7 @@ class Block:
     toggles: list[bool] = field(default_factory=list)  # inline disable (False) / enable (True)
 
     def position(self, offset: int) -> tuple[int, int]:
+        """The file line and column of a visible offset."""
         i = bisect_right(self.seg_v, offset) - 1
         if i < 0:
             return (self.seg_line[0], self.seg_col[0]) if self.seg_line else (1, 1)
@@ -71,6 +74,8 @@ class Block:
 
 
 def apply_mask(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with each span written over by a placeholder word of its length ("Xxxx"), so what
+    it held (code, a URL, a citation) is never read as a figure, a year or a sentence's end."""
     if not spans:
         return text
     out: list[str] = []
@@ -100,6 +105,8 @@ _URL_ONLY = re.compile(r"(?:https?://|www\.)\S{1,2000}")
 
 
 def block_urls(block: Block) -> list[str]:
+    """The sources a block names, in order: its links' and the URLs of its text (a footnote
+    body's, a reference entry's)."""
     urls = [lk.citation.url for lk in block.links if lk.citation is not None and lk.citation.url]
     seen = set(urls)
     link_spans = {(lk.start, lk.end) for lk in block.links}

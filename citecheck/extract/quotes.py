@@ -41,6 +41,7 @@ def find_close(tokens: list[Token], i: int) -> int:
 
 
 def inline_links(tok: Token, env: dict[str, Any], clock: Clock) -> list[Citation]:
+    """The citations of a paragraph's links and HTML links (an attribution's, a lead-in's)."""
     out: list[Citation] = []
     for ch in children(tok, env, clock):
         if ch.type == "link_open":
@@ -61,6 +62,8 @@ def inline_links(tok: Token, env: dict[str, Any], clock: Clock) -> list[Citation
 
 @dataclass
 class QuoteContext:
+    """An open block quote: where it closes, and whether and by what it is attributed."""
+
     close: int  # token index of the blockquote_close
     citations: list[Citation]
     attributed: bool
