@@ -16,7 +16,7 @@ The bound (docs/ARCHITECTURE.md, hostile input is bounded): time linear in the i
 of issue 14's inputs at 100 KB extracts in about a second, and every input under 200 MB. The
 costliest per byte are what markdown-it itself nests into: about 50 µs for each "[" a "]"
 follows and 10 µs for each nested emphasis marker; `MAX_BLOCK_COST` in
-citecheck.extract.document refuses a block of more than 50,000 such "[" (the file is then an
+citecheck.extract.parser refuses a block of more than 50,000 such "[" (the file is then an
 error, at once). Compare times within one run, or with `--before`.
 
 `--json OUT` writes the figures; `--before BEFORE.json` prints them beside this run's (run the

@@ -8,7 +8,7 @@ derived from `FORMS`:
 - `parse_gate`: the cheap test that decides whether a block is parsed at all (a form's gate is
   part of it by construction, so a registered form is never dropped unparsed);
 - `running_forms` / `citation`: the forms found in a block's visible text and the citations
-  they make (`citecheck.extract.document` masks what they cover before kinds are detected);
+  they make (`citecheck.extract.drafts` masks what they cover before kinds are detected);
 - `web_url` / `identify`: a link target or bare URL made canonical by the form that knows it
   (a doi.org URL → `https://doi.org/…`, an arXiv abstract URL → `https://arxiv.org/abs/<id>`);
 - `urls_in`: the sources named in plain text (footnote bodies, reference entries);

@@ -4,7 +4,7 @@ Blogs imported from WordPress, Tumblr or Blogger, and many READMEs, write paragr
 quotations as raw HTML inside the Markdown (`<p class="MsoNormal">… <a href="…">…</a></p>`,
 `<blockquote class="twitter-tweet"><p>…</p>&mdash; Name <a href="…">date</a></blockquote>`).
 CommonMark keeps such a block as one raw `html_block`; `read_prose` reads it as a browser would
-show it, and `citecheck.extract.document` puts each block of text through the same sentence and
+show it, and `citecheck.extract.htmlblocks` puts each block of text through the same sentence and
 claim rules as a Markdown paragraph (see docs/ARCHITECTURE.md).
 
 What is read
@@ -159,7 +159,7 @@ _RAW_END = {name: re.compile(rf"</{name}(?=[\s/>])", re.IGNORECASE) for name in 
 
 # What a superscript holds when it is a citation marker ("7", "[10]", "2, 9"), and the words it
 # may follow as a note's number: not a figure or a one- or two-letter symbol ("m<sup>2</sup>",
-# "2<sup>53</sup>"), as `citecheck.extract.document` reads a Markdown paragraph's superscripts.
+# "2<sup>53</sup>"), as `citecheck.extract.inline` reads a Markdown paragraph's superscripts.
 _SUP_MARKER = re.compile(r"[\s\[\](),.\d–-]{1,60}")
 _SUP_AFTER = re.compile(r"(?:[A-Za-z]{3}|[.,;:!?)\"”’'])\s?$")
 

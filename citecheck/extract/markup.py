@@ -17,9 +17,10 @@ Markdown holds markup no reader sees:
 - code includes: `{* ../../docs_src/app.py hl[11, 19] *}` (FastAPI's MkDocs docs), whose line
   numbers are no `[N]` citations;
 - attribute lists: kramdown's `{: .class}`, pandoc's `{#id .class}` and Python-Markdown's
-  `{ .md-button }` (a pandoc `{#id}` still names an anchor: `citecheck.extract.document` reads it
-  before the blanking); Material for MkDocs icons (`:material-…:`, `:fontawesome-…:`,
-  `:octicons-…:`, `:simple-…:`) and GitHub's emoji shortcodes (`:unicorn:`, `:+1:`);
+  `{ .md-button }` (a pandoc `{#id}` too: in-page links find the anchors of HTML `id` and
+  `name` attributes, `citecheck.extract.inline`); Material for MkDocs icons (`:material-…:`,
+  `:fontawesome-…:`, `:octicons-…:`, `:simple-…:`) and GitHub's emoji shortcodes (`:unicorn:`,
+  `:+1:`);
 - roles of MyST, Sphinx and d2lbook: a cross-reference's (`` {numref}`fig-x` ``,
   `` :numref:`sec_x` ``, `` {ref}`label` ``, `` :eqref:`eq_x` ``, `` :label:`sec_x` ``) label is no
   prose (the rendered page shows a number or a title there) and is blanked whole; a glossary or
@@ -32,6 +33,8 @@ Markdown holds markup no reader sees:
   lines after the opening one are blanked, so the body is read as Markdown, not as code.
 `:::type` admonitions and `!!! type` blocks are left to the parser (mdit-py-plugins' container
 and admon plugins: their bodies are prose).
+Front matter that is not YAML (TOML's `+++`), a Pelican, MultiMarkdown or Franklin metadata
+block and, in MDX, top-level import/export statements are blanked too (`blank_non_markdown`).
 
 Blanking keeps every character where it was, so lines and columns stay exact: markup that fills
 its line becomes spaces (a blank line, as the rendered page has), markup inside a line becomes
@@ -433,3 +436,63 @@ def _balanced(part: str, base: int, spans: list[tuple[int, int]]) -> None:
             depth -= 1
             if depth == 0:
                 spans.append((base + start, base + k + 1))
+
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_ESM = re.compile(r"^(?:import|export)\s")
+_HEADING_LINE = re.compile(r" {0,3}#{1,6}(?:\s|$)")
+
+
+# Franklin's page variables (Julia's sites): "@def title = "…"" lines at the top of a page.
+_FRANKLIN_DEF = re.compile(r"@def\s+\w+\s*=")
+# Pelican and MultiMarkdown metadata: "Key: value" lines that open the file, up to a blank line
+# ("Title: This Week in Rust 201", "Date: 2017-09-26"); the first key is one of these.
+_METADATA_START = re.compile(r"(?i:title|date|author|authors|slug|category|tags|summary|status|lang):[ \t]")
+_METADATA_LINE = re.compile(r"[A-Za-z][\w -]{0,30}:[ \t]|[ \t]+\S")
+
+
+def blank_non_markdown(text: str, *, mdx: bool) -> str:
+    """Blank out TOML front matter (`+++`), a Pelican, MultiMarkdown or Franklin metadata block and, in MDX,
+    top-level import/export statements (up to a blank line, as MDX reads them, or to the close
+    of their brackets), keeping every line where it is so positions stay exact."""
+    metadata = _METADATA_START.match(text) is not None or _FRANKLIN_DEF.match(text) is not None
+    if not text.startswith("+++") and not metadata and not (mdx and ("import" in text or "export" in text)):
+        return text
+    lines = text.split("\n")
+    if lines[0].strip() == "+++":
+        for n in range(1, len(lines)):
+            if lines[n].strip() == "+++":
+                lines[: n + 1] = [""] * (n + 1)
+                break
+    if metadata:
+        n = 0
+        pattern = _FRANKLIN_DEF if lines[0].startswith("@def") else _METADATA_LINE
+        while n < len(lines) and lines[n].strip() and pattern.match(lines[n]):
+            n += 1
+        if n >= 2 or pattern is _FRANKLIN_DEF:  # one "Title: …" line alone may be prose
+            lines[:n] = [""] * n
+    if mdx:
+        fence = ""
+        esm = False  # inside an import/export statement: MDX reads it up to a blank line
+        depth = 0  # its open brackets: "export const post = {" … "}" may hold a blank line
+        for n, line in enumerate(lines):
+            # (a heading ends it whatever its brackets: a string's "{" must not take the page)
+            if esm and (line.strip() or depth > 0) and _HEADING_LINE.match(line) is None:
+                depth += _bracket_balance(line)
+                lines[n] = ""
+                continue
+            esm = False
+            m = _FENCE.match(line)
+            if m and (not fence or (m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence))):
+                fence = "" if fence else m.group(1)
+            elif not fence and _ESM.match(line):
+                esm = True
+                depth = max(_bracket_balance(line), 0)
+                lines[n] = ""
+    return "\n".join(lines)
+
+
+def _bracket_balance(line: str) -> int:
+    """Opening minus closing brackets of a line of code (strings are not told apart: an
+    unbalanced one ends the statement at the next blank line, as MDX's own rule does)."""
+    return sum(map(line.count, "{[(")) - sum(map(line.count, "}])"))

@@ -25,29 +25,30 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Protocol
 
-from citecheck.extract.kinds import (
-    addresses_reader,
+from citecheck.extract.phrases.boilerplate import (
     boilerplate_form,
-    has_verb,
-    is_full_sentence,
-    is_imperative_or_opinion,
     is_lead_in,
     is_listing,
     is_question,
     is_sentiment,
+)
+from citecheck.extract.phrases.grammar import (
+    has_verb,
+    is_full_sentence,
     links_its_predicate,
     names_a_change,
     reads_as_statement,
-    states_nothing_checkable,
     tells_what_we_did,
 )
+from citecheck.extract.phrases.reader import addresses_reader, is_imperative_or_opinion
+from citecheck.extract.phrases.unchecked import states_nothing_checkable
 from citecheck.extract.urls import is_change_path, is_change_reference
 from citecheck.models import Citation, ClaimKind
 from citecheck.models import ResolveStatus as RS
 
 
 class LinkSpan(Protocol):
-    """A link of the block's visible text (the walk's `_Link`)."""
+    """A link of the block's visible text (`citecheck.extract.block.Link`)."""
 
     start: int
     end: int

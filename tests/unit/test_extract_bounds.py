@@ -7,13 +7,8 @@ from __future__ import annotations
 import re
 
 from citecheck.extract import resolve
-from citecheck.extract.document import (
-    BRACKET_COST,
-    EMPHASIS_COST,
-    MAX_BLOCK_COST,
-    block_cost,
-    extract_text,
-)
+from citecheck.extract.document import extract_text
+from citecheck.extract.parser import BRACKET_COST, EMPHASIS_COST, MAX_BLOCK_COST, block_cost
 from citecheck.models import Citation, CitationKind, ResolveStatus
 
 CLAIM = "The survey found 42% of people agree"

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from markdown_it.helpers import parseLinkDestination
 from markdown_it.token import Token
 
-from citecheck.extract.document import (
+from citecheck.extract.parser import (
     _PARSER_KEY,
     _RULE_MARKERS,
     _disabled_rules,

@@ -12,14 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citecheck.extract import citations, resolve
-from citecheck.extract.document import (
-    _skip_link_tail,
-    _Spans,
-    _undefined_footnotes,
-    _undefined_references,
-    extract_text,
-)
+from citecheck.extract.document import extract_text
+from citecheck.extract.drafts import _Spans, _undefined_footnotes, _undefined_references
 from citecheck.extract.forms import arxiv, bare_url, doi, pubmed
+from citecheck.extract.inline import _skip_link_tail
 from citecheck.extract.kinds import _quotations, _scan_quotations
 from citecheck.extract.urls import parse_text_fragment, text_fragment_suffix, trim_url, web_target
 from citecheck.sentences import (
