@@ -20,9 +20,9 @@ from citecheck.extract import citations, resolve
 from citecheck.extract.block import Anchor, Block, Link, PandocKeys, apply_mask, sup_numbers
 from citecheck.extract.kinds import detect_kinds
 from citecheck.extract.markup import blank_spans
-from citecheck.extract.phrases.boilerplate import points_to_source, reports_cited_finding
+from citecheck.extract.phrases.boilerplate import is_question, points_to_source, reports_cited_finding
 from citecheck.extract.phrases.grammar import reports_a_change
-from citecheck.extract.skip import PRE_KINDS, Candidate, SkipRule, skip_rule, words_outside
+from citecheck.extract.skip import QUESTION, TITLE, Candidate, SkipRule, skip_rule, words_outside
 from citecheck.models import Citation, CitationKind, Claim, ClaimKind
 from citecheck.sentences import split_sentences
 
@@ -240,20 +240,20 @@ class _Sentences:
         drafts: list[Draft] = []
         prev_items: list[tuple[int, Item]] = []
         for k, (s, e) in enumerate(self.spans):
-            cand = self.candidate(k, s, e)
-            if PRE_KINDS[0].matches(cand):  # a question: it cites nothing for the next one either
+            if is_question(self.text[s:e]):  # a question: it cites nothing for the next one either
                 prev_items = []
-                drafts.append(_skipped(self.block, self.file, cand, PRE_KINDS[0]))
+                if self.link_items.get(k):  # said only of a question that links something
+                    drafts.append(_skipped(self.block, self.file, self.candidate(k, s, e), QUESTION))
                 continue
             items = self.items(k, s, e)
-            if not items and prev_items and reports_cited_finding(cand.sentence):
+            if not items and prev_items and reports_cited_finding(self.text[s:e]):
                 # "… Koutsoukas et al. benchmarked … [@doi:…]. The researchers found that …": the
                 # finding is the cited study's, so it cites what the sentence before it cites
                 items = [
                     (s, _inherited(item)) for _, item in prev_items if not isinstance(item, resolve.Mention)
                 ]
             prev_items = items  # (the attribution's citations, added to it next, are in it too)
-            draft = self.draft(k, cand, items)
+            draft = self.draft(k, s, e, items)
             if draft is not None:
                 drafts.append(draft)
         return drafts
@@ -304,17 +304,19 @@ class _Sentences:
             items.append((s, self.lead.model_copy(update={"start": None, "end": None})))
         return items
 
-    def draft(self, k: int, cand: Candidate, items: list[tuple[int, Item]]) -> Draft | None:
-        """Sentence `k`'s draft, a skipped draft if a skip rule sets it aside, or None when it
-        states no fact and cites nothing (most sentences)."""
-        s, e = cand.start, cand.end
+    def draft(self, k: int, s: int, e: int, items: list[tuple[int, Item]]) -> Draft | None:
+        """Sentence `k`'s draft, `text[s:e]`: a skipped draft if a skip rule sets it aside, or
+        None when it states no fact and cites nothing (most sentences, which need no
+        `Candidate` made for them)."""
         if self.extra:
             # a quotation's attribution and lead-in cite every sentence of it
             items.extend((s, c) for c in self.extra)
-        cand.citations = [item for _, item in items]
-        # Titles first: the commonest skip on link-heavy pages, and it needs no kinds.
-        if PRE_KINDS[1].matches(cand):
-            return _skipped(self.block, self.file, cand, PRE_KINDS[1])
+        cand: Candidate | None = None
+        if self.link_items.get(k):  # titles first: the commonest skip on link-heavy pages
+            cand = self.candidate(k, s, e)
+            cand.citations = [item for _, item in items]
+            if TITLE.matches(cand):
+                return _skipped(self.block, self.file, cand, TITLE)
         kinds = detect_kinds(self.kind_mask[s:e])
         if self.quote and ClaimKind.quote not in kinds:
             kinds.append(ClaimKind.quote)
@@ -322,9 +324,11 @@ class _Sentences:
             pointed = self.pointed_source(k, kinds)
             if pointed:
                 items = [(s, _inherited(c)) for c in pointed]
-                cand.citations = pointed
         if not items and not kinds:
             return None
+        if cand is None:
+            cand = self.candidate(k, s, e)
+        cand.citations = [item for _, item in items]
         cand.kinds = kinds
         rule = skip_rule(cand)
         if rule is not None:

@@ -249,7 +249,9 @@ def _bare_url(state: Any, silent: bool) -> bool:
     src, pos = state.src, state.pos
     if state.linkLevel > 0 or not src.startswith("://", pos):
         return False
-    scheme = bare_url.SCHEME_BEFORE.search(state.pending)
+    # the scheme and the character before it, at most: a search of the whole text read so far
+    # would cost its length at every URL of a paragraph
+    scheme = bare_url.SCHEME_BEFORE.search(state.pending[-6:])
     if scheme is None:
         return False
     found = bare_url.BARE_URL.match(src, pos - len(scheme.group(0)))

@@ -83,6 +83,12 @@ class Candidate:
         return self.mask[self.start : self.end]
 
     @cached_property
+    def form(self) -> str | None:
+        """What `boilerplate_form` reads it as, once for every rule that asks (its kinds are
+        known by then)."""
+        return boilerplate_form(self.sentence, figure=self.has(ClaimKind.statistic))
+
+    @cached_property
     def outside(self) -> int:
         """Words outside its links."""
         return words_outside(self.smask, self.links, self.start, self.end)
@@ -277,7 +283,7 @@ _FIGURE = ClaimKind.statistic
 
 
 def _boilerplate(name: str) -> Callable[[Candidate], bool]:
-    return lambda c: boilerplate_form(c.sentence, figure=c.has(_FIGURE)) == name
+    return lambda c: c.form == name
 
 
 # How far into a sentence that opens with a pointer verb its link may start and still be what
@@ -291,7 +297,7 @@ def _pointer(c: Candidate) -> bool:
     one that opens with its verb ("Follow [@x](…)", "Download [X](…)") only when the verb points
     at the link, not an instruction that ends with a pointer of its own ("Follow good security
     practices (see Section 7)."), which is cited advice."""
-    form = boilerplate_form(c.sentence, figure=c.has(_FIGURE))
+    form = c.form
     if form != "pointer-verb":
         return form == "pointer"
     first = next((lk for lk in c.links if lk.end > lk.start), None)
@@ -327,6 +333,7 @@ PRE_KINDS: tuple[SkipRule, ...] = (
         _title,
     ),
 )
+QUESTION, TITLE = PRE_KINDS
 SKIP_RULES: tuple[SkipRule, ...] = (
     _rule(
         "pointer",
