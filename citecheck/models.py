@@ -103,6 +103,23 @@ class FileError(BaseModel):
     fatal: bool = True  # False: a warning (e.g. invalid UTF-8 decoded with replacement)
 
 
+class ArchivedCopy(BaseModel):
+    """The Internet Archive's snapshot of a source that could not be fetched (`archive:
+    wayback`, `citecheck.fetch.archive`): the link to cite instead."""
+
+    url: str  # the snapshot as a reader opens it, e.g. https://web.archive.org/web/20230501…/https://…
+    timestamp: str  # when the archive captured it, YYYYMMDDhhmmss (UTC), as the archive gives it
+    link_error: str  # why the cited link itself was not read ("HTTP 404 Not Found")
+    # `archive-check`: the claim was checked against this copy's text, and its verdict rests on it
+    checked: bool = False
+
+    @property
+    def date(self) -> str:
+        """The capture's day, e.g. "2023-05-01"."""
+        t = self.timestamp
+        return f"{t[:4]}-{t[4:6]}-{t[6:8]}"
+
+
 class SourceInfo(BaseModel):
     """What the fetch stage learnt about one URL (shared by every claim citing it)."""
 
@@ -113,6 +130,10 @@ class SourceInfo(BaseModel):
     bytes_fetched: int = 0
     truncated: bool = False
     from_cache: bool = False  # served from the run's cache directory, not downloaded by this run
+    # With `archive: wayback`, for a source that could not be fetched: the archive's snapshot of
+    # it, or why there is none ("no snapshot in the archive", "the archive answered HTTP 429 …").
+    archived: ArchivedCopy | None = None
+    archive_error: str | None = None
 
 
 class Citation(BaseModel):

@@ -312,6 +312,7 @@ class _Run:
         tally: FetchTally | None = None,
     ) -> FetchResult[CheckedPage]:
         from citecheck.checks import preparers
+        from citecheck.fetch.archive import archive_notes
         from citecheck.fetch.fetcher import FetchResult, fetch_all, fetch_key
 
         wanted = sorted(u for u in citing if u)
@@ -332,7 +333,7 @@ class _Run:
         # fetch_all starts (and stops) its extraction workers itself when the run is large
         # enough, from the launcher started early if there is one (and discards it if not).
         launcher, self.launcher = self.launcher, None
-        return await fetch_all(
+        fetched = await fetch_all(
             wanted,
             self.settings,
             cache=self.cache,
@@ -341,6 +342,8 @@ class _Run:
             on_page=on_page,
             tally=tally,
         )
+        self.notes.extend(archive_notes(self.settings, fetched.sources.values()))
+        return fetched
 
 
 def _assemble(

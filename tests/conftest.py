@@ -4,4 +4,5 @@ pytest_plugins = [
     "tests.servers.source_server",
     "tests.servers.llm_server",
     "tests.servers.github_server",
+    "tests.servers.archive_server",
 ]

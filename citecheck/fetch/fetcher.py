@@ -20,6 +20,12 @@ robots: 401/403/429 or a challenge page, see `blocking`), `unreachable` (404, 41
 errors, DNS failure, timeout, an invalid URL), `disallowed` (allowlist or guard). No URL
 crashes the run: whatever goes wrong fails that source alone.
 
+With `archive: wayback`, a source that ends unreachable is looked up in the Internet Archive
+(`archive.Archive.rescue`): its snapshot becomes `SourceInfo.archived`, and with
+`archive_check` the source is the snapshot's text. The archive's requests go through this
+fetcher (`_archive_answer`, `_fetch(…, archive=True)`): the same guard, limits, deadline and
+cache, with the archive's hosts admitted past the allowlist for them alone (`check_hop`).
+
 With a cache (`--cache-dir`), a source fetched less than `cache_max_age_s` ago is not
 fetched again; an older one is revalidated with `If-None-Match` / `If-Modified-Since`, and a
 304 reuses the stored text. Failures are kept only `FAILURE_CACHE_S`, and a refusal by the
@@ -56,6 +62,7 @@ from pydantic import ValidationError
 from citecheck import USER_AGENT
 from citecheck.cache import DiskCache, age_problem, digest
 from citecheck.config import Settings
+from citecheck.fetch.archive import Archive, ArchiveFault, archive_domains
 from citecheck.fetch.blocking import (
     BLOCKED_STATUSES,
     CHALLENGE_TEXT_CHARS,
@@ -64,7 +71,14 @@ from citecheck.fetch.blocking import (
     challenge_page,
 )
 from citecheck.fetch.content import Prepare, extract_page
-from citecheck.fetch.guard import DOI_RESOLVERS, GuardError, check_url, normalize_host, parse_url
+from citecheck.fetch.guard import (
+    DOI_RESOLVERS,
+    GuardError,
+    check_url,
+    domain_allowed,
+    normalize_host,
+    parse_url,
+)
 from citecheck.fetch.transport import GuardedTransport
 from citecheck.fetch.workers import ExtractionWorker, WorkerLauncher, worker_processes
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
@@ -105,16 +119,19 @@ def fetch_key(url: str) -> str:
     return url.split("#", 1)[0]
 
 
-def check_hop(url: httpx.URL, settings: Settings, *, first: bool) -> None:
-    """Allowlist + guard for one hop; the DOI resolver is exempt from the allowlist as a first hop.
+def check_hop(url: httpx.URL, settings: Settings, *, first: bool, archive: bool = False) -> None:
+    """Allowlist + guard for one hop; the DOI resolver is exempt from the allowlist as a first hop,
+    and the archive's hosts (`archive.archive_domains`) on every hop of the archive's requests.
 
     Raises `GuardError` naming the reason.
     """
+    host = normalize_host(url.host)
     check_url(
         url,
         allowed_domains=settings.allowed_domains,
         allow_private_hosts=settings.allow_private_hosts,
-        allowlist_exempt=first and normalize_host(url.host) in DOI_RESOLVERS,
+        allowlist_exempt=(first and host in DOI_RESOLVERS)
+        or (archive and domain_allowed(host, archive_domains(settings))),
     )
 
 
@@ -275,6 +292,7 @@ class Fetcher:
         self._tls = functools.cache(lambda: ssl_context or httpx.create_ssl_context(trust_env=False))
         timeout = httpx.Timeout(settings.timeout_s)
         self._extensions = {"timeout": timeout.as_dict()}
+        self.archive = Archive(settings, cache, answer=self._archive_answer, fetch_copy=self._fetch_archived)
 
     async def __aenter__(self) -> Fetcher:
         return self
@@ -348,7 +366,13 @@ class Fetcher:
             await response.aclose()
 
     async def _download(
-        self, url: httpx.URL, validators: dict[str, str], revalidate_url: str | None, budget: _Budget
+        self,
+        url: httpx.URL,
+        validators: dict[str, str],
+        revalidate_url: str | None,
+        budget: _Budget,
+        *,
+        archive: bool = False,
     ) -> _Download:
         """Follow redirects by hand, checking every hop; returns the last response."""
         hop, redirects, extra_hop = url, 0, False
@@ -375,7 +399,7 @@ class Fetcher:
                 raise _Unreachable(f"more than {MAX_REDIRECTS} redirects (last to {location})")
             try:
                 hop = parse_url(fetch_key(str(hop.join(location))))
-                check_hop(hop, self.settings, first=False)
+                check_hop(hop, self.settings, first=False, archive=archive)
             except GuardError as exc:
                 raise GuardError(f"redirected to {location}: {exc.reason}") from None
             except (ValueError, httpx.InvalidURL) as exc:
@@ -389,6 +413,8 @@ class Fetcher:
         self._downloading += 1
         try:
             source = await self._fetch(url)
+            if self.archive.wants(source):
+                source = await self.archive.rescue(source)
         except Exception as exc:
             # No URL may crash the run: whatever this one met fails it alone (the tests of
             # every input form make sure the known ones are named better than this).
@@ -401,12 +427,14 @@ class Fetcher:
         self.tally.done += 1
         return source
 
-    async def _fetch(self, url: str) -> FetchedSource:
+    async def _fetch(self, url: str, *, archive: bool = False) -> FetchedSource:
+        """One source, from the cache or the network; `archive`: a request of the archive's
+        (a snapshot), whose hosts are admitted past the allowlist (`check_hop`)."""
         key = fetch_key(url)
         info = SourceInfo(url=key)
         try:
             parsed = parse_url(key)
-            check_hop(parsed, self.settings, first=True)
+            check_hop(parsed, self.settings, first=True, archive=archive)
         except GuardError as exc:
             return FetchedSource(info=info, outcome=FetchOutcome.disallowed, error=exc.reason)
         except ValueError as exc:  # parse_url's "invalid URL (…)"
@@ -417,7 +445,7 @@ class Fetcher:
         cached = self._cached(key)
         validators: dict[str, str] = {}
         if cached is not None:
-            if (fresh := self._fresh(cached)) is not None:
+            if (fresh := self._fresh(cached, archive=archive)) is not None:
                 return fresh
             if cached.outcome is FetchOutcome.ok:
                 if cached.etag:
@@ -425,20 +453,26 @@ class Fetcher:
                 if cached.last_modified:
                     validators["If-Modified-Since"] = cached.last_modified
 
-        source = await self._fetch_network(parsed, info, validators, cached)
+        source = await self._fetch_network(parsed, info, validators, cached, archive=archive)
         if self.cache is not None and source.outcome is not FetchOutcome.disallowed:
             entry = source.model_dump(mode="json", exclude={"info": {"from_cache"}})
             self.cache.put(CACHE_NAMESPACE, key, entry)
         return source
 
     async def _fetch_network(
-        self, url: httpx.URL, info: SourceInfo, validators: dict[str, str], cached: FetchedSource | None
+        self,
+        url: httpx.URL,
+        info: SourceInfo,
+        validators: dict[str, str],
+        cached: FetchedSource | None,
+        *,
+        archive: bool = False,
     ) -> FetchedSource:
         budget = _Budget(self.settings.timeout_s)
         revalidate_url = cached.info.final_url if cached is not None and validators else None
         for attempt in range(1, MAX_TRIES + 1):
             try:
-                dl = await self._download(url, validators, revalidate_url, budget)
+                dl = await self._download(url, validators, revalidate_url, budget, archive=archive)
             except GuardError as exc:
                 return FetchedSource(info=info, outcome=FetchOutcome.disallowed, error=exc.reason)
             except _Unreachable as exc:
@@ -479,6 +513,29 @@ class Fetcher:
                 return self._failed(info, _status_text(dl.status))
             return await self._extracted(info, dl)
         raise AssertionError("unreachable: the loop returns on its last try")
+
+    async def _archive_answer(self, url: str) -> bytes:
+        """The archive's answer at `url` (its availability API), through the guard with the
+        archive's hosts admitted; raises `ArchiveFault` naming what went wrong."""
+        try:
+            budget = _Budget(self.settings.timeout_s)
+            dl = await self._download(parse_url(url), {}, None, budget, archive=True)
+        except GuardError as exc:
+            raise ArchiveFault(f"the archive's address was refused: {exc.reason}") from None
+        except (_Unreachable, ValueError) as exc:
+            raise ArchiveFault(f"the archive's answer was unusable: {exc}") from None
+        except (httpx.HTTPError, TimeoutError, OSError) as exc:
+            why = _describe_error(exc, self.settings.timeout_s)
+            raise ArchiveFault(f"the archive could not be reached: {why}", down=True) from None
+        if dl.status != 200:
+            raise ArchiveFault(f"the archive answered {_status_text(dl.status)}", status=dl.status)
+        if dl.truncated:
+            raise ArchiveFault("the archive's answer was too large")
+        return dl.body
+
+    async def _fetch_archived(self, url: str) -> FetchedSource:
+        """A page of the archive's (a snapshot), its hosts admitted past the allowlist."""
+        return await self._fetch(url, archive=True)
 
     @staticmethod
     def _retry_delay(dl: _Download, attempt: int) -> float:
@@ -582,7 +639,7 @@ class Fetcher:
             return None
         return cached
 
-    def _fresh(self, cached: FetchedSource) -> FetchedSource | None:
+    def _fresh(self, cached: FetchedSource, *, archive: bool = False) -> FetchedSource | None:
         """The cached source if it may be used without asking the server, else None."""
         if cached.fetched_at is None:
             return None
@@ -593,7 +650,7 @@ class Fetcher:
         final = cached.info.final_url
         if final:
             try:
-                check_hop(parse_url(final), self.settings, first=False)
+                check_hop(parse_url(final), self.settings, first=False, archive=archive)
             except (GuardError, ValueError):
                 return None
         return cached.model_copy(update={"info": cached.info.model_copy(update={"from_cache": True})})

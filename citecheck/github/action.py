@@ -123,7 +123,7 @@ from citecheck.judge.providers import (
 )
 from citecheck.models import Report, SelectedFile
 from citecheck.output.markdown import LinkFor, blob_link, unreadable_note
-from citecheck.policy import exit_code, fail_on_without_judge, failing_claims
+from citecheck.policy import exit_code, failing_claims
 from citecheck.progress import STAGE_TITLES, Stage
 from citecheck.redact import Redactor
 from citecheck.safe_paths import link_escape, read_inside, resolve_in, write_inside
@@ -692,22 +692,15 @@ class Run:
 
         Only a missing key is decided here; any other judge setting error (an unknown model, a
         missing base URL) is the pipeline's, before anything is fetched."""
-        if settings.judge == JUDGE_NONE:
-            return settings
-        from citecheck.judge.resolve import resolve_judge
+        from citecheck.judge.resolve import judge_off, missing_key
 
-        try:
-            resolve_judge(settings, self.pipeline_environ())
+        missing = missing_key(settings, self.pipeline_environ())
+        if missing is None:
             return settings
-        except ConfigError as exc:
-            if exc.code != "no-api-key":
-                return settings
-            missing = exc
         if self.secrets_withheld is None:
             raise no_key_error(missing, settings.judge)
         self.judge_skipped = True
-        fail_on = fail_on_without_judge(settings.fail_on)
-        return settings.model_copy(update={"judge": JUDGE_NONE, "fail_on": fail_on})
+        return judge_off(settings)
 
     def warn_cache_dir(self, settings: Settings) -> None:
         """The Action runs in a container: only the workspace and the runner's temporary folder
