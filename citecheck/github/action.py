@@ -152,6 +152,8 @@ ALL_INPUTS = (
     "fail-on",
     "accept-status",
     "exclude",
+    "archive",
+    "archive-check",
     "comment",
     "comment-id",
     "annotations",
@@ -227,7 +229,7 @@ def settings_from_inputs(environ: Mapping[str, str], workspace: Path) -> Setting
         if not value:
             continue
         key = name.replace("-", "_")
-        if name in ("comment", "annotations", "screen"):
+        if name in ("comment", "annotations", "screen", "archive-check"):
             raw[key] = _bool_input(name, value)
         elif name == "cache-dir":
             raw[key] = cache_folder(value, workspace, environ)
