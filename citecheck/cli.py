@@ -413,9 +413,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     except ValidationError as exc:
         err = exc.errors()[0]
         field = str(err["loc"][0]) if err["loc"] else "value"
-        raise ConfigError(
-            f"--{field.replace('_', '-')}: {err['msg']}", "see `citecheck check --help`"
-        ) from None
+        message = str(err["msg"]).removeprefix("Value error, ")
+        raise ConfigError(f"--{field.replace('_', '-')}: {message}", "see `citecheck check --help`") from None
     config_path: Path | None = getattr(args, "config", None)
     if config_path is None and Path(DEFAULT_CONFIG_FILE).is_file() and hasattr(args, "config"):
         config_path = Path(DEFAULT_CONFIG_FILE)
