@@ -624,7 +624,14 @@ def select_local(
         else:
             if paths:
                 diffs = [d for d in diffs if _under(d.path, wanted)]
-            files = [f for f in files_from_diffs(diffs, base, settings) if Path(f.path).is_file()]
+            # A file named on the command line is taken whatever the `paths` globs say, as
+            # without a git base (the pre-commit hook names `.markdown` files, say).
+            named = {w for w in wanted if (base / w).is_file()}
+            chosen = files_from_diffs(
+                [d for d in diffs if d.path in named], base, settings, check_paths=False
+            )
+            chosen += files_from_diffs([d for d in diffs if d.path not in named], base, settings)
+            files = sorted((f for f in chosen if Path(f.path).is_file()), key=lambda f: f.display)
     return apply_shard(files, settings.shard_tuple), errors
 
 

@@ -430,6 +430,13 @@ def test_changed_is_what_the_branch_changed_since_it_left_its_upstream(branch: t
     # Restricted to paths, relative to where it runs, and whole files with filter-mode file.
     files, _ = select_local(["docs/new.md"], Settings(), changed="@{upstream}", cwd=work)
     assert _by_display(files) == {"docs/new.md": None}
+    # A file named explicitly is taken whatever the `paths` globs say; a folder's files are not.
+    (work / "docs/notes.markdown").write_text("Notes.\n")
+    files, _ = select_local(["docs/notes.markdown"], Settings(), changed="@{upstream}", cwd=work)
+    assert _by_display(files) == {"docs/notes.markdown": None}
+    files, _ = select_local(["docs"], Settings(), changed="@{upstream}", cwd=work)
+    assert sorted(_by_display(files)) == ["docs/a.md", "docs/new.md"]
+    (work / "docs/notes.markdown").unlink()
     files, _ = select_local([], Settings(filter_mode="file"), changed="@{upstream}", cwd=work / "docs")
     assert _by_display(files) == {"a.md": None, "new.md": None}
 
