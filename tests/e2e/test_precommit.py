@@ -12,6 +12,7 @@ stand-in past the SSRF guard).
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -56,6 +57,17 @@ def test_the_manifest_is_valid_for_pre_commit() -> None:
         "--format",
         "text",
     ]
+
+
+def test_the_readme_configuration_is_valid_for_pre_commit(tmp_path: Path) -> None:
+    from pre_commit.clientlib import load_config
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"^```yaml\n(.*?)^```$", text, re.M | re.S) if b.startswith("repos:")]
+    path = tmp_path / ".pre-commit-config.yaml"
+    path.write_text(block, encoding="utf-8")
+    (repo,) = load_config(str(path))["repos"]
+    assert [hook["id"] for hook in repo["hooks"]] == [the_hook()["id"]]
 
 
 def setup_repo(root: Path, *, args: list[str]) -> Repo:

@@ -398,3 +398,16 @@ def test_archive_settings() -> None:
         Settings(archive="wayback", archive_url="file:///etc/passwd")
     with pytest.raises(ValidationError):
         Settings(archive="ia")
+
+
+def test_the_action_inputs_of_the_archive() -> None:
+    from citecheck.github.action import settings_from_inputs
+
+    env = {"INPUT_ARCHIVE": "wayback", "INPUT_ARCHIVE_CHECK": "true"}
+    settings = settings_from_inputs(env, Path("."))
+    assert (settings.archive, settings.archive_check) == ("wayback", True)
+    assert settings.archive_url == "https://archive.org/wayback/available"  # not an input
+    with pytest.raises(ConfigError, match="input archive-check: archive-check checks claims"):
+        settings_from_inputs({"INPUT_ARCHIVE_CHECK": "true"}, Path("."))
+    with pytest.raises(ConfigError, match="input archive-check: 'maybe' is not a boolean"):
+        settings_from_inputs({"INPUT_ARCHIVE": "wayback", "INPUT_ARCHIVE_CHECK": "maybe"}, Path("."))
