@@ -14,7 +14,9 @@ each clause of four words or more quoted alone: the "denied" rule may refuse suc
 only when its sentence denies, questions or supposes it. The clauses it refuses are printed
 (`--show N`) to be read: each should be one a careful reader would not take as the page's
 assertion. Last, every sentence of every page (gold or not) through the "instructs" rule: how
-often real web text reads as instructions to a model, and which.
+often real web text reads as instructions to a model, and which; and the same for every
+sentence of the real documentation under tests/data/realdocs*/corpus (how-to text, where
+imperatives are the norm).
 
 Run from the repository root: `python bench/quote_rules.py [--quick] [--show 20]` (data:
 `../shared/eval/wice/claims_dev.jsonl`, or the path in CITECHECK_WICE_DEV; `--quick`: its first
@@ -32,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._data import add_quick, eval_file, read_jsonl
+from bench._data import ROOT, add_quick, eval_file, read_jsonl
 
 # citecheck's own modules, all here: their paths may move in a restructure
 from citecheck.judge.instructions import instructs_a_model
@@ -44,6 +46,7 @@ from citecheck.judge.quotes import (
     QUOTE_TOO_SHORT,
     weigh_evidence,
 )
+from citecheck.sentences import split_sentences
 
 QUICK_CLAIMS = 40
 RULES = {
@@ -121,6 +124,20 @@ def main(argv: list[str] | None = None) -> int:
             if instructs_a_model(sentence, row["claim"]):
                 instructing.append(sentence)
     print(f"\nevery page sentence: {n}, read as instructions to a model: {len(instructing)}")
+    for sentence in instructing[: args.show]:
+        print(f"  {sentence[:200]}")
+
+    docs = sorted(ROOT.glob("tests/data/realdocs*/corpus/**/*.md"))
+    if args.quick:
+        docs = docs[:20]
+    instructing, n = [], 0
+    for doc in docs:
+        for line in doc.read_text(encoding="utf-8", errors="replace").splitlines():
+            for start, end in split_sentences(line):
+                n += 1
+                if instructs_a_model(line[start:end]):
+                    instructing.append(line[start:end])
+    print(f"\nrealdocs: {len(docs)} documents, {n} sentences, read as instructions: {len(instructing)}")
     for sentence in instructing[: args.show]:
         print(f"  {sentence[:200]}")
     print(f"\n{time.perf_counter() - t0:.1f} s")

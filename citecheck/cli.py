@@ -446,6 +446,42 @@ def _write_reports(report: Any, args: argparse.Namespace) -> None:
             _emit(fmt.render(report), path)
 
 
+def cache_environ(settings: Settings, paths: Sequence[str], *, diff: bool) -> dict[str, str]:
+    """The run's environment with the cache's secret (`citecheck.cache`, "Origin"), after
+    refusing a `--cache-dir` that a change under test could write: inside a tree this run
+    checks (`select.checked_trees`), or holding the secret's own file."""
+    from citecheck.cache import CACHE_SECRET_ENV, cache_secret, inside, user_secret_file
+    from citecheck.select import checked_trees
+
+    environ = dict(os.environ)
+    cache_dir = settings.cache_dir
+    if cache_dir is None:
+        return environ
+    for tree in checked_trees(paths, diff=diff):
+        if inside(cache_dir, tree):
+            raise ConfigError(
+                f"--cache-dir {cache_dir} is inside {tree}, which this run checks: a change there could "
+                "write cache entries and so decide its own claims",
+                "keep the cache outside the repository, e.g. --cache-dir ~/.cache/citecheck",
+            )
+    secret_file = None if environ.get(CACHE_SECRET_ENV, "").strip() else user_secret_file(environ)
+    if secret_file is not None and inside(secret_file, cache_dir):
+        raise ConfigError(
+            f"--cache-dir {cache_dir} holds the file of the cache's secret, {secret_file}",
+            "choose a folder outside it, e.g. --cache-dir ~/.cache/citecheck",
+        )
+    try:
+        secret = cache_secret(environ, secret_file)
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot read or make the cache's secret {secret_file}: {exc}",
+            f"make its folder writable, or set {CACHE_SECRET_ENV}",
+        ) from None
+    if secret is not None:
+        environ[CACHE_SECRET_ENV] = secret
+    return environ
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from citecheck.pipeline import check
     from citecheck.select import select_local
@@ -457,6 +493,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if from_stdin and args.diff:
         raise ConfigError("--diff cannot check a draft from standard input", "give file paths", code="usage")
     others = [p for p in paths if p != STDIN]
+    environ = cache_environ(settings, others, diff=bool(args.diff))
     files, errors = select_local(others, settings, diff_ref=args.diff) if others else ([], [])
     _print_file_errors(errors)
     if not files and errors and not from_stdin:
@@ -467,7 +504,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             files.append(stack.enter_context(draft_file(stdin, _stdin_name(args))))
         # The bar (or lines) ends with the run, before anything else is printed.
         progress = stack.enter_context(progress_display(args.progress, sys.stderr, os.environ))
-        report = check(settings, files, environ=os.environ, progress=progress)
+        report = check(settings, files, environ=environ, progress=progress)
     # Imported once the run is done: the run's first step starts an extraction worker,
     # whose imports overlap everything imported after it.
     from citecheck.output.report import with_errors
@@ -615,9 +652,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _redactor() -> Redactor:
+    from citecheck.cache import CACHE_SECRET_ENV
     from citecheck.judge.providers import secret_variables
 
-    return Redactor(os.environ.get(name) for name in secret_variables())
+    return Redactor(os.environ.get(name) for name in (*secret_variables(), CACHE_SECRET_ENV))
 
 
 if __name__ == "__main__":

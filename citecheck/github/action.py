@@ -67,6 +67,7 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
+from citecheck.cache import CACHE_SECRET_ENV, derived_secret, inside
 from citecheck.config import (
     IGNORE_FILE,
     JUDGE_NONE,
@@ -188,7 +189,7 @@ def secret_values(environ: Mapping[str, str]) -> list[str]:
     """The run's secrets: every judge key and the GitHub token, as inputs and as variables."""
     keys = key_inputs()
     values = [read_input(environ, n) for n in (*keys, "github-token")]
-    values += [environ.get(v, "") for v in (*keys.values(), "GITHUB_TOKEN")]
+    values += [environ.get(v, "") for v in (*keys.values(), "GITHUB_TOKEN", CACHE_SECRET_ENV)]
     return [v for v in values if v]
 
 
@@ -246,15 +247,14 @@ def outside_workspace(cache_dir: Path, workspace: Path) -> Path:
     and a forged entry would decide its own claims (SECURITY.md). So the cache lives
     outside it, under the runner's temporary folder, and `actions/cache` carries it.
     """
-    resolved, tree = cache_dir.resolve(), workspace.resolve()
-    if resolved == tree or tree in resolved.parents:
+    if inside(cache_dir, workspace):
         raise ConfigError(
             f"input cache-dir: {cache_dir} is inside the checked-out workspace, where the change "
             "under test could write cache entries and so decide its own claims",
             "use a path under $RUNNER_TEMP, e.g. `cache-dir: ${{ runner.temp }}/citecheck-cache`, "
             "with the same `path:` in actions/cache/restore and actions/cache/save",
         )
-    return resolved
+    return cache_dir.resolve()
 
 
 @dataclass
@@ -650,6 +650,22 @@ class Run:
         fail_on = fail_on_without_judge(settings.fail_on)
         return settings.model_copy(update={"judge": JUDGE_NONE, "fail_on": fail_on})
 
+    @staticmethod
+    def with_cache_secret(settings: Settings, env: dict[str, str]) -> dict[str, str]:
+        """`env` with the cache's secret (`citecheck.cache`, "Origin"): CITECHECK_CACHE_SECRET if
+        the workflow sets it, else one derived from the judge's API key — a real key from the
+        workflow, never an OpenAI-compatible server's stand-in, which anyone knows. A run of a
+        fork's PR has neither, so its cache is not used (the pipeline notes why)."""
+        if settings.cache_dir is None or env.get(CACHE_SECRET_ENV, "").strip():
+            return env
+        from citecheck.judge.resolve import resolve_judge
+
+        config = resolve_judge(settings, env)
+        key = env.get(PROVIDERS[config.provider].key_env, "").strip() if config is not None else ""
+        if key:
+            env[CACHE_SECRET_ENV] = derived_secret(key)
+        return env
+
     def warn_cache_dir(self, settings: Settings) -> None:
         """The Action runs in a container: only the workspace and the runner's temporary folder
         (`RUNNER_TEMP`, mounted since runner 2.331) outlive it, and the workspace is refused."""
@@ -760,7 +776,7 @@ class Run:
         return check(
             settings,
             files,
-            environ=self.pipeline_environ(),
+            environ=self.with_cache_secret(settings, self.pipeline_environ()),
             judge_off_reason=judge_off_reason,
             progress=self.stages,  # a group per stage, progress lines and batch mode's polls in it
         )

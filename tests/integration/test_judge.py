@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.cache import DiskCache
+from citecheck.cache import DiskCache, seal
 from citecheck.config import Settings
 from citecheck.errors import JudgeFailedError
 from citecheck.judge.core import CAP_REACHED, Judge
@@ -425,9 +425,9 @@ def test_a_rationale_that_contradicts_supported_is_unsure(llm: LLMServer) -> Non
 
 def test_a_cached_verdict_meets_the_runs_own_threshold(llm: LLMServer, tmp_path: Path) -> None:
     llm.queue(verdicts_reply(llm.protocol, [verdict(1, True, TALL, confidence=0.7)]))
-    [first] = run(make_judge(llm, DiskCache(tmp_path)), source(), ["The tower is 330 m tall."])
+    [first] = run(make_judge(llm, DiskCache(tmp_path, "test-secret")), source(), ["The tower is 330 m tall."])
     assert first.outcome == JudgeOutcome.verdict and first.supported is True
-    stricter = make_judge(llm, DiskCache(tmp_path), min_confidence=0.8)
+    stricter = make_judge(llm, DiskCache(tmp_path, "test-secret"), min_confidence=0.8)
     [again] = run(stricter, source(), ["The tower is 330 m tall."])
     assert (again.cached, again.outcome, again.supported) == (True, JudgeOutcome.unsure, None)
     assert len(llm.calls) == 1 and stricter.calls_made == 0
@@ -435,14 +435,16 @@ def test_a_cached_verdict_meets_the_runs_own_threshold(llm: LLMServer, tmp_path:
 
 def test_a_cached_verdict_whose_evidence_fails_is_judged_again(llm: LLMServer, tmp_path: Path) -> None:
     llm.queue(verdicts_reply(llm.protocol, [verdict(1, False, "", "Not said.")]))
-    run(make_judge(llm, DiskCache(tmp_path)), source(), ["The tower is 330 m tall."])
+    run(make_judge(llm, DiskCache(tmp_path, "test-secret")), source(), ["The tower is 330 m tall."])
     [entry] = (tmp_path / "verdicts").glob("*.json")
-    # An entry turned into "supported" with a quote of no weight (as a forged cache would be).
+    # An entry turned into "supported" with a quote of no weight, signed with the run's secret
+    # (as an older citecheck might have kept it): the verdict's own checks refuse it.
     data = json.loads(entry.read_text(encoding="utf-8"))
     data["value"].update(supported=True, evidence="the")
+    data["mac"] = seal("test-secret", "verdicts", data["key"], data["stored_at"], data["value"])
     entry.write_text(json.dumps(data), encoding="utf-8")
     llm.queue(verdicts_reply(llm.protocol, [verdict(1, False, "", "Not said.")]))
-    judge = make_judge(llm, DiskCache(tmp_path))
+    judge = make_judge(llm, DiskCache(tmp_path, "test-secret"))
     [result] = run(judge, source(), ["The tower is 330 m tall."])
     assert (result.supported, result.cached) == (False, False)
     assert len(llm.calls) == 2 and judge.calls_made == 1
@@ -674,10 +676,10 @@ def test_cost_cap_holds_under_concurrency(llm: LLMServer) -> None:
 
 
 def test_cache_hit_makes_no_request(llm: LLMServer, tmp_path: Path) -> None:
-    cache = DiskCache(tmp_path)
+    cache = DiskCache(tmp_path, "test-secret")
     first = run(make_judge(llm, cache), source(), ["The Eiffel Tower is 330 metres tall."])
     assert len(llm.calls) == 1 and first[0].supported is True
-    judge = make_judge(llm, DiskCache(tmp_path))
+    judge = make_judge(llm, DiskCache(tmp_path, "test-secret"))
     [again] = run(judge, source(), ["The Eiffel Tower is 330 metres tall."])
     assert len(llm.calls) == 1 and judge.calls_made == 0
     assert again.cached is True and again.cost_usd == 0.0
@@ -689,22 +691,42 @@ def test_cache_hit_makes_no_request(llm: LLMServer, tmp_path: Path) -> None:
 
 
 def test_cache_misses_when_source_claim_or_model_changes(llm: LLMServer, tmp_path: Path) -> None:
-    run(make_judge(llm, DiskCache(tmp_path)), source(), ["The Eiffel Tower is 330 metres tall."])
     run(
-        make_judge(llm, DiskCache(tmp_path)),
+        make_judge(llm, DiskCache(tmp_path, "test-secret")),
+        source(),
+        ["The Eiffel Tower is 330 metres tall."],
+    )
+    run(
+        make_judge(llm, DiskCache(tmp_path, "test-secret")),
         source(PAGE + " Changed."),
         ["The Eiffel Tower is 330 metres tall."],
     )
-    run(make_judge(llm, DiskCache(tmp_path)), source(), ["The Eiffel Tower is 330 metres high."])
+    run(
+        make_judge(llm, DiskCache(tmp_path, "test-secret")),
+        source(),
+        ["The Eiffel Tower is 330 metres high."],
+    )
     other = "claude-haiku-4-5" if llm.protocol == "anthropic" else "gpt-4o"
-    run(make_judge(llm, DiskCache(tmp_path), model=other), source(), ["The Eiffel Tower is 330 metres tall."])
+    run(
+        make_judge(llm, DiskCache(tmp_path, "test-secret"), model=other),
+        source(),
+        ["The Eiffel Tower is 330 metres tall."],
+    )
     assert len(llm.calls) == 4
 
 
 def test_failed_verdicts_are_not_cached(llm: LLMServer, tmp_path: Path) -> None:
     llm.queue(error_reply(llm.protocol, 400, "bad request"))
-    run(make_judge(llm, DiskCache(tmp_path)), source(), ["The Eiffel Tower is 330 metres tall."])
-    [result] = run(make_judge(llm, DiskCache(tmp_path)), source(), ["The Eiffel Tower is 330 metres tall."])
+    run(
+        make_judge(llm, DiskCache(tmp_path, "test-secret")),
+        source(),
+        ["The Eiffel Tower is 330 metres tall."],
+    )
+    [result] = run(
+        make_judge(llm, DiskCache(tmp_path, "test-secret")),
+        source(),
+        ["The Eiffel Tower is 330 metres tall."],
+    )
     assert result.supported is True and len(llm.calls) == 2
 
 
