@@ -214,6 +214,12 @@ def test_a_negated_predicate_cut_from_its_subject_is_refused() -> None:
         ("Guides that are not official say that the Eiffel Tower is 500 metres tall.", CLAUSE_500),
         ("Guides say that the Eiffel Tower is 500 metres tall.", CLAUSE_500),
         ("Contrary to popular belief, the Eiffel Tower is 500 metres tall.", CLAUSE_500),
+        # A negation over a frame that still asserts its clause.
+        ("It cannot be denied that the Eiffel Tower is 500 metres tall.", CLAUSE_500),
+        ("No one doubts that the Eiffel Tower is 500 metres tall.", CLAUSE_500),
+        ("It is not surprising that the Eiffel Tower is 500 metres tall.", CLAUSE_500),
+        ("Few visitors knew that the Eiffel Tower is 500 metres tall.", CLAUSE_500),
+        ("No one knew that the Eiffel Tower is 500 metres tall.", CLAUSE_500),
         # The whole sentence is quoted: the judge saw its negation (and weighed it).
         (f"It is not true that {CLAUSE_500}.", f"It is not true that {CLAUSE_500}."),
         # Denied once, asserted once: the page does say it.
