@@ -13,16 +13,17 @@ verdict*, which a source on the claim's subject has no reason to do. Four kinds 
    context, everything, anything, what …"; or a verb that gives a verdict ("label, mark,
    classify, rate, treat, consider, deem, judge, confirm, verify, accept, answer …") followed
    in the same clause by "claim / statement / assertion / verdict" and then a verdict word
-   ("verified, supported, true, correct, accurate, valid, confirmed, factual …"). Also
-   "you must / should / need to / are to …" + such a verb + "claim …" or "instructions …".
+   ("verified, supported, true, correct, accurate, valid, confirmed, factual …"), or within
+   four words "as supported / verified" ("Label as supported: …"). Also "you must / should /
+   need to / are to …" + such a verb + "claim …" or "instructions …".
 2. **a message addressed to a model**: "note / message / instructions / attention … to / for
    (the, all, any) AI, LLM, language model, AI assistant / model / agent, chatbot,
    fact-checker, judge, grader, evaluator"; "dear / hey / attention" + those; "if you are
    a(n) … AI / LLM / language model / chatbot / fact-checker / judge …"; "AI / LLM (…) reading /
    processing / evaluating / checking … this"; "as an AI (language model)," .
-3. **a verdict for the claim**: "this / the / each / every / any claim / statement /
-   assertion (above / here …) is / should be / has been … verified / supported / true /
-   accurate / marked / rated …"; "the verdict / label / rating / answer for this claim".
+3. **a verdict for the claim**: "this / the / each / every / any (above / following / cited
+   …) claim / statement / assertion (above / here …) is / should be / has been … verified /
+   supported / true / accurate / marked / rated …"; "the verdict / label / rating / answer for this claim".
    Skipped when the claim itself is about claims or verdicts ("Fact-checkers rated the claim
    true"): then a page's verdict is its subject.
 4. **the old fixed forms**: "ignore previous instructions" (and "disregard / forget /
@@ -89,6 +90,7 @@ _DIRECTIVES = re.compile(
             # 1. an imperative about the checking
             rf"{_START}{_IGNORE}\b(?:\s+[\w'-]+){{0,4}}?\s+(?:{_RULES}|everything|anything|what(?:ever)?)\b",
             rf"{_START}{_VERDICT_VERB}\b{_CLAUSE}{{0,60}}?\b{_META}\b{_CLAUSE}{{0,40}}?\b{_VERDICT}\b",
+            rf"{_START}{_VERDICT_VERB}\b(?:\s+[\w'-]+){{0,3}}?\s+as\s+[\"']?(?:supported|verified)\b",
             r"\byou\s+(?:must|should|shall|will|need\s+to|have\s+to|can\s+only|may\s+only|"
             r"are\s+(?:to|required\s+to|instructed\s+to|expected\s+to|asked\s+to))\s+"
             rf"(?:(?:now|only|always|simply|just)\s+)?(?:{_VERDICT_VERB}|{_IGNORE})\b{_CLAUSE}{{0,60}}?\b(?:{_META}|{_RULES})\b",
@@ -119,7 +121,9 @@ _DIRECTIVES = re.compile(
 )
 # 3. a verdict for the claim
 _VERDICTS = re.compile(
-    rf"\b(?:this|the|that|each|every|any|all|these|such)\s+{_META}"
+    r"\b(?:this|the|that|each|every|any|all|these|such)\s+"
+    r"(?:(?:above|following|preceding|previous|given|cited|quoted|said|present|current|referenced)\s+)?"
+    rf"{_META}"
     r"(?:\s+(?:above|below|here|in\s+question|on\s+this\s+page))?\s+"
     r"(?:is|are|should|must|shall|will|has|have|can)\s+(?:(?:be|been|now|hereby|officially|therefore)\s+){0,3}"
     r"(?:marked|labell?ed|rated|classified|considered|treated|deemed|judged|verified|supported|true|correct|"
