@@ -556,6 +556,42 @@ def _write_reports(report: Any, args: argparse.Namespace, redact: Redactor) -> N
         raise UnsafePathError("; ".join(refused), UNSAFE_PATH_HINT)
 
 
+def cache_environ(settings: Settings, paths: Sequence[str], *, diff: bool) -> dict[str, str]:
+    """The run's environment with the cache's secret (`citecheck.cache`, "Origin"), after
+    refusing a `--cache-dir` that a change under test could write: inside a tree this run
+    checks (`select.checked_trees`), or holding the secret's own file."""
+    from citecheck.cache import CACHE_SECRET_ENV, cache_secret, inside, user_secret_file
+    from citecheck.select import checked_trees
+
+    environ = dict(os.environ)
+    cache_dir = settings.cache_dir
+    if cache_dir is None:
+        return environ
+    for tree in checked_trees(paths, diff=diff):
+        if inside(cache_dir, tree):
+            raise ConfigError(
+                f"--cache-dir {cache_dir} is inside {tree}, which this run checks: a change there could "
+                "write cache entries and so decide its own claims",
+                "keep the cache outside the repository, e.g. --cache-dir ~/.cache/citecheck",
+            )
+    secret_file = None if environ.get(CACHE_SECRET_ENV, "").strip() else user_secret_file(environ)
+    if secret_file is not None and inside(secret_file, cache_dir):
+        raise ConfigError(
+            f"--cache-dir {cache_dir} holds the file of the cache's secret, {secret_file}",
+            "choose a folder outside it, e.g. --cache-dir ~/.cache/citecheck",
+        )
+    try:
+        secret = cache_secret(environ, secret_file)
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot read or make the cache's secret {secret_file}: {exc}",
+            f"make its folder writable, or set {CACHE_SECRET_ENV}",
+        ) from None
+    if secret is not None:
+        environ[CACHE_SECRET_ENV] = secret
+    return environ
+
+
 def cmd_check(args: argparse.Namespace, redact: Redactor) -> int:
     from citecheck.pipeline import check
     from citecheck.select import select_local
@@ -573,6 +609,7 @@ def cmd_check(args: argparse.Namespace, redact: Redactor) -> int:
             f"{git_flag} cannot check a draft from standard input", "give file paths", code="usage"
         )
     others = [p for p in paths if p != STDIN]
+    environ = cache_environ(settings, others, diff=bool(args.diff or args.changed))
     files, errors = (
         select_local(others, settings, diff_ref=args.diff, changed=args.changed) if others else ([], [])
     )
@@ -589,7 +626,7 @@ def cmd_check(args: argparse.Namespace, redact: Redactor) -> int:
         report = check(
             settings,
             files,
-            environ=os.environ,
+            environ=environ,
             redact=redact,
             judge_off_reason=judge_off_reason,
             progress=progress,

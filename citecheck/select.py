@@ -635,6 +635,31 @@ def select_local(
     return apply_shard(files, settings.shard_tuple), errors
 
 
+def checked_trees(paths: Sequence[str], *, diff: bool, cwd: Path | None = None) -> list[Path]:
+    """The trees a local run reads Markdown from, which a change under test can write: the
+    git working tree of each of `paths` (the nearest folder up from it with a `.git`), or a
+    folder given outside any repository itself (a file outside one is no tree); with `diff`,
+    the working tree of `cwd` too. The CLI keeps its cache out of them."""
+    base = (cwd or Path.cwd()).resolve()
+    repos: dict[Path, Path | None] = {}  # folder → its working tree, looked up once
+
+    def repo_of(folder: Path) -> Path | None:
+        if folder not in repos:
+            repos[folder] = next((d for d in (folder, *folder.parents) if (d / ".git").exists()), None)
+        return repos[folder]
+
+    trees: dict[Path, None] = {}
+    if diff and (top := repo_of(base)) is not None:
+        trees[top] = None
+    for p in paths:
+        path = (base / p).resolve()
+        is_dir = path.is_dir()
+        top = repo_of(path if is_dir else path.parent)
+        if top is not None or is_dir:
+            trees[top or path] = None
+    return list(trees)
+
+
 def walk_files(top: Path) -> tuple[list[Path], list[FileError]]:
     """Every file under `top`, skipping hidden folders (`.git`, `.venv`, caches), node_modules
     and Python virtual environments, whose Markdown is someone else's; and a warning for each

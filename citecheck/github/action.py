@@ -72,6 +72,7 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
+from citecheck.cache import CACHE_SECRET_ENV, derived_secret, inside
 from citecheck.config import (
     IGNORE_FILE,
     JUDGE_NONE,
@@ -270,7 +271,7 @@ def cache_folder(value: str, workspace: Path, environ: Mapping[str, str]) -> Pat
             "workspace (the change under test could have committed it)",
             CACHE_HINT,
         )
-    if real.is_relative_to(workspace.resolve()):
+    if inside(real, workspace):
         raise ConfigError(
             f"input cache-dir: {given} is inside the checked-out workspace, where the change "
             "under test could write cache entries and so decide its own claims",
@@ -704,6 +705,22 @@ class Run:
         self.judge_skipped = True
         return judge_off(settings)
 
+    @staticmethod
+    def with_cache_secret(settings: Settings, env: dict[str, str]) -> dict[str, str]:
+        """`env` with the cache's secret (`citecheck.cache`, "Origin"): CITECHECK_CACHE_SECRET if
+        the workflow sets it, else one derived from the judge's API key — a real key from the
+        workflow, never an OpenAI-compatible server's stand-in, which anyone knows. A run of a
+        fork's PR has neither, so its cache is not used (the pipeline notes why)."""
+        if settings.cache_dir is None or env.get(CACHE_SECRET_ENV, "").strip():
+            return env
+        from citecheck.judge.resolve import resolve_judge
+
+        config = resolve_judge(settings, env)
+        key = env.get(PROVIDERS[config.provider].key_env, "").strip() if config is not None else ""
+        if key:
+            env[CACHE_SECRET_ENV] = derived_secret(key)
+        return env
+
     def warn_cache_dir(self, settings: Settings) -> None:
         """The Action runs in a container: only the workspace and the runner's temporary folder
         (`RUNNER_TEMP`, mounted since runner 2.331) outlive it; the cache is under the latter
@@ -835,7 +852,7 @@ class Run:
         return check(
             settings,
             files,
-            environ=self.pipeline_environ(),
+            environ=self.with_cache_secret(settings, self.pipeline_environ()),
             redact=self.redact,
             judge_off_reason=judge_off_reason,
             progress=self.stages,  # a group per stage, progress lines and batch mode's polls in it

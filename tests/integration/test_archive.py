@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.cache import DiskCache
+from citecheck.cache import DiskCache, seal
 from citecheck.config import Settings
 from citecheck.fetch.archive import CACHE_NAMESPACE, NO_SNAPSHOT, archive_notes
 from citecheck.models import FetchedSource, FetchOutcome
@@ -24,6 +24,8 @@ SNAPSHOT_PAGE = (
     "14,000 responses from developers in 112 countries, the largest sample so far.</p>"
     "</article></body></html>"
 )
+
+SECRET = "test-secret"  # the cache signs its entries (citecheck.cache, "Origin")
 
 
 def wayback(archive: ArchiveServer, **kw: object) -> Settings:
@@ -266,8 +268,8 @@ def test_answers_are_cached_and_validated_on_load(
     snapshot = archived_at(source_server, archive_server, dead)
     settings = wayback(archive_server)
 
-    one([dead], settings, DiskCache(tmp_path))
-    (again,) = one([dead], settings, DiskCache(tmp_path))
+    one([dead], settings, DiskCache(tmp_path, SECRET))
+    (again,) = one([dead], settings, DiskCache(tmp_path, SECRET))
     assert again.info.archived is not None and again.info.archived.url == snapshot
     assert archive_server.looked_up == [dead]  # the second run's answer came from the cache
 
@@ -276,8 +278,11 @@ def test_answers_are_cached_and_validated_on_load(
     assert len(entries) == 1
     stored = json.loads(entries[0].read_text())
     stored["value"]["snapshot"]["url"] = "http://127.0.0.9/web/20230501093000/x"
+    # signed with the run's secret, as a run of an older archive setting would have stored it:
+    # what the archive check refuses is the snapshot's host, not the signature
+    stored["mac"] = seal(SECRET, CACHE_NAMESPACE, stored["key"], stored["stored_at"], stored["value"])
     entries[0].write_text(json.dumps(stored))
-    cache = DiskCache(tmp_path)
+    cache = DiskCache(tmp_path, SECRET)
     (third,) = one([dead], settings, cache)
     assert cache.rejected == {"a snapshot outside this run's archive": 1}
     assert third.info.archived is not None and third.info.archived.url == snapshot
@@ -290,8 +295,8 @@ def test_a_fault_is_not_cached(
     dead = source_server.url("/gone.html")
     archived_at(source_server, archive_server, dead)
     archive_server.answer_with(503)
-    (first,) = one([dead], wayback(archive_server), DiskCache(tmp_path))
+    (first,) = one([dead], wayback(archive_server), DiskCache(tmp_path, SECRET))
     assert first.info.archive_error == "the archive answered HTTP 503 Service Unavailable"
     archive_server.answer_with(None)
-    (second,) = one([dead], wayback(archive_server), DiskCache(tmp_path))
+    (second,) = one([dead], wayback(archive_server), DiskCache(tmp_path, SECRET))
     assert second.info.archived is not None
