@@ -24,7 +24,7 @@ from tests.servers.source_server import SourceServer
 
 source_server = servers.source_server  # the fixture, by its usual name
 
-DEADLINE_S = 0.5  # each hostile page takes seconds (bench/hostile_sources.py)
+DEADLINE_S = 1.0  # each hostile page takes seconds (bench/hostile_sources.py)
 ARTICLE = (
     "<html><head><title>Census</title></head><body><article><p>The census counted 14 million "
     "residents in 2020, up from 12 million a decade before, the bureau said.</p></article></body></html>"
