@@ -15,11 +15,12 @@ everything imported, for nothing. The process that forks has no threads and no e
 which is what makes forking safe; its imports are frozen out of the cycle collector first,
 so the children share those pages with it instead of copying them.
 
-How many: one, then one per `WORKER_URLS` URLs, up to the number of CPUs
-(`worker_processes`). On 1,000 loopback pages and 2 CPUs, a second worker took the run from
-~5.0 s to ~4.4 s (the event loop leaves half a core free); a third made it slower. Below
-`WORKER_MIN_URLS` URLs the worker starts at the first page to read (a run of a few pages that
-all fail, or come from the cache, starts none); from there on, with the fetch stage.
+How many: one per CPU (up to `MAX_WORKERS`), or per URL when there are fewer
+(`worker_processes`): forked, a worker costs little, and the pages a worker is stopped on
+(each up to a deadline) are shared out. On 1,000 loopback pages and 2 CPUs, a second worker
+took the run from ~5.0 s to ~4.4 s (the event loop leaves half a core free); a third made it
+slower. Below `WORKER_MIN_URLS` URLs the workers start at the first page to read (a run of a
+few pages that all fail starts none); from there on, with the fetch stage.
 
 `WorkerLauncher.spawn` starts the first process without an event loop, so a caller can
 start it early, while it does other work, and decide later (`start(processes)`) how many
@@ -77,9 +78,9 @@ _FRAME = struct.Struct(">Q")
 _READ_LIMIT = 1 << 20
 # At most this much of pages' bodies in one batch (one pickled frame, in both processes).
 _BATCH_BYTES = 8 << 20
+# From this many URLs the workers start with the fetch stage (their start-up, ~0.6 s of CPU,
+# overlaps the first downloads), not at the first page to read.
 WORKER_MIN_URLS = 50
-# A worker's start-up (~0.6 s of CPU) against ~2.5 ms of extraction and checks per page.
-WORKER_URLS = 400
 MAX_WORKERS = 8
 WORKER_NICENESS = 10
 # A worker's address space beyond its imports (~80 MB). Reading a 5 MB page (the byte cap) of
@@ -98,7 +99,7 @@ def worker_processes(settings: Settings, n_urls: int) -> int:
     nothing is fetched)."""
     if not settings.fetch or n_urls < 1:
         return 0
-    return max(1, min(_most_workers(os.cpu_count() or 1), n_urls // WORKER_URLS))
+    return min(_most_workers(os.cpu_count() or 1), n_urls)
 
 
 def launch_workers_early(
@@ -430,6 +431,8 @@ class ExtractionWorker:
         the seconds it may take from when a worker takes it (None: no limit); past them the
         worker is stopped and this raises `TimeoutError`. `size`: the body's bytes (batches
         are kept small)."""
+        if limit_s is not None and limit_s <= 0:
+            raise TimeoutError("no time left")  # not worth a worker (stopping one costs a new one)
         await self.begin()
         future: _Future = asyncio.get_running_loop().create_future()
         self._queue.append(_Queued((read, prepare), future, limit_s, size))

@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from citecheck.cache import DiskCache
 from citecheck.checks import preparers
 from citecheck.config import Settings
 from citecheck.extract.document import extract_text
@@ -76,3 +77,23 @@ def test_a_run_citing_hostile_pages_ends_and_names_them(tmp_path: Path, source_s
     assert [(c["verdict"], c["reason"]) for c in report["claims"]] == [
         ("not_extractable", f"not extractable: took longer than {DEADLINE_S:g} s")
     ] * len(urls)
+
+
+def test_a_page_from_the_cache_is_checked_within_the_deadline_too(
+    tmp_path: Path, source_server: SourceServer
+) -> None:
+    # A first run with nothing to check on the page keeps its 5 MB of text in the cache; the
+    # next run's checks of it (a claim with figures) are held to the deadline all the same.
+    url = source_server.add_endless("/endless.txt")
+    settings = Settings(allow_private_hosts=["127.0.0.1"], timeout_s=DEADLINE_S)
+    first = asyncio.run(fetch_all([url], settings, DiskCache(tmp_path)))
+    assert first.sources[url].outcome is FetchOutcome.ok
+    doc = extract_text(claim_citing(url), "doc.md")
+    again = asyncio.run(fetch_all([url], settings, DiskCache(tmp_path), prepare=preparers({url: doc.claims})))
+    source = again.sources[url]
+    assert source.info.from_cache
+    assert (source.outcome, source.error) == (
+        FetchOutcome.not_extractable,
+        f"not extractable: took longer than {DEADLINE_S:g} s",
+    )
+    assert source_server.hits("/endless.txt") == 1  # read from the cache, not fetched again

@@ -24,7 +24,6 @@ from citecheck.fetch.workers import (
     EARLY_WORKER_BYTES,
     WORKER_MIN_URLS,
     WORKER_NICENESS,
-    WORKER_URLS,
     ExtractionWorker,
     WorkerLauncher,
     launch_workers_early,
@@ -218,15 +217,10 @@ def test_two_workers_share_the_pages_and_results_stay_the_same() -> None:
     assert [c.title for c, _ in done] == [f"District {i}" for i in range(200)]
 
 
-def test_a_large_run_starts_one_worker_per_share_of_urls(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_run_starts_a_worker_per_cpu_or_per_url(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "cpu_count", lambda: 4)  # the machine, not our code
     on = Settings()
-    assert [worker_processes(on, n) for n in (10, WORKER_MIN_URLS, WORKER_URLS * 2, WORKER_URLS * 9)] == [
-        1,
-        1,
-        2,
-        4,
-    ]
+    assert [worker_processes(on, n) for n in (1, 3, WORKER_MIN_URLS, 1000)] == [1, 3, 4, 4]
     assert worker_processes(Settings(fetch=False), 1000) == 0
     assert worker_processes(on, 0) == 0
     monkeypatch.setattr(os, "cpu_count", lambda: 1)

@@ -236,9 +236,8 @@ def br_flood(size: int) -> bytes:
 
 
 def link_flood(links: int) -> bytes:
-    return b"<html><body><p>" + b"".join(b'<a href="/p/%d">link %d</a> ' % (i, i) for i in range(links)) + (
-        b"</p></body></html>"
-    )
+    anchors = b"".join(b'<a href="/p/%d">link %d</a> ' % (i, i) for i in range(links))
+    return b"<html><body><p>" + anchors + b"</p></body></html>"
 
 
 def gzip_bomb(decoded_bytes: int) -> bytes:
