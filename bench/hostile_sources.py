@@ -11,7 +11,9 @@ with a claim that has a figure (so the number check runs on each page):
 - `links x12`: twelve pages of 100,000 links each;
 - `endless x30`: thirty `text/plain` bodies that never end (cut at the 5 MB byte cap).
 
-Printed per case: the run's wall time; the peak resident memory of the largest single process
+Printed per case: the run's wall time and CPU time (user + system, of the run's process and the
+workers it waited for: less skewed than wall time by other jobs on a shared machine, against
+which the workers, at a lower priority, lose); the peak resident memory of the largest single process
 (`ru_maxrss` of the run's process and of its children, which is what the kernel keeps) and of
 the whole process tree at once (the sum of every process's resident set, sampled every 20 ms
 from /proc: Linux only, "—" elsewhere); and the claims' verdicts. A run that takes longer than
@@ -106,6 +108,7 @@ def _tree_rss(root: int) -> int:
 @dataclass
 class Result:
     wall: float
+    cpu: float
     largest_mb: float  # the largest single process's peak
     tree_mb: float  # the whole tree's peak, sampled
     verdicts: str
@@ -127,12 +130,13 @@ def run(case: Case, timeout_s: float, limit_s: float) -> Result:
         started = time.monotonic()
         with err_file.open("wb") as err:
             proc = subprocess.Popen(cmd, cwd=tmp, stdout=subprocess.DEVNULL, stderr=err)
-        peak, stopped, largest_kb = 0, False, 0
+        peak, stopped, largest_kb, cpu = 0, False, 0, 0.0
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 # The child's own peak and that of every process it waited for (its workers).
                 largest_kb = usage.ru_maxrss
+                cpu = usage.ru_utime + usage.ru_stime
                 proc.returncode = os.waitstatus_to_exitcode(status)
                 break
             if time.monotonic() - started > limit_s:
@@ -148,7 +152,7 @@ def run(case: Case, timeout_s: float, limit_s: float) -> Result:
             verdicts = "; ".join(f"{n} × {v} ({r[:70]})" for (v, r), n in counts.most_common())
         elif not stopped:
             verdicts = "no report: " + err_file.read_text("utf-8", "replace").strip()[-300:]
-    return Result(wall, largest_kb / 1024, peak / MB, verdicts, stopped)
+    return Result(wall, cpu, largest_kb / 1024, peak / MB, verdicts, stopped)
 
 
 def main() -> int:
@@ -161,14 +165,17 @@ def main() -> int:
     timeout_s = 2.0 if args.quick else args.timeout
     which = os.environ.get("PYTHONPATH") or str(ROOT)
     print(f"citecheck from {which}; per-source deadline {timeout_s:g} s; {os.cpu_count()} CPUs")
-    print(f"{'case':<14} {'wall':>8} {'largest':>9} {'tree':>9}  verdicts")
+    print(f"{'case':<14} {'wall':>8} {'CPU':>8} {'largest':>9} {'tree':>9}  verdicts")
     for case in cases(args.quick):
         if args.only and case.name not in args.only:
             continue
         r = run(case, timeout_s, args.limit)
         wall = f">{args.limit:g} s" if r.stopped else f"{r.wall:.1f} s"
         tree = f"{r.tree_mb:.0f} MB" if r.tree_mb else "—"
-        print(f"{case.name:<14} {wall:>8} {r.largest_mb:>6.0f} MB {tree:>9}  {r.verdicts}", flush=True)
+        print(
+            f"{case.name:<14} {wall:>8} {r.cpu:>6.1f} s {r.largest_mb:>6.0f} MB {tree:>9}  {r.verdicts}",
+            flush=True,
+        )
     return 0
 
 
