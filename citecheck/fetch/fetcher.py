@@ -23,7 +23,8 @@ crashes the run: whatever goes wrong fails that source alone.
 With a cache (`--cache-dir`), a source fetched less than `cache_max_age_s` ago is not
 fetched again; an older one is revalidated with `If-None-Match` / `If-Modified-Since`, and a
 304 reuses the stored text. Failures are kept only `FAILURE_CACHE_S`, and a refusal by the
-allowlist or guard is never stored (it depends on the run's settings, not on the source).
+allowlist or guard is never stored (it depends on the run's settings, not on the source), nor
+a page read or checked past the deadline (it depends on the run's claims, deadline and load).
 A cached entry is used only if it validates (`_cached`: its schema, its URL, a `fetched_at`
 neither in the future nor older than `cache_ttl_s`, text matching `text_hash`); one that does
 not is rejected, deleted and counted (`DiskCache.rejected`).
@@ -420,7 +421,11 @@ class Fetcher:
                     validators["If-Modified-Since"] = cached.last_modified
 
         source = await self._fetch_network(parsed, info, validators, cached)
-        if self.cache is not None and source.outcome is not FetchOutcome.disallowed:
+        if (
+            self.cache is not None
+            and source.outcome is not FetchOutcome.disallowed
+            and not self._late(source)
+        ):
             entry = source.model_dump(mode="json", exclude={"info": {"from_cache"}})
             self.cache.put(CACHE_NAMESPACE, key, entry)
         return source
@@ -545,7 +550,8 @@ class Fetcher:
 
     async def _prepared_again(self, source: FetchedSource, limit_s: float) -> FetchedSource:
         """A page from the cache, prepared (its claims checked) in a worker within `limit_s`
-        seconds, as a page downloaded now is; past them, not extractable. The cache keeps it."""
+        seconds, as a page downloaded now is; past them, not extractable (the cache keeps the
+        page: see `_late`)."""
         prepare = self.prepare.get(source.info.url)
         if source.outcome is not FetchOutcome.ok or prepare is None or self.worker is None:
             return source
@@ -569,6 +575,10 @@ class Fetcher:
 
     def _overrun(self) -> str:
         return f"not extractable: took longer than {self.settings.timeout_s:g} s"
+
+    def _late(self, source: FetchedSource) -> bool:
+        """Whether the source was read or checked past the deadline (`_overrun`)."""
+        return source.outcome is FetchOutcome.not_extractable and source.error == self._overrun()
 
     def _failed(
         self, info: SourceInfo, reason: str, outcome: FetchOutcome = FetchOutcome.unreachable

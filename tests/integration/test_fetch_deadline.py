@@ -97,3 +97,17 @@ def test_a_page_from_the_cache_is_checked_within_the_deadline_too(
         f"not extractable: took longer than {DEADLINE_S:g} s",
     )
     assert source_server.hits("/endless.txt") == 1  # read from the cache, not fetched again
+    # The cache keeps the page: past the deadline is this run's claims' doing, not the source's.
+    third = asyncio.run(fetch_all([url], settings, DiskCache(tmp_path))).sources[url]
+    assert (third.outcome, third.info.from_cache) == (FetchOutcome.ok, True)
+
+
+def test_a_page_read_past_the_deadline_is_not_cached(tmp_path: Path, source_server: SourceServer) -> None:
+    url = source_server.add_endless("/endless.txt")
+    settings = Settings(allow_private_hosts=["127.0.0.1"], timeout_s=DEADLINE_S)
+    doc = extract_text(claim_citing(url), "doc.md")
+    first = asyncio.run(fetch_all([url], settings, DiskCache(tmp_path), prepare=preparers({url: doc.claims})))
+    assert first.sources[url].outcome is FetchOutcome.not_extractable
+    again = asyncio.run(fetch_all([url], settings, DiskCache(tmp_path))).sources[url]
+    assert (again.outcome, again.info.from_cache) == (FetchOutcome.ok, False)  # fetched anew, and read
+    assert source_server.hits("/endless.txt") == 2
