@@ -338,6 +338,14 @@ def text_content(body: bytes, content_type: str | None) -> ExtractedContent:
     return ExtractedContent(text=decode_text(body, content_type), kind="text")
 
 
+# The modules reading a page of a kind imports, slow to import (trafilatura's ~0.5 s): a worker
+# imports them before it takes its first page of the kind, so that no page's time pays for them.
+READ_IMPORTS: dict[Callable[..., ExtractedContent], tuple[str, ...]] = {
+    html_content: ("htmldate", "trafilatura"),
+    pdf_content: ("pypdf",),
+}
+
+
 def reader(body: bytes, content_type: str | None, url: str | None = None) -> Read | ExtractedContent:
     """What reads the body's text (a picklable callable, to run where the page is read), or,
     for a body with no text to read (an image, binary data under a text type), why not."""

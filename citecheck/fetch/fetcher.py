@@ -71,7 +71,13 @@ from citecheck.fetch.blocking import (
 from citecheck.fetch.content import ExtractedContent, Prepare, extract_page
 from citecheck.fetch.guard import DOI_RESOLVERS, GuardError, check_url, normalize_host, parse_url
 from citecheck.fetch.transport import GuardedTransport
-from citecheck.fetch.workers import WORKER_MIN_URLS, ExtractionWorker, WorkerLauncher, worker_processes
+from citecheck.fetch.workers import (
+    HTML_IMPORTS,
+    WORKER_MIN_URLS,
+    ExtractionWorker,
+    WorkerLauncher,
+    worker_processes,
+)
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
 
 T = TypeVar("T")
@@ -684,8 +690,11 @@ async def fetch_all(
         launcher.discard()
     elif launcher is not None:
         worker = await launcher.start(processes)
-    if own and worker is None:
-        worker = ExtractionWorker(processes)  # its processes start at the first page to read
+    if own and worker is None and len(keys) >= WORKER_MIN_URLS:
+        worker = ExtractionWorker(processes, preload=HTML_IMPORTS)
+    elif own and worker is None:
+        # Started at the first page to read, importing what its pages need as they come.
+        worker = ExtractionWorker(processes)
     fetcher = Fetcher(settings, cache, ssl_context=ssl_context, worker=worker, prepare=prepare, tally=tally)
 
     async def fetch_one(key: str) -> FetchedSource:

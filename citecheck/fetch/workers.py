@@ -6,14 +6,18 @@ trafilatura, pypdf and the caller's preparation are CPU-bound and hold the GIL, 
 they compete with the event loop that drives the downloads; and a thread cannot be stopped. A
 process can: each page is read in one, under what is left of its source's deadline.
 
-Start-up is most of a worker's cost (its imports: ~0.6 s of CPU). So one process is
-started (`python -m citecheck.fetch.workers`, a plain child: nothing of the caller's `__main__`
-is re-run), it imports what extraction needs and the modules the caller names (`preload`:
-what its `Prepare` callables need, which this stage does not know), and when told how many
-workers the run wants it forks the others from itself: a forked worker starts with
-everything imported, for nothing. The process that forks has no threads and no event loop,
-which is what makes forking safe; its imports are frozen out of the cycle collector first,
-so the children share those pages with it instead of copying them.
+Start-up is most of a worker's cost (its imports: ~0.6 s of CPU, most of it trafilatura's).
+So one process is started (`python -m citecheck.fetch.workers`, a plain child: nothing of the
+caller's `__main__` is re-run), it imports the modules the caller names (`preload`: what
+reading HTML needs, `HTML_IMPORTS`, and what its `Prepare` callables need, which this stage
+does not know), and when told how many workers the run wants it forks the others from itself:
+a forked worker starts with everything imported, for nothing. A worker imports whatever else
+a batch's pages need (`content.READ_IMPORTS`, the `Prepare` callables' modules) before it takes
+the batch, so no page's time pays for an import; a pool started at its first page, or a
+worker started in a stopped one's place, starts light (~0.1 s) that way. The process that
+forks has no threads and no event loop, which is what makes forking safe; its imports are
+frozen out of the cycle collector first, so the children share those pages with it instead
+of copying them.
 
 How many: one per CPU (up to `MAX_WORKERS`), or per URL when there are fewer
 (`worker_processes`): forked, a worker costs little, and the pages a worker is stopped on
@@ -61,7 +65,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
-from citecheck.fetch.content import ExtractedContent, Prepare, Read, usable
+from citecheck.fetch.content import READ_IMPORTS, ExtractedContent, Prepare, Read, html_content, usable
 from citecheck.process import start_process
 
 if TYPE_CHECKING:
@@ -93,6 +97,8 @@ EARLY_WORKER_BYTES = WORKER_MIN_URLS * 40
 # What `launch_workers_early` counts for a selected line when only some lines are checked.
 _BYTES_PER_LINE = 80
 WORKER_DIED = "not extractable: the process reading it ended"
+# What a pool started ahead of its pages imports first: what reading HTML needs (most pages).
+HTML_IMPORTS = READ_IMPORTS[html_content]
 
 
 def worker_processes(settings: Settings, n_urls: int) -> int:
@@ -114,7 +120,7 @@ def launch_workers_early(
     be wanted at the start of the fetch stage."""
     if not settings.fetch or _markdown_bytes(files) < EARLY_WORKER_BYTES:
         return None
-    return WorkerLauncher.spawn(_most_workers(os.cpu_count() or 1), preload=preload)
+    return WorkerLauncher.spawn(_most_workers(os.cpu_count() or 1), preload=(*HTML_IMPORTS, *preload))
 
 
 def _most_workers(cpus: int) -> int:
@@ -234,15 +240,10 @@ class WorkerLauncher:
     """The first worker process, started and importing; `start` makes the pool of a run."""
 
     def __init__(
-        self,
-        proc: subprocess.Popen[bytes],
-        spare: list[tuple[int, int]],
-        preload: Sequence[str] = (),
-        memory_mb: int = WORKER_MEMORY_MB,
+        self, proc: subprocess.Popen[bytes], spare: list[tuple[int, int]], memory_mb: int = WORKER_MEMORY_MB
     ) -> None:
         self._proc: subprocess.Popen[bytes] | None = proc  # None once handed to a pool
         self._spare = spare  # our ends (write jobs, read answers) of each worker it may fork
-        self.preload = tuple(preload)
         self.memory_mb = memory_mb
 
     @classmethod
@@ -274,7 +275,7 @@ class WorkerLauncher:
         finally:
             for fd in theirs:
                 os.close(fd)  # the children's ends: open in the child only
-        return cls(proc, ours, preload, memory_mb)
+        return cls(proc, ours, memory_mb)
 
     async def start(self, processes: int) -> ExtractionWorker:
         """The pool of `processes` workers (the first, and as many forked from it as needed)."""
@@ -343,8 +344,7 @@ class ExtractionWorker:
     ) -> None:
         self.max_batch = max_batch
         self.processes = max(1, processes)
-        # Those of the launcher, when given (its first process has them already).
-        self.preload = tuple(launcher.preload if launcher is not None else preload)
+        self.preload = tuple(preload)  # without a launcher (whose process has its own)
         self.memory_mb = launcher.memory_mb if launcher is not None else memory_mb
         self.replaced = 0  # workers stopped on a page past its time, or dead, and started anew
         self._launcher = launcher
@@ -517,10 +517,11 @@ class ExtractionWorker:
         self._stopped.add(i)
 
     async def _respawn(self, i: int) -> None:
-        """A new process in stopped worker `i`'s place; a thread if none can start."""
+        """A new process in stopped worker `i`'s place (importing only what its pages need:
+        ~0.1 s of CPU to start, not ~0.6 s); a thread if none can start."""
         self._stopped.discard(i)
         self.replaced += 1
-        launcher = WorkerLauncher.spawn(1, preload=self.preload, memory_mb=self.memory_mb)
+        launcher = WorkerLauncher.spawn(1, memory_mb=self.memory_mb)
         if launcher is None:
             return
         proc, channels = await launcher.channels(1)
@@ -555,6 +556,9 @@ def _serve(jobs_in: IO[bytes], answers_out: IO[bytes], memory: MemoryLimit | Non
     with contextlib.suppress(BrokenPipeError):
         while len(head := jobs_in.read(_FRAME.size)) == _FRAME.size:
             jobs = pickle.loads(jobs_in.read(_FRAME.unpack(head)[0]))
+            for read, _ in jobs:
+                for module in READ_IMPORTS.get(getattr(read, "func", None), ()):  # type: ignore[arg-type]
+                    importlib.import_module(module)
             # Taken (its pages unpickled, what they need imported): the first page's time starts.
             _answer(answers_out, os.getpid())
             for job in jobs:
@@ -604,10 +608,6 @@ def _worker_main(argv: list[str]) -> int:
     # What the libraries log or warn of a page has no reader here (stderr is the caller's).
     logging.disable(logging.CRITICAL)
     warnings.simplefilter("ignore")
-    # Imported before the first batch arrives: the imports overlap the caller's other work.
-    import htmldate  # noqa: F401
-    import trafilatura  # noqa: F401
-
     for module in argv[1].split(",") if len(argv) > 1 else ():
         if module:
             importlib.import_module(module)

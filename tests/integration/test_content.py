@@ -153,14 +153,15 @@ def test_pdf_page_limit() -> None:
 
 def test_a_pdf_past_its_time_is_stopped_with_its_worker() -> None:
     pdf = make_pdf(["The census counted 14 million residents in 2020."], title="Census")
+    long = make_pdf([f"Page {i} of the census tables." for i in range(300)])  # ~0.2 s to read
 
     async def run() -> tuple[int, ExtractedContent, int]:
         worker = await ExtractionWorker.start()
         assert worker is not None
         try:
             first = worker.pid
-            with pytest.raises(TimeoutError):  # pypdf's import alone takes longer
-                await extract_page(pdf, "application/pdf", worker=worker, limit_s=0.001)
+            with pytest.raises(TimeoutError):
+                await extract_page(long, "application/pdf", worker=worker, limit_s=0.01)
             # The next PDF is read by a new process, in the stopped one's place.
             content, _ = await extract_page(pdf, "application/pdf", worker=worker, limit_s=60)
             return first, content, worker.replaced
