@@ -5,6 +5,10 @@
   `MAX_MAIN_TEXT_TAGS` tags is read whole, without trafilatura, whose cost is by the element.
 - PDF: pypdf, reading at most `PDF_MAX_PAGES` pages.
 - text/plain and Markdown (and other `text/*`): as they are.
+- Anything else (images, archives, …), binary data under a text type, HTML or text sent as a
+  download (`application/octet-stream`; a PDF so sent is read), or no usable text (an empty
+  page, a login or consent wall), is not extractable: a claim is never passed on a page we
+  could not read.
 
 Every page with text is read by `workers.ExtractionWorker` processes, which also run the
 caller's `Prepare` on it (the claims' checks), each page under what is left of its source's
@@ -12,10 +16,6 @@ deadline: a page past it is stopped with its process (`extract_page` raises `Tim
 and a page that needs more than a worker's memory limit fails alone, so a hostile page can
 neither hang nor exhaust the run. Only where no process can be started is a page read in a
 thread (unbounded, and not prepared).
-- Anything else (images, archives, …), binary data under a text type, HTML or text sent as a
-  download (`application/octet-stream`; a PDF so sent is read), or no usable text (an empty
-  page, a login or consent wall), is not extractable: a claim is never passed on a page we
-  could not read.
 
 Charset: a byte-order mark, then the `Content-Type` charset, then the document's own
 `<meta charset>`, then UTF-8 — each tried strictly, so a wrong header charset falls through
