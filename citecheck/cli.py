@@ -252,7 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--timeout",
         type=float,
         dest="timeout_s",
-        help="deadline of each source's whole fetch: hops, retries and waits (seconds, default 10)",
+        help="deadline of each source's whole fetch: hops, retries, waits, reading its text and "
+        "checking the claims on it (seconds, default 10)",
     )
     p.add_argument("--no-fetch", action="store_true", help="fetch nothing; cited claims are not verified")
     g = p.add_argument_group("dead links")

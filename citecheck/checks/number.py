@@ -155,9 +155,14 @@ def _nearest_number(m: NumberMention, index: PageIndex, claim_tokens: set[str]) 
     if not candidates:
         return None
 
+    shared: dict[int, int] = {}  # by sentence: a page's figures share sentences (a table, a list)
+
     def key(p: NumberMention) -> tuple[int, float]:
         ratio = abs(math.log((abs(p.value) + 1e-9) / (abs(m.value) + 1e-9)))
-        return (-overlap(claim_tokens, snippet(index, p.start)), ratio)
+        i = index.sentence_at(p.start)
+        if i not in shared:
+            shared[i] = overlap(claim_tokens, index.sentence_text(i))
+        return (-shared[i], ratio)
 
     return min(candidates, key=key)
 

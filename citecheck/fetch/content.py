@@ -1,19 +1,23 @@
 """Bytes + content type → text, title and date, or a reason the content is not extractable.
 
 - HTML: trafilatura's main text (plus title and date); when it finds no main text, or far
-  less than the page shows, the page's whole visible text instead. Either way without the
-  text a reader does not see (`hidden_xpaths`): a page could otherwise hide a sentence for
-  the judge to quote as the page's evidence. Extracted in a thread,
-  or — for runs of many pages — by `workers.ExtractionWorker` processes on other cores,
-  which also run the caller's `Prepare` on each page; the text is the same either way.
-- PDF: pypdf in a separate process (`python -m citecheck.fetch.content`), killed after
-  `PDF_TIMEOUT_S` and reading at most `PDF_MAX_PAGES` pages, so a hostile PDF cannot hang or
-  exhaust the run.
+  less than the page shows, the page's whole visible text instead. A page of more than
+  `MAX_MAIN_TEXT_TAGS` tags is read whole, without trafilatura, whose cost is by the element.
+  Either way without the text a reader does not see (`hidden_xpaths`): a page could otherwise
+  hide a sentence for the judge to quote as the page's evidence.
+- PDF: pypdf, reading at most `PDF_MAX_PAGES` pages.
 - text/plain and Markdown (and other `text/*`): as they are.
 - Anything else (images, archives, …), binary data under a text type, HTML or text sent as a
   download (`application/octet-stream`; a PDF so sent is read), or no usable text (an empty
   page, a login or consent wall), is not extractable: a claim is never passed on a page we
   could not read.
+
+Every page with text is read by `workers.ExtractionWorker` processes, which also run the
+caller's `Prepare` on it (the claims' checks), each page under what is left of its source's
+deadline: a page past it is stopped with its process (`extract_page` raises `TimeoutError`),
+and a page that needs more than a worker's memory limit fails alone, so a hostile page can
+neither hang nor exhaust the run. Only where no process can be started is a page read in a
+thread (unbounded, and not prepared).
 
 Charset: a byte-order mark, then the `Content-Type` charset, then the document's own
 `<meta charset>`, then UTF-8 — each tried strictly, so a wrong header charset falls through
@@ -28,9 +32,7 @@ import codecs
 import copy
 import functools
 import io
-import json
 import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
@@ -43,14 +45,18 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 # What the caller makes of a page from its text and date, run in the worker process that
-# extracts the page (runs of many pages), so that the work overlaps the downloads still under
-# way; a page extracted otherwise is not prepared (the caller makes it itself). Opaque to this
-# stage; it and what it returns must pickle (e.g. a `functools.partial` of a module-level
-# function).
+# reads the page, so that the work overlaps the downloads still under way and counts against
+# the source's deadline; a page read otherwise (in a thread) is not prepared (the caller makes
+# it itself). Opaque to this stage; it and what it returns must pickle (e.g. a
+# `functools.partial` of a module-level function).
 Prepare = Callable[[str, str | None], T]
 
-PDF_TIMEOUT_S = 30.0
 PDF_MAX_PAGES = 300
+# trafilatura's cost is by the element (20–60 µs and about 1.5 KB each); a page with more tags
+# than this is read whole with lxml: 5 MB of `word<br>` (650,000 elements) took 2.6 s and 430 MB
+# so, against 16.6 s and 1 GB; 100,000 links 0.6 s against 3.7 s (the same text either way). An
+# ordinary article has a few thousand.
+MAX_MAIN_TEXT_TAGS = 50_000
 # Fewer letters than this and a page has no text worth checking a claim against.
 MIN_LETTERS = 20
 # A short page mostly asking to sign in or accept cookies is a wall, not the source.
@@ -85,6 +91,10 @@ class ExtractedContent:
     date: str | None = None
     error: str | None = None  # set: the content is not extractable, and this says why
     kind: str = "unknown"  # html | pdf | text | binary (a text type on binary data) | unknown
+
+
+# What reads a page's text from its body where the page is read (a worker process): picklable.
+Read = Callable[[], ExtractedContent]
 
 
 def media_type(content_type: str | None) -> str:
@@ -355,6 +365,8 @@ def extract_html(html: str, url: str | None = None) -> ExtractedContent:
         date = find_date(tree, extensive_search=False, original_date=True, url=url)
     except ValueError:
         date = None
+    if html.count("<") > MAX_MAIN_TEXT_TAGS:
+        return ExtractedContent(text=_visible(tree), title=title, date=date, kind="html")
     options = copy.copy(_trafilatura_options())
     options.url = options.source = url  # what bare_extraction(url=…) would set
     hidden = hidden_xpaths(tree)
@@ -407,28 +419,47 @@ def pdf_text(data: bytes, max_pages: int) -> tuple[str, str | None]:
     return "\n\n".join(pages), title
 
 
-async def extract_pdf(
-    data: bytes, *, timeout_s: float = PDF_TIMEOUT_S, max_pages: int = PDF_MAX_PAGES
-) -> ExtractedContent:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "citecheck.fetch.content", str(max_pages),
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
+def pdf_content(data: bytes, max_pages: int = PDF_MAX_PAGES) -> ExtractedContent:
+    """A PDF's text and title, or why it is unreadable."""
     try:
-        async with asyncio.timeout(timeout_s):
-            out, err = await proc.communicate(data)
-    except TimeoutError:
-        proc.kill()
-        await proc.wait()
-        return ExtractedContent(error=f"PDF text extraction took longer than {timeout_s:g} s", kind="pdf")
-    try:
-        result = json.loads(out.decode("utf-8"))
-    except ValueError:
-        tail = err.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
-        return ExtractedContent(error=f"PDF text extraction failed: {tail[0]}", kind="pdf")
-    if result.get("error"):
-        return ExtractedContent(error=f"unreadable PDF: {result['error']}", kind="pdf")
-    return ExtractedContent(text=result.get("text", ""), title=result.get("title"), kind="pdf")
+        text, title = pdf_text(data, max_pages)
+    except Exception as exc:
+        return ExtractedContent(error=f"unreadable PDF: {type(exc).__name__}: {exc}"[:300], kind="pdf")
+    return ExtractedContent(text=text, title=title, kind="pdf")
+
+
+def html_content(body: bytes, content_type: str | None, url: str | None) -> ExtractedContent:
+    return extract_html(decode_text(body, content_type, html=True), url)
+
+
+def text_content(body: bytes, content_type: str | None) -> ExtractedContent:
+    return ExtractedContent(text=decode_text(body, content_type), kind="text")
+
+
+# The modules reading a page of a kind imports, slow to import (trafilatura's ~0.5 s): a worker
+# imports them before it takes its first page of the kind, so that no page's time pays for them.
+READ_IMPORTS: dict[Callable[..., ExtractedContent], tuple[str, ...]] = {
+    html_content: ("htmldate", "trafilatura"),
+    pdf_content: ("pypdf",),
+}
+
+
+def reader(body: bytes, content_type: str | None, url: str | None = None) -> Read | ExtractedContent:
+    """What reads the body's text (a picklable callable, to run where the page is read), or,
+    for a body with no text to read (an image, binary data under a text type), why not."""
+    kind = sniff_kind(body, content_type)
+    if kind == "unknown":
+        shown = media_type(content_type) or "unknown"
+        return ExtractedContent(error=f"content type {shown} has no extractable text", kind=kind)
+    if kind == "binary":
+        shown = media_type(content_type)
+        error = f"the body is binary data, not the {shown} its content type says: no extractable text"
+        return ExtractedContent(error=error, kind=kind)
+    if kind == "pdf":
+        return functools.partial(pdf_content, body)
+    if kind == "html":
+        return functools.partial(html_content, body, content_type, url)
+    return functools.partial(text_content, body, content_type)
 
 
 async def extract_page(
@@ -437,35 +468,23 @@ async def extract_page(
     *,
     url: str | None = None,
     worker: ExtractionWorker | None = None,
-    idle: Callable[[], bool] | None = None,
     prepare: Prepare[T] | None = None,
+    limit_s: float | None = None,
 ) -> tuple[ExtractedContent, T | None]:
     """Text of a fetched body, or `error` saying why it is not extractable; and what `prepare`
-    made of it when `worker` extracted it (None otherwise).
+    made of it (None without a worker, or when the page has no usable text).
 
-    HTML is extracted in a thread, or by `worker` (other processes) when one is given; there
-    `prepare` runs on the page's text and date as it is extracted. `idle` tells the worker
-    when this process has nothing else to do (see `ExtractionWorker`).
+    With `worker`, the page is read and prepared in a worker process, in at most `limit_s`
+    seconds from when the worker takes it (None: no limit); past them the worker is stopped and
+    this raises `TimeoutError`. Without one (no process could be started), it is read in a
+    thread, without a limit, and not prepared.
     """
-    kind = sniff_kind(body, content_type)
-    if kind == "unknown":
-        shown = media_type(content_type) or "unknown"
-        return ExtractedContent(error=f"content type {shown} has no extractable text", kind=kind), None
-    if kind == "binary":
-        shown = media_type(content_type)
-        error = f"the body is binary data, not the {shown} its content type says: no extractable text"
-        return ExtractedContent(error=error, kind=kind), None
-    if kind == "html" and worker is not None:
-        return await worker.extract(body, content_type, url, idle=idle, prepare=prepare)
-    if kind == "pdf":
-        result = await extract_pdf(body)
-    elif kind == "html":
-        html = decode_text(body, content_type, html=True)
-        # trafilatura is CPU-bound: off the event loop so other downloads keep flowing.
-        result = await asyncio.to_thread(extract_html, html, url)
-    else:
-        result = ExtractedContent(text=decode_text(body, content_type), kind="text")
-    return usable(result), None
+    read = reader(body, content_type, url)
+    if isinstance(read, ExtractedContent):
+        return read, None
+    if worker is not None:
+        return await worker.extract(read, prepare=prepare, limit_s=limit_s, size=len(body))
+    return usable(await asyncio.to_thread(read)), None
 
 
 def usable(result: ExtractedContent) -> ExtractedContent:
@@ -473,19 +492,3 @@ def usable(result: ExtractedContent) -> ExtractedContent:
     if result.error is None and (why := unusable_reason(result.text)):
         return ExtractedContent(error=why, title=result.title, date=result.date, kind=result.kind)
     return result
-
-
-def _pdf_main(argv: list[str]) -> int:
-    max_pages = int(argv[0]) if argv else PDF_MAX_PAGES
-    data = sys.stdin.buffer.read()
-    try:
-        text, title = pdf_text(data, max_pages)
-        out = {"text": text, "title": title}
-    except Exception as exc:
-        out = {"error": f"{type(exc).__name__}: {exc}"[:300]}
-    sys.stdout.write(json.dumps(out))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(_pdf_main(sys.argv[1:]))

@@ -29,16 +29,21 @@ cache, with the archive's hosts admitted past the allowlist for them alone (`che
 With a cache (`--cache-dir`), a source fetched less than `cache_max_age_s` ago is not
 fetched again; an older one is revalidated with `If-None-Match` / `If-Modified-Since`, and a
 304 reuses the stored text. Failures are kept only `FAILURE_CACHE_S`, and a refusal by the
-allowlist or guard is never stored (it depends on the run's settings, not on the source).
+allowlist or guard is never stored (it depends on the run's settings, not on the source), nor
+a page read or checked past the deadline (it depends on the run's claims, deadline and load).
 A cached entry is used only if it validates (`_cached`: its schema, its URL, a `fetched_at`
 neither in the future nor older than `cache_ttl_s`, text matching `text_hash`); one that does
 not is rejected, deleted and counted (`DiskCache.rejected`).
 
-Text extraction is CPU-bound: for runs of many URLs (`workers.worker_processes`) it runs in
-`workers.ExtractionWorker` processes, so the event loop's core is left to the downloads.
-There the caller's `prepare` callable of each page (`content.Prepare`: the checks stage's
-checks of the claims citing it) runs too, as the page arrives; `fetch_all` returns what it
-made beside the sources. This stage knows nothing of what it prepares. Each page is handed to
+Text extraction is CPU-bound: it runs in `workers.ExtractionWorker` processes, so the event
+loop's core is left to the downloads. There the caller's `prepare` callable of each page
+(`content.Prepare`: the checks stage's checks of the claims citing it) runs too, as the page
+arrives, and for a page from the cache; `fetch_all` returns what it made beside the sources.
+This stage knows nothing of what it prepares. The deadline covers that work too: a page is
+read and prepared in what is left of its source's `timeout_s` once a worker takes it (a page
+from the cache, in all of it), and past it the worker is stopped and the source is
+`not_extractable` ("not extractable: took longer than N s"). Time waiting for a worker, like
+time waiting for a slot, is not the source's. Each page is handed to
 the caller as soon as it is fetched (`fetch_all`'s `on_page`, an opaque callback), so the later
 stages start on it while the other pages still download; a caller that only counts the pages
 reads a `FetchTally` instead.
@@ -70,7 +75,7 @@ from citecheck.fetch.blocking import (
     blocked_reason,
     challenge_page,
 )
-from citecheck.fetch.content import Prepare, extract_page
+from citecheck.fetch.content import ExtractedContent, Prepare, extract_page
 from citecheck.fetch.guard import (
     DOI_RESOLVERS,
     GuardError,
@@ -80,7 +85,13 @@ from citecheck.fetch.guard import (
     parse_url,
 )
 from citecheck.fetch.transport import GuardedTransport
-from citecheck.fetch.workers import ExtractionWorker, WorkerLauncher, worker_processes
+from citecheck.fetch.workers import (
+    HTML_IMPORTS,
+    WORKER_MIN_URLS,
+    ExtractionWorker,
+    WorkerLauncher,
+    worker_processes,
+)
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
 
 T = TypeVar("T")
@@ -282,9 +293,6 @@ class Fetcher:
         # with the sources, for `fetch_all` to return.
         self.prepared: dict[str, Any] = {}
         self.tally = tally if tally is not None else FetchTally()
-        # Fetches not (yet) waiting on text extraction: at 0, this process is idle and
-        # may help the extraction worker.
-        self._downloading = 0
         self._global = asyncio.Semaphore(settings.concurrency)
         self._hosts: dict[str, _HostState] = {}
         # Loading the CA certificates is slow: once per run, shared by every host's
@@ -405,12 +413,7 @@ class Fetcher:
             except (ValueError, httpx.InvalidURL) as exc:
                 raise _Unreachable(f"redirected to {location}: {exc}") from None
 
-    def downloads_done(self) -> bool:
-        """No fetch of this run is downloading (they wait on extraction, or are done)."""
-        return self._downloading == 0
-
     async def fetch(self, url: str) -> FetchedSource:
-        self._downloading += 1
         try:
             source = await self._fetch(url)
             if self.archive.wants(source):
@@ -422,8 +425,6 @@ class Fetcher:
             source = FetchedSource(
                 info=SourceInfo(url=fetch_key(url)), outcome=FetchOutcome.unreachable, error=reason
             )
-        finally:
-            self._downloading -= 1
         self.tally.done += 1
         return source
 
@@ -446,7 +447,7 @@ class Fetcher:
         validators: dict[str, str] = {}
         if cached is not None:
             if (fresh := self._fresh(cached, archive=archive)) is not None:
-                return fresh
+                return await self._prepared_again(fresh, self.settings.timeout_s)
             if cached.outcome is FetchOutcome.ok:
                 if cached.etag:
                     validators["If-None-Match"] = cached.etag
@@ -454,7 +455,11 @@ class Fetcher:
                     validators["If-Modified-Since"] = cached.last_modified
 
         source = await self._fetch_network(parsed, info, validators, cached, archive=archive)
-        if self.cache is not None and source.outcome is not FetchOutcome.disallowed:
+        if (
+            self.cache is not None
+            and source.outcome is not FetchOutcome.disallowed
+            and not self._late(source)
+        ):
             entry = source.model_dump(mode="json", exclude={"info": {"from_cache"}})
             self.cache.put(CACHE_NAMESPACE, key, entry)
         return source
@@ -503,15 +508,16 @@ class Fetcher:
                 page = challenge_page(dl.headers, b"")  # named by its headers, if they tell
                 return self._failed(info, blocked_reason(dl.status, page or ""), FetchOutcome.blocked)
             if dl.status == 304 and cached is not None and revalidate_url == dl.final_url:
-                return cached.model_copy(
+                revalidated = cached.model_copy(
                     update={
                         "fetched_at": time.time(),
                         "info": cached.info.model_copy(update={"from_cache": True}),
                     }
                 )
+                return await self._prepared_again(revalidated, budget.remaining())
             if dl.status >= 300:
                 return self._failed(info, _status_text(dl.status))
-            return await self._extracted(info, dl)
+            return await self._extracted(info, dl, budget)
         raise AssertionError("unreachable: the loop returns on its last try")
 
     async def _archive_answer(self, url: str) -> bytes:
@@ -561,7 +567,7 @@ class Fetcher:
         wait = f"retry after {delay:g} s" if advised else "no time left to retry"
         return f"{_status_text(dl.status)}, {wait} ({deadline})", outcome
 
-    async def _extracted(self, info: SourceInfo, dl: _Download) -> FetchedSource:
+    async def _extracted(self, info: SourceInfo, dl: _Download, budget: _Budget) -> FetchedSource:
         content_type = dl.headers.get("content-type")
         info = info.model_copy(
             update={"content_type": content_type, "bytes_fetched": len(dl.body), "truncated": dl.truncated}
@@ -572,18 +578,17 @@ class Fetcher:
             "last_modified": dl.headers.get("last-modified"),
             "fetched_at": time.time(),
         }
-        self._downloading -= 1
         try:
             content, prepared = await extract_page(
                 dl.body,
                 content_type,
                 url=dl.final_url,
                 worker=self.worker,
-                idle=self.downloads_done,
                 prepare=self.prepare.get(info.url),
+                limit_s=budget.remaining(),
             )
-        finally:
-            self._downloading += 1
+        except TimeoutError:
+            return FetchedSource(outcome=FetchOutcome.not_extractable, error=self._overrun(), **common)
         # A challenge page has little or no text: only such a page is searched for one.
         if (content.error is not None or len(content.text) < CHALLENGE_TEXT_CHARS) and (
             page := challenge_page(dl.headers, dl.body)
@@ -605,6 +610,38 @@ class Fetcher:
             text_hash=digest(content.text),
             **common,
         )
+
+    async def _prepared_again(self, source: FetchedSource, limit_s: float) -> FetchedSource:
+        """A page from the cache, prepared (its claims checked) in a worker within `limit_s`
+        seconds, as a page downloaded now is; past them, not extractable (the cache keeps the
+        page: see `_late`)."""
+        prepare = self.prepare.get(source.info.url)
+        if source.outcome is not FetchOutcome.ok or prepare is None or self.worker is None:
+            return source
+        content = ExtractedContent(text=source.text, title=source.title, date=source.date)
+        try:
+            _, prepared = await self.worker.extract(
+                content, prepare=prepare, limit_s=limit_s, size=len(source.text)
+            )
+        except TimeoutError:
+            return source.model_copy(
+                update={
+                    "outcome": FetchOutcome.not_extractable,
+                    "error": self._overrun(),
+                    "text": "",
+                    "text_hash": None,
+                }
+            )
+        if prepared is not None:
+            self.prepared[source.info.url] = prepared
+        return source
+
+    def _overrun(self) -> str:
+        return f"not extractable: took longer than {self.settings.timeout_s:g} s"
+
+    def _late(self, source: FetchedSource) -> bool:
+        """Whether the source was read or checked past the deadline (`_overrun`)."""
+        return source.outcome is FetchOutcome.not_extractable and source.error == self._overrun()
 
     def _failed(
         self, info: SourceInfo, reason: str, outcome: FetchOutcome = FetchOutcome.unreachable
@@ -686,13 +723,15 @@ async def fetch_all(
     `ssl_context` replaces the default verification context (certifi's CA bundle), e.g. to
     trust a test CA or an intranet CA; host names are verified either way. `prepare` gives,
     by page (`fetch_key`), what to make of its text and date where it is extracted: an
-    extraction worker process (many URLs, more than one CPU) runs it as the page arrives,
-    overlapping the downloads still under way, and what it returns is in the result's
-    `prepared`. A page extracted otherwise (in a thread, from the cache, a PDF) is not
-    prepared: the caller makes it itself, the same way.
+    extraction worker process runs it as the page arrives (or, for a page from the cache, when
+    it is taken from there), overlapping the downloads still under way, within the source's
+    deadline, and what it returns is in the result's `prepared`. A page read otherwise (in a
+    thread, where no process can be started) is not prepared: the caller makes it itself, the
+    same way.
     A `worker` given (see `worker_processes`) is used and left open; otherwise workers are
-    started and closed here when there are enough URLs — from `launcher` when one is given
-    (see `launch_workers_early`), which is discarded when they are not needed.
+    started and closed here: from `launcher` when one is given (see `launch_workers_early`;
+    discarded when nothing is fetched), else at once for many URLs, at the first page to read
+    for a few.
     `on_page`, if given, is awaited for each page (once per fetch key) as soon as it is fetched
     and prepared, in that page's own fetch task, while the others still download: the caller's
     later stages start on it there (the judge's calls, in `citecheck.pipeline`). It should hand
@@ -708,8 +747,11 @@ async def fetch_all(
         launcher.discard()
     elif launcher is not None:
         worker = await launcher.start(processes)
-    elif own:
-        worker = await ExtractionWorker.start(processes=processes)
+    if own and worker is None and len(keys) >= WORKER_MIN_URLS:
+        worker = ExtractionWorker(processes, preload=HTML_IMPORTS)
+    elif own and worker is None:
+        # Started at the first page to read, importing what its pages need as they come.
+        worker = ExtractionWorker(processes)
     fetcher = Fetcher(settings, cache, ssl_context=ssl_context, worker=worker, prepare=prepare, tally=tally)
 
     async def fetch_one(key: str) -> FetchedSource:
@@ -719,6 +761,8 @@ async def fetch_all(
         return source
 
     try:
+        if own and worker is not None and len(keys) >= WORKER_MIN_URLS:
+            await worker.begin()  # enough pages to read: the imports overlap the first downloads
         async with fetcher:
             sources = await _fetch_every(fetcher.fetch if on_page is None else fetch_one, keys)
     finally:

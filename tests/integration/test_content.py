@@ -14,12 +14,13 @@ from citecheck.fetch.content import (
     decode_text,
     extract_html,
     extract_page,
-    extract_pdf,
+    pdf_content,
     sniff_kind,
     unusable_reason,
     visible_text,
 )
-from tests.integration.fetching import fetch_sources
+from citecheck.fetch.workers import ExtractionWorker
+from tests.integration.fetching import alive, fetch_sources
 from tests.servers import source_server as servers
 from tests.servers.source_server import SourceServer, make_pdf
 
@@ -149,15 +150,32 @@ def test_unusable_text() -> None:
 
 def test_pdf_page_limit() -> None:
     pdf = make_pdf(["First page text here.", "Second page text here.", "Third page text here."])
-    result = asyncio.run(extract_pdf(pdf, max_pages=2))
+    result = pdf_content(pdf, max_pages=2)
     assert "Second page" in result.text
     assert "Third page" not in result.text
 
 
-def test_pdf_time_limit_kills_the_extractor() -> None:
-    pdf = make_pdf(["Some text."])
-    result = asyncio.run(extract_pdf(pdf, timeout_s=0.001))
-    assert result.error == "PDF text extraction took longer than 0.001 s"
+def test_a_pdf_past_its_time_is_stopped_with_its_worker() -> None:
+    pdf = make_pdf(["The census counted 14 million residents in 2020."], title="Census")
+    long = make_pdf([f"Page {i} of the census tables." for i in range(300)])  # ~0.2 s to read
+
+    async def run() -> tuple[int, ExtractedContent, int]:
+        worker = await ExtractionWorker.start()
+        assert worker is not None
+        try:
+            first = worker.pid
+            with pytest.raises(TimeoutError):
+                await extract_page(long, "application/pdf", worker=worker, limit_s=0.01)
+            # The next PDF is read by a new process, in the stopped one's place.
+            content, _ = await extract_page(pdf, "application/pdf", worker=worker, limit_s=60)
+            return first, content, worker.replaced
+        finally:
+            await worker.aclose()
+
+    first, content, replaced = asyncio.run(run())
+    assert not alive(first)
+    assert (content.title, content.error, replaced) == ("Census", None, 1)
+    assert "14 million residents" in content.text
 
 
 def test_plain_text_kept_as_is() -> None:
