@@ -48,7 +48,16 @@ def fixed(text: str) -> str:
 
 
 def args(doc: Path, sources: SourceServer, *more: str) -> list[str]:
-    return ["check", str(doc), "--judge", "none", "--allow-private-host", sources.host, "--no-progress", *more]
+    return [
+        "check",
+        str(doc),
+        "--judge",
+        "none",
+        "--allow-private-host",
+        sources.host,
+        "--no-progress",
+        *more,
+    ]
 
 
 def test_fix_yes_applies_the_suggestions_and_reports_the_file_as_checked(
@@ -106,7 +115,9 @@ def _answer_on_a_terminal(argv: list[str], answer: str) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize("answer", ["y", "n"])
-def test_fix_asks_on_a_terminal_after_the_diff(tmp_path: Path, source_server: SourceServer, answer: str) -> None:
+def test_fix_asks_on_a_terminal_after_the_diff(
+    tmp_path: Path, source_server: SourceServer, answer: str
+) -> None:
     doc, text = write_doc(tmp_path, source_server)
     code, shown = _answer_on_a_terminal(args(doc, source_server, "--fix"), answer)
     assert code == 1
