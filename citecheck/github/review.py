@@ -147,11 +147,12 @@ class ReviewComment:
 
 @dataclass(frozen=True)
 class Posted:
-    """A suggestion comment already on the PR, by the token's account, of this job."""
+    """A suggestion comment of this job already on the PR."""
 
     id: int
     key: str
     path: str
+    ours: bool  # written by the token's account: only such a comment is ever marked outdated
 
 
 @dataclass
@@ -217,16 +218,16 @@ class ReviewClient(PullRequestClient):
     ones outdated."""
 
     def posted(self, author: Identity | None, comment_id: str = "") -> list[Posted]:
-        """This job's suggestion comments the token's account wrote (none when it is unknown)."""
-        if author is None:
-            return []
+        """This job's suggestion comments on the PR: each marked one that opens a thread, and
+        whether the token's account wrote it (`ours`; never, when that account is unknown)."""
         pull = self._github().get_repo(self.repository).get_pull(self.number)
         found: list[Posted] = []
         with api_call(f"GET {self._pull_path}/comments"):
             for c in pull.get_review_comments():
                 m = _MARKER.search(c.body or "")
-                if m and (m["id"] or "") == comment_id and author.authored(c.user) and not c.in_reply_to_id:
-                    found.append(Posted(int(c.id), m["key"], str(c.path)))
+                if m and (m["id"] or "") == comment_id and not c.in_reply_to_id:
+                    ours = author is not None and author.authored(c.user)
+                    found.append(Posted(int(c.id), m["key"], str(c.path), ours))
         return found
 
     def create_review(self, commit: str, body: str, comments: list[ReviewComment]) -> None:
@@ -318,9 +319,10 @@ def publish_review(
     have = {p.key for p in posted}
     new = [c for c in wanted if c.key not in have]
     outcome.kept = len(wanted) - len(new)
-    if new:
-        # The report is redacted already; a body is checked once more as every comment is.
-        comments = [ReviewComment(c.key, c.path, c.line, c.start_line, redact.secrets(c.body)) for c in new]
+    # The report is redacted already; a body is checked once more, as every comment is. One the
+    # redactor would change would suggest writing the mask in place of the file's words: none.
+    comments = [c for c in new if redact.secrets(c.body) == c.body]
+    if comments:
         try:
             client.create_review(head_sha, review_text(len(comments), comment_id), comments)
             outcome.posted = len(comments)
@@ -328,7 +330,7 @@ def publish_review(
             outcome.notices.append(_refused(exc, "suggested changes not posted"))
     checked = {c.file for c in report.claims}
     keys = {c.key for c in wanted}
-    stale = [p.id for p in posted if p.key not in keys and p.path in checked]
+    stale = [p.id for p in posted if p.ours and p.key not in keys and p.path in checked]
     if stale:
         try:
             outcome.outdated = client.mark_outdated(stale)
