@@ -8,12 +8,14 @@ are wrong (`claim_span` in the claim's text, as a reader sees it); the file says
 Markdown around them (`About **70%** of [contributors](…)`). The span is found in the file's
 lines from the claim's line and column on, in its paragraph, by two readings that must agree:
 
-- the claim's text aligned with the paragraph's (difflib: the Markdown around the words is
-  what does not match), which puts the span where the reader's text puts it;
-- the span's own words, whole, counted: the claim's n-th occurrence of them is the
-  paragraph's n-th, from the claim's start.
+- the span's own words, whole, counted among those a reader sees (not in a link's target or
+  title, an HTML tag or comment): the claim's n-th occurrence of them is the paragraph's n-th;
+- the claim's text around the span aligned with the paragraph's around that occurrence
+  (difflib: the Markdown around the words is what does not match), which must put the span
+  there. Both texts are windows of bounded size, so a long or repetitive paragraph costs no
+  more than a short one.
 
-When they disagree (the words also occur in a link's URL before it, say), or either finds
+When they disagree (the same words in an image's text before them, say), or either finds
 nothing, or the words are not written as the claim reads them (`**70**%`), there is no
 suggestion: a fix applied at the wrong place would be worse than none. The file's lines must
 read as text (UTF-8, no control or bidi character), since a suggestion replaces them whole.
@@ -42,6 +44,14 @@ FIXING_CHECKS = frozenset({DecidedBy.number, DecidedBy.date, DecidedBy.quote})
 RAW_SPAN_FACTOR = 4
 RAW_SPAN_SLACK = 400
 MAX_REPLACEMENT_CHARS = 200
+MAX_SPAN_CHARS = 200
+CONTEXT = 48  # characters of the claim's text either side of the span that are aligned
+# What a reader does not see of a paragraph's Markdown: a link's target and title, an
+# autolink's brackets and address, an HTML tag, a reference link's label (linear patterns).
+_HIDDEN = re.compile(
+    r"\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)"
+    r"|<[A-Za-z][A-Za-z0-9+.-]*:[^<>\s]*>|<[A-Za-z/!][^<>]*>|\]\[[^\[\]]*\]"
+)
 # Characters a suggestion may not carry: control characters (tab aside) and bidi controls,
 # which would make a line read otherwise than it is, and line breaks.
 _UNSAFE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -69,13 +79,26 @@ def _occurrences(words: str, text: str) -> list[re.Match[str]]:
     return list(re.finditer(pattern, text))
 
 
-def _aligned(claim_text: str, raw: str, start: int, end: int) -> tuple[int, int] | None:
-    """Where the claim's characters `start`..`end` are in `raw` by aligning the two texts
-    (None: some of them match nothing there)."""
-    blocks = SequenceMatcher(None, claim_text, raw, autojunk=False).get_matching_blocks()
+def _shown(raw: str, found: list[re.Match[str]]) -> list[re.Match[str]]:
+    """The occurrences a reader sees: not in a link's target or title, an autolink's angle
+    brackets or an HTML tag (`_HIDDEN`)."""
+    hidden = [(m.start(), m.end()) for m in _HIDDEN.finditer(raw)]
+    return [m for m in found if not any(a < m.end() and m.start() < b for a, b in hidden)]
+
+
+def _aligned(
+    claim_text: str, start: int, end: int, raw: str, near: tuple[int, int]
+) -> tuple[int, int] | None:
+    """Where the claim's characters `start`..`end` are in `raw`, by aligning the claim's text
+    around them (`CONTEXT` characters either side) with the raw text around `near` (None: some
+    of them match nothing there). Both windows are bounded: difflib's cost grows with the
+    product of their lengths, and worse on repetitive text a PR may write."""
+    c0, c1 = max(0, start - CONTEXT), min(len(claim_text), end + CONTEXT)
+    r0, r1 = max(0, near[0] - RAW_SPAN_FACTOR * CONTEXT), min(len(raw), near[1] + RAW_SPAN_FACTOR * CONTEXT)
+    blocks = SequenceMatcher(None, claim_text[c0:c1], raw[r0:r1], autojunk=False).get_matching_blocks()
 
     def at(i: int) -> int | None:
-        return next((b + i - a for a, b, size in blocks if a <= i < a + size), None)
+        return next((r0 + b + i - c0 - a for a, b, size in blocks if a <= i - c0 < a + size), None)
 
     first, last = at(start), at(end - 1)
     if first is None or last is None or last < first:
@@ -89,7 +112,7 @@ def locate(claim: ClaimResult, span: tuple[int, int], lines: list[str]) -> tuple
     line and column on; None when the two readings (see the module's docstring) disagree."""
     start, end = span
     words = claim.text[start:end]
-    if not words.strip() or claim.line < 1 or claim.line > len(lines):
+    if not words.strip() or end - start > MAX_SPAN_CHARS or not 1 <= claim.line <= len(lines):
         return None
     mine = [m.start() for m in _occurrences(words, claim.text)]
     if start not in mine:
@@ -99,17 +122,21 @@ def locate(claim: ClaimResult, span: tuple[int, int], lines: list[str]) -> tuple
     limit = RAW_SPAN_FACTOR * len(claim.text) + RAW_SPAN_SLACK
     offset = claim.column - 1
     paragraph = [lines[claim.line - 1][offset:]]
+    size = len(paragraph[0])
     for line in lines[claim.line :]:
-        if not line.strip() or sum(len(p) + 1 for p in paragraph) > limit:
+        if not line.strip() or size > limit:
             break
         paragraph.append(line)
+        size += len(line) + 1
     raw = "\n".join(paragraph)
-    found = _occurrences(words, raw)
-    aligned = _aligned(claim.text, raw, start, end)
-    if nth >= len(found) or aligned is None or (found[nth].start(), found[nth].end()) != aligned:
+    found = _shown(raw, _occurrences(words, raw))
+    if nth >= len(found):
         return None
-    return _position(aligned[0], paragraph, claim.line, offset) + _position(
-        aligned[1], paragraph, claim.line, offset
+    candidate = found[nth].start(), found[nth].end()
+    if _aligned(claim.text, start, end, raw, candidate) != candidate:
+        return None
+    return _position(candidate[0], paragraph, claim.line, offset) + _position(
+        candidate[1], paragraph, claim.line, offset
     )
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from citecheck.checks import claim_text_without_citations
 from citecheck.checks.date import check_dates
-from citecheck.checks.fix import suggestion_for, with_suggestions
+from citecheck.checks.fix import locate, suggestion_for, with_suggestions
 from citecheck.checks.number import check_numbers
 from citecheck.checks.passages import PageIndex
 from citecheck.checks.quote import check_quotes
@@ -115,8 +115,9 @@ def test_the_claims_second_figure_maps_to_the_lines_second() -> None:
 @pytest.mark.parametrize(
     "markdown",
     [
-        # The same words in a link's target before them: the two readings disagree.
-        "[About](https://ex.org/?share=70%) 70% of contributors are paid for their open source work.\n",
+        # The same words before them where the claim has none (an image's text): the two
+        # readings disagree.
+        "About ![70%](c.png) 70% of contributors are paid for their open source work.\n",
         # Not written as the claim reads them.
         "About **70**% of contributors are paid for their open source work.\n",
         # A bidi control on the line: a suggestion would carry it.
@@ -126,6 +127,34 @@ def test_the_claims_second_figure_maps_to_the_lines_second() -> None:
 def test_no_fix_where_the_place_is_not_certain(markdown: str) -> None:
     claim, lines = failed(markdown, SURVEY)
     assert suggestion_for(claim, lines) is None
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        "[About](https://ex.org/?share=70% 'the 70% share') 70% of contributors are paid for their open "
+        "source work.\n",
+        "<span title='70%'>About</span> 70% of contributors are paid for their open source work.\n",
+        "About <!-- 70%? --> 70% of contributors are paid for their open source work.\n",
+    ],
+)
+def test_words_a_reader_does_not_see_are_not_counted(markdown: str) -> None:
+    """A link's target and title, an HTML tag or comment: not where the claim's words are."""
+    claim, lines = failed(markdown, SURVEY)
+    fix = suggestion_for(claim, lines)
+    assert fix is not None
+    assert fix.column == markdown.index(" 70% of") + 2 and fix.original == "70%"
+
+
+def test_the_place_is_found_in_bounded_time_whatever_the_text() -> None:
+    """Repetitive text with Markdown between every character: the alignment works on windows
+    around the span, so its cost does not grow with the claim's length."""
+    body = "a b " * 5000
+    text = f"{body}About 70% of contributors are paid for their open source work. {body}"
+    raw = "".join(f"{c}*" for c in body) + " About 70% of contributors are paid for their open source work."
+    claim = ClaimResult(text=text, kinds=[], file="d.md", line=1, column=1, verdict=Verdict.fail)
+    start = text.index("70%")
+    assert locate(claim, (start, start + 3), [raw]) == (1, 2 * len(body) + 8, 1, 2 * len(body) + 11)
 
 
 def test_a_span_across_a_soft_break_replaces_both_lines() -> None:
