@@ -51,6 +51,10 @@ Policy (docs/ARCHITECTURE.md, "Security"):
   error names the request that failed and GitHub's status; the permission that fixes it is
   named only when the status is a permission problem (403, or the 404 GitHub gives for what a
   token may not see).
+- Suggested changes (`suggestions`, on by default): on a PR, one review whose comments carry
+  the page's words in place of a contradicted claim's, on lines the PR added
+  (`citecheck.github.review`); a fork's PR, a token that may not, or a failure is a notice,
+  never an error.
 - The log is grouped, a group per stage in order (select, extract, fetch + checks, judge,
   report and publish; `publish.StageLog`), with a progress line every few seconds of a long
   stage and at its end (files, claims, sources fetched of all, judge calls, cost so far), then
