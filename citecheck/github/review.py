@@ -37,7 +37,14 @@ from typing import Any
 
 from citecheck.cache import digest
 from citecheck.errors import UnsafePathError
-from citecheck.github.publish import GitHubAPIError, Identity, PullRequestClient, api_call, shown_lines
+from citecheck.github.publish import (
+    GitHubAPIError,
+    Identity,
+    PullRequestClient,
+    api_call,
+    report_name,
+    shown_lines,
+)
 from citecheck.models import ClaimResult, Report, Suggestion
 from citecheck.output.common import (
     EVIDENCE_CHARS,
@@ -119,7 +126,7 @@ def comment_text(claim: ClaimResult, suggestion: Suggestion, key: str, comment_i
 
 
 def review_text(count: int, comment_id: str = "") -> str:
-    name = f"citecheck ({comment_id})" if comment_id else "citecheck"
+    name = report_name(comment_id)
     changes = "a change" if count == 1 else f"{count} changes"
     return (
         f"**{name}** suggests {changes} from the cited pages' own words: a figure, date or quotation "
