@@ -304,6 +304,14 @@ def build_parser() -> argparse.ArgumentParser:
         dest="progress",
         help="show no progress on stderr (CITECHECK_PROGRESS=0 does the same)",
     )
+    p.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply the suggested changes to the files: a figure, date or quotation a check found the "
+        "cited page gives otherwise, replaced by the page's words (the diff is shown and you are asked "
+        "first, unless --yes)",
+    )
+    p.add_argument("--yes", "-y", action="store_true", help="with --fix: apply without asking")
     _add_stdin_option(p)
     _add_report_options(p, extra_files=True)
 
@@ -610,10 +618,13 @@ def cmd_check(args: argparse.Namespace, redact: Redactor) -> int:
             f"{git_flag} cannot check a draft from standard input", "give file paths", code="usage"
         )
     others = [p for p in paths if p != STDIN]
+    if args.yes and not args.fix:
+        raise ConfigError("--yes only goes with --fix", "add --fix, or leave --yes out", code="usage")
     environ = cache_environ(settings, others, diff=bool(args.diff or args.changed))
     files, errors = (
         select_local(others, settings, diff_ref=args.diff, changed=args.changed) if others else ([], [])
     )
+    local = {f.display: Path(f.path) for f in files}  # the files --fix may write (not a draft on stdin)
     _print_file_errors(errors, redact)
     if not files and errors and not from_stdin:
         what = f"the paths and the git base ({git_flag}) you gave" if git_flag else "the paths you gave"
@@ -640,6 +651,8 @@ def cmd_check(args: argparse.Namespace, redact: Redactor) -> int:
     _print_file_errors(report.errors, redact)
     report = with_errors(report, errors)
     _write_reports(report, args, redact)
+    if args.fix:
+        apply_fixes(report, local, redact, ask=not args.yes)
     return exit_code(report)
 
 
@@ -652,6 +665,57 @@ def _judge_if_key(settings: Settings) -> tuple[Settings, str]:
         return settings, ""
     print("citecheck: note: no API key set: the judge is off (--judge-optional)", file=sys.stderr)
     return judge_off(settings), JUDGE_SKIPPED_NO_KEY
+
+
+def apply_fixes(report: Any, paths: dict[str, Path], redact: Redactor, *, ask: bool) -> int:
+    """`check --fix`: each file's fixes (`citecheck.output.fixes`) shown as a diff on standard
+    error, then written, once the user says yes (`ask`; without a terminal to ask on, nothing is
+    written). The exit code stays the check's: the report is of the files as they were checked.
+    Returns how many fixes were written."""
+    from citecheck.output.common import strip_invisible
+    from citecheck.output.fixes import FileFix, by_file, fix_text
+
+    planned: list[tuple[Path, FileFix]] = []
+    for name, suggestions in by_file(report).items():
+        path = paths.get(name)
+        try:
+            text = path.read_bytes().decode("utf-8") if path is not None else None
+        except (OSError, UnicodeDecodeError):
+            text = None
+        if path is None or text is None:
+            print(f"citecheck: --fix: {name} not fixed: it cannot be read back", file=sys.stderr)
+            continue
+        fixed = fix_text(name, text, suggestions)
+        for s in fixed.skipped:
+            print(
+                f"citecheck: --fix: {name}:{s.line}: not applied: the line does not read as the report "
+                "has it (the file changed since, or the report redacted a secret in it), or another "
+                "fix overlaps it",
+                file=sys.stderr,
+            )
+        if fixed.applied:
+            planned.append((path, fixed))
+    count = sum(len(f.applied) for _, f in planned)
+    if not planned:
+        print("citecheck: --fix: no suggested change to apply", file=sys.stderr)
+        return 0
+    # The file's own lines, shown on a terminal: no escape sequence or bidi control of theirs.
+    sys.stderr.write(strip_invisible(redact("".join(f.diff() for _, f in planned))))
+    files = f"{len(planned)} file{'s' if len(planned) != 1 else ''}"
+    what = f"{count} change{'s' if count != 1 else ''} to {files}"
+    if ask:
+        if sys.stdin is None or not sys.stdin.isatty():
+            print(f"citecheck: --fix: {what} not applied: no terminal to ask on (add --yes)", file=sys.stderr)
+            return 0
+        sys.stderr.write(f"Apply {what}? [y/N] ")
+        sys.stderr.flush()
+        if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+            print("citecheck: --fix: nothing applied", file=sys.stderr)
+            return 0
+    for path, fixed in planned:
+        path.write_bytes(fixed.after.encode("utf-8"))
+    print(f"citecheck: --fix: applied {what}", file=sys.stderr)
+    return count
 
 
 def cmd_merge(args: argparse.Namespace, redact: Redactor) -> int:

@@ -530,6 +530,10 @@ async def _check_async(
         await run.aclose()
     dismissed = screened.dismissed if screened is not None else []
     run.progress.start(Stage.report)
+    # Each claim a check contradicted with the page's words gets its fix, once, for every face.
+    from citecheck.checks.fix import with_suggestions
+
+    results = with_suggestions(results, files, settings.max_file_bytes)
     if run.cache is not None and (rejected := run.cache.rejected_note()):
         run.notes.append(rejected)
     report = build_report(

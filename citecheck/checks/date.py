@@ -158,7 +158,14 @@ def check_dates(claim_text: str, page: PageIndex, *, strict: bool = False) -> Ch
         if conflict is not None:
             said, sentence = conflict
             detail = f"the page gives {said.text!r} where the claim says {d.text!r}"
-            return contradicted(DecidedBy.date, detail, sentence)
+            return contradicted(
+                DecidedBy.date,
+                detail,
+                sentence,
+                claim_span=(d.start, d.end),
+                claim_value=claim_text[d.start : d.end],
+                page_value=_standing_in(said, d),
+            )
     if missing:
         _, why, near = missing[0]
         return absent(DecidedBy.date, why, claim_text, index, near)
@@ -168,6 +175,16 @@ def check_dates(claim_text: str, page: PageIndex, *, strict: bool = False) -> Ch
         detail="found " + ", ".join(found) + " on the page",
         evidence=" … ".join(dict.fromkeys(evidence)) or None,
     )
+
+
+def _standing_in(said: DateMention, claim: DateMention) -> str | None:
+    """The page's date as it can replace the claim's where it is written (None: it cannot):
+    as the page writes it at the claim's precision ("May 25 2001" for "16 May 2001"), or its
+    year alone for a claim's year ("in 2017" against "July 13, 2018": "2018"). A page's date
+    that lacks a part the claim gives ("May 25", its year elsewhere in the sentence) cannot."""
+    if claim.precision == "year" and said.year is not None and not said.decade:
+        return str(said.year)
+    return said.text if said.precision == claim.precision else None
 
 
 def _not_on_page(d: DateMention, index: PageIndex) -> str:
