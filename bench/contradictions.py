@@ -72,6 +72,7 @@ from citecheck.numbers import (  # noqa: E402
     statistics_in,
     wordset,
 )
+from citecheck.sentences import split_sentences  # noqa: E402
 
 QUICK_ROWS = 60
 PER_SET_AND_KIND = 40  # evidence-sentence pairs of each set and kind (the first, in file order)
@@ -216,7 +217,7 @@ def pairs_of(
                 break
 
 
-_PROSE = re.compile(r"^[\"“‘'(]?[A-Z0-9]")
+_PROSE = re.compile(r"^[\"“‘']?[A-Z0-9]")
 _NOT_PROSE = re.compile(r"https?:|www\.|\[|\]|[|#]|@|\b(?:[0-9]{1,2}:[0-9]{2}|[AP]M|EDT|EST|GMT|UTC)\b")
 
 
@@ -226,6 +227,8 @@ def _sentence(text: str) -> str | None:
     text = " ".join(text.split())
     if not 8 <= len(text.split()) <= 60 or not _PROSE.match(text) or _NOT_PROSE.search(text):
         return None
+    if len(split_sentences(text)) != 1:
+        return None  # a set's "sentence" that is two: a document would cite each
     if text.endswith((".", '."', ".”", ".’")):
         return text
     return None if text[-1] in "!?:;,\"”'’" else text + "."
@@ -270,17 +273,23 @@ def _lowered(sentence: str) -> str:
 
 
 def styled(sentence: str, style: str, name: str) -> str:
-    """The sentence citing URL in `style`, naming the source `name` where the style names one."""
-    body, stop = (sentence[:-1], ".") if sentence.endswith(".") else (sentence, "")
+    """The sentence citing URL in `style`, naming the source `name` where the style names one.
+    A sentence that ends inside its quotation ('… “inherently unequal.”') gives its full stop
+    to the citation ('… “inherently unequal” ([source](URL)).', '… “inherently unequal,”
+    [X says](URL).')."""
+    if sentence.endswith("."):
+        body, close = sentence[:-1], ""
+    else:  # '….”': the quotation closes after the full stop
+        body, close = sentence[:-2], sentence[-1]
     if style == "bare":
-        return f"{body} ([source]({URL})){stop}" if stop else f"{sentence} ([source]({URL}))"
+        return f"{body}{close} ([source]({URL}))."
     if style == "named":
-        return f"{body} ([{name}]({URL})){stop}" if stop else f"{sentence} ([{name}]({URL}))"
+        return f"{body}{close} ([{name}]({URL}))."
     if style == "according":
         return f"According to [{name}]({URL}), {_lowered(sentence)}"
     if style == "reports":
         return f"[{name} reports]({URL}) that {_lowered(sentence)}"
-    return f"{body}, [{name} says]({URL}){stop}" if stop else f"{sentence} [{name} says]({URL})"
+    return f"{body},{close} [{name} says]({URL})."
 
 
 def failed(markdown: str, page: CheckedPage) -> tuple[bool, str]:

@@ -33,12 +33,12 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Protocol
 
+from citecheck.checks.attribution import checked_text
 from citecheck.checks.date import DateCheck
 from citecheck.checks.fragment import check_fragment
 from citecheck.checks.number import NumberCheck
 from citecheck.checks.passages import PageIndex
 from citecheck.checks.quote import QuoteCheck
-from citecheck.extract.citations import text_without_citations
 from citecheck.models import (
     CheckOutcome,
     CheckResult,
@@ -59,7 +59,7 @@ class Check(Protocol):
     decides_alone: bool  # its pass may pass the claim with the judge off (a contradiction always fails it)
 
     def run(self, claim_text: str, page: PageIndex) -> CheckResult | None:
-        """Its result for the claim's text (citation markers blanked); None: nothing to check."""
+        """Its result for the claim's text (`attribution.checked_text`); None: nothing to check."""
         ...
 
 
@@ -74,15 +74,9 @@ CHECKS: tuple[Check, ...] = (
 DECIDE_ALONE = frozenset(check.name for check in CHECKS if check.decides_alone)
 
 
-def claim_text_without_citations(claim: Claim) -> str:
-    """The claim's text with its citation markers blanked (same length): "(Smith, 2020)" is
-    where the claim comes from, not a date it states; "[3]" is not a figure. The citation-form
-    registry knows which markers are content (a link's text) and which are not."""
-    return text_without_citations(claim.text, claim.citations)
-
-
-# What a process checking a page needs of a claim: its text without citation markers and the
-# names of the checks that apply (a `Claim` would cost ten times as much to send to a worker).
+# What a process checking a page needs of a claim: its text as the checks read it (without
+# citation markup and attribution, `attribution.checked_text`) and the names of the checks that
+# apply (a `Claim` would cost ten times as much to send to a worker).
 # A claim's results on a page depend on nothing else: the request is what they are kept under.
 CheckRequest = tuple[str, tuple[DecidedBy, ...]]
 
@@ -90,7 +84,7 @@ CheckRequest = tuple[str, tuple[DecidedBy, ...]]
 def check_request(claim: Claim) -> CheckRequest | None:
     """What `run_request` needs to check the claim (None: no check applies to its kinds)."""
     names = tuple(check.name for check in CHECKS if not check.kinds.isdisjoint(claim.kinds))
-    return (claim_text_without_citations(claim), names) if names else None
+    return (checked_text(claim), names) if names else None
 
 
 def run_request(request: CheckRequest, page: PageIndex) -> list[CheckResult]:

@@ -52,6 +52,7 @@ _HAS_DIGIT = _DIGIT = re.compile(r"[0-9]")
 # Football Club (FC) in 2017"); a comma inside a date ("May 19, 2016") is no break.
 _CLAUSE_BREAK = re.compile(r"[;:!?]|,(?! [0-9]{4}\b)|\.(?:\s|$)|\s[-–—]\s")
 _CLAUSE_END = re.compile(r"[,;:()\[\]!?]|\.(?:\s|$)|\s[-–—]\s")
+_THAN = re.compile(r"\bthan\b", re.IGNORECASE)
 
 
 def _root(token: str) -> str:
@@ -103,6 +104,8 @@ def anchor(text: str, start: int, end: int, bounds: tuple[int, int] | None = Non
     clause_after = (
         clause_after[: next_digit.start()] if (next_digit := _DIGIT.search(clause_after)) else clause_after
     )
+    # "104 times greater than CO2": what follows "than" is what it is compared with, not counted
+    clause_after = _THAN.split(clause_after, maxsplit=1)[0]
     before = text[lo:start]
     cuts = list(_CLAUSE_END.finditer(before))
     clause_before = before[cuts[-1].end() :] if cuts else before
@@ -142,11 +145,24 @@ def covered(claim: Anchor, sentence_words: set[str]) -> bool:
 
 def clause_words(text: str, start: int, end: int, bounds: tuple[int, int] | None = None) -> set[str]:
     """The content words of the clause that holds `start:end` of `text` (within the sentence
-    `bounds`): "born April 13 1944; died May 25 2001" → {"died"} for the second date."""
+    `bounds`): "born April 13 1944; died May 25 2001" → {"died"} for the second date. A clause
+    of the date alone ("In May 2014, a series of wildfires broke out") dates the clause after
+    it (or, last in its sentence, the one before: "…, the insurer announced on 2 May")."""
     lo, hi = bounds if bounds is not None else (0, len(text))
     cuts = list(_CLAUSE_BREAK.finditer(text, lo, start))
+    head = cuts[-1].end() if cuts else lo
     cut = _CLAUSE_BREAK.search(text, end, hi)
-    return set(content_words(text[cuts[-1].end() if cuts else lo : cut.start() if cut else hi]))
+    tail = cut.start() if cut else hi
+    words = set(content_words(text[head:tail]))
+    if words:
+        return words
+    if cut is not None:
+        after = _CLAUSE_BREAK.search(text, cut.end(), hi)
+        words = set(content_words(text[cut.end() : after.start() if after else hi]))
+    if not words and cuts:
+        before = list(_CLAUSE_BREAK.finditer(text, lo, cuts[-1].start()))
+        words = set(content_words(text[before[-1].end() if before else lo : cuts[-1].start()]))
+    return words
 
 
 def same_event(claim_clause: set[str], page_clause: set[str]) -> int:
