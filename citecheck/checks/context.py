@@ -14,9 +14,10 @@ weigh. "The same thing" is read from the words around the figures, never from th
 - the context covers the claim's figure (`covered`) when its sentence holds every name and
   `COVERAGE` of the words around it: "12% of developers use Python at work" is not about
   what "35 percent of developers use Rust at work" is;
-- two figures are of the same thing (`same_thing`) when what one counts is among the first
-  words after the other, or, when one counts nothing, a word before them is shared, or else
-  they share `AROUND_SAME` words around them;
+- two figures are of the same thing (`same_thing`) when their scopes agree (`scope`: the
+  period, rate, total or part they are of) and what one counts is among the first words after
+  the other, or, when one counts nothing, a word before them is shared, or else they share
+  `AROUND_SAME` words around them;
 - two dates are of the same event (`same_event`) when their clauses share a word.
 
 The thresholds are measured with `bench/numbers.py` (false failures on supported claims of
@@ -31,6 +32,7 @@ import re
 from dataclasses import dataclass
 
 from citecheck.checks.passages import PageIndex, tokens
+from citecheck.checks.scope import Scope, same_scope, scope_of
 from citecheck.numbers import wordset
 
 ANCHOR_WIDTH = 6  # words each side of a figure that describe it
@@ -85,6 +87,7 @@ class Anchor:
     before: tuple[str, ...]  # the last content words before it, in its clause
     around: frozenset[str]  # the content words near it, in its sentence
     names: frozenset[str]  # those of them written with a capital: names, mostly
+    scope: Scope  # the period and measure it is of ("between 1989 and 2005", "a year")
 
 
 _PARENS_AFTER = re.compile(r"\s*(?:\([^()]{0,80}\)|\[[^\[\]]{0,80}\])")
@@ -113,19 +116,42 @@ def anchor(text: str, start: int, end: int, bounds: tuple[int, int] | None = Non
     preceding = content_words(" ".join(clause_before.split()[-_COUNTED_WITHIN:]))
     near = " ".join(before.split()[-ANCHOR_WIDTH:] + after.split()[:ANCHOR_WIDTH])
     names = content_words(" ".join(_CAPITALISED.findall(near)))
-    return Anchor(tuple(counted), tuple(preceding), frozenset(content_words(near)), frozenset(names))
+    return Anchor(
+        tuple(counted),
+        tuple(preceding),
+        frozenset(content_words(near)),
+        frozenset(names),
+        scope_of(text, start, end, (lo, hi)),
+    )
 
 
 def same_thing(claim: Anchor, page: Anchor) -> bool:
     """Whether two figures are of the same thing: when both count something, what one counts
     is among the first words after the other ("12 percent of people with confirmed infections"
-    against "43.2% (95% CI 32.2-54.7%) of the confirmed infections"); when either counts
+    against "43.2% (95% CI 32.2-54.7%) of the confirmed infections"), and where both go on, what
+    one says of it next is among the other's words; when either counts
     nothing, a word before them is the same, or they share `AROUND_SAME` words around them
-    ("a secondary attack rate of 80 percent", "the secondary attack rate … was 12·4%")."""
+    ("a secondary attack rate of 80 percent", "the secondary attack rate … was 12·4%"). Never
+    when their scopes disagree (`scope.same_scope`): "10 trophies between 1989 and 2005" is not
+    what "47 trophies in our history" counts."""
+    if not same_scope(claim.scope, page.scope):
+        return False
     if claim.after and page.after:
         # both count something: the same thing, or not ("673 panels in 91 different shapes"
         # counts panels, whatever "93 different shapes" shares with its neighbours)
-        return claim.after[0] in page.after or page.after[0] in claim.after
+        if claim.after[0] in page.after:
+            shared = claim.after[0]
+        elif page.after[0] in claim.after:
+            shared = page.after[0]
+        else:
+            return False
+        # and what each says of it next, where both say more: "195 countries signed" is not
+        # what "196 countries agreed" counts
+        said = (
+            claim.after[claim.after.index(shared) + 1 :][:1],
+            page.after[page.after.index(shared) + 1 :][:1],
+        )
+        return not (said[0] and said[1]) or said[0][0] in page.after or said[1][0] in claim.after
     if not set(claim.before).isdisjoint(page.before):
         return True
     return len(claim.around & page.around) >= AROUND_SAME

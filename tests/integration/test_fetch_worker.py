@@ -356,14 +356,14 @@ def test_a_failing_page_in_a_batch_fails_alone_and_order_is_kept() -> None:
     """A batch is extracted, then prepared, in two passes: a page failing in either pass gives
     its exception in its own place, and the pages around it their own results."""
     good = [(page(i).encode(), "text/html", f"http://example.org/{i}", INDEX) for i in range(3)]
-    request = ("District 1 had 10,037 residents.", (DecidedBy.number,))
+    request = ("District 1 had 10,037 residents.", (DecidedBy.number,), ())
     checked = (*good[1][:3], partial(prepare_page, (request,)))
     bad_body = (None, "text/html", None, INDEX)  # fails while extracting
     bad_check = (
         page(1).encode(),
         "text/html",
         None,
-        partial(prepare_page, (("text", None),)),
+        partial(prepare_page, (("text", None, ()),)),
     )  # ... checking
     batch = [good[0], bad_body, checked, bad_check, good[2]]
     out = html_batch(batch)  # type: ignore[arg-type]
