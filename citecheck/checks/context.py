@@ -129,7 +129,7 @@ def same_thing(claim: Anchor, page: Anchor) -> bool:
     """Whether two figures are of the same thing: when both count something, what one counts
     is among the first words after the other ("12 percent of people with confirmed infections"
     against "43.2% (95% CI 32.2-54.7%) of the confirmed infections"), and where both go on, what
-    one says of it next is among the other's words; when either counts
+    one says of it next is among the other's words around it; when either counts
     nothing, a word before them is the same, or they share `AROUND_SAME` words around them
     ("a secondary attack rate of 80 percent", "the secondary attack rate … was 12·4%"). Never
     when their scopes disagree (`scope.same_scope`): "10 trophies between 1989 and 2005" is not
@@ -151,7 +151,7 @@ def same_thing(claim: Anchor, page: Anchor) -> bool:
             claim.after[claim.after.index(shared) + 1 :][:1],
             page.after[page.after.index(shared) + 1 :][:1],
         )
-        return not (said[0] and said[1]) or said[0][0] in page.after or said[1][0] in claim.after
+        return not (said[0] and said[1]) or said[0][0] in page.around or said[1][0] in claim.around
     if not set(claim.before).isdisjoint(page.before):
         return True
     return len(claim.around & page.around) >= AROUND_SAME

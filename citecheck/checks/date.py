@@ -134,6 +134,7 @@ def check_dates(claim_text: str, page: PageIndex, *, strict: bool = False) -> Ch
     index, source_date = page, page.date
     meta = dates_in(source_date) if source_date else []
     reported = _reported(index)
+    page_periods = date_periods(index.text, reported) if reported else {}
     claim_tokens = set(tokens(claim_text))
     evidence: list[str] = []
     found: list[str] = []
@@ -149,6 +150,11 @@ def check_dates(claim_text: str, page: PageIndex, *, strict: bool = False) -> Ch
             # "the 1904–05 season" against "in 1904": a year of the season states it
             found.append(f"{d.text!r} (a period holding {within.text!r})")
             evidence.append(snippet(index, within.start))
+            continue
+        if d.precision == "year" and (season := _holding(d, reported, page_periods)) is not None:
+            # "in 2019" against "in fiscal 2020" or "for the 2018-19 season"
+            found.append(f"{d.text!r} (the page's season or fiscal year of {season.text!r} holds it)")
+            evidence.append(snippet(index, season.start))
             continue
         hit = _find_date(d, index, reported)
         if hit is None and d.precision in ("day", "month") and not strict:
@@ -191,6 +197,13 @@ def check_dates(claim_text: str, page: PageIndex, *, strict: bool = False) -> Ch
         detail="found " + ", ".join(found) + " on the page",
         evidence=" … ".join(dict.fromkeys(evidence)) or None,
     )
+
+
+def _holding(
+    d: DateMention, dates: Sequence[DateMention], periods: dict[int, frozenset[int]]
+) -> DateMention | None:
+    """A page's season or fiscal year (`scope.date_periods`) that holds the year `d`."""
+    return next((dates[k] for k, years in periods.items() if d.year in years), None)
 
 
 def _in_period(years: frozenset[int], dates: Sequence[DateMention]) -> DateMention | None:
@@ -252,6 +265,13 @@ def _bound(text: str, d: DateMention, lo: int = 0) -> tuple[str, int, int]:
 
 
 _RANK = {"month-day": 0, "year": 1, "decade": 0, "month": 2, "day": 3}
+_BREAK = re.compile(r"[;:!?]|,(?! [0-9]{4}\b)|\.(?:\s|$)|\s[-–—]\s")
+
+
+def _same_clause(text: str, a: DateMention, b: DateMention) -> bool:
+    """Whether two dates of a page stand in one clause (no comma, semicolon or dash between)."""
+    first, second = (a, b) if a.start <= b.start else (b, a)
+    return first.end <= second.start and _BREAK.search(text, first.end, second.start) is None
 
 
 def _states(claim: DateMention, page: DateMention) -> bool:
@@ -291,11 +311,18 @@ def _contradiction(
         ]
         if d.year is not None and any(a < d.year < b for a, b in year_spans(index.text, start, end)):
             continue  # "from 2001 to 2008" holds 2005
+        # the page's seasons and fiscal years hold the claim's year too ("in fiscal 2020": 2019)
+        held = date_periods(index.text, reported)
+        agree = [p for k, p in enumerate(reported) if date_matches(d, p) or d.year in held.get(k, ())]
         others = [
             p
-            for p in reported
+            for k, p in enumerate(reported)
             if _conflicts(d, p)
             and p.year not in allowed
+            and d.year not in held.get(k, ())
+            # a clause that dates its event as the claim does dates something else by its other
+            # dates: "current (September 2017) plans call for … to relocate … in fiscal 2020"
+            and not any(_same_clause(index.text, p, q) for q in agree)
             and (not same_year or p.year == d.year)
             and not any(_states(c, p) for c in claim_dates)
             and _dates_something(index.text, p, start)

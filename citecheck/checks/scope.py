@@ -182,8 +182,9 @@ def date_bound(text: str, date: DateMention, lo: int = 0) -> str:
     "until 2018", "as of March 2020"), "span" (an end of "from 2001 to 2008", "1996–2013",
     "between 1989 and 2005") or "" (a point: "in 2019", "on 5 May 2001"). `lo`: where its
     sentence starts."""
-    if any(s <= date.start < e for _, _, s, e in _year_ranges(text, max(lo, date.start - 30), date.end + 30)):
-        return "span"
+    for a, b, s, e in _year_ranges(text, max(lo, date.start - 30), date.end + 30):
+        if s <= date.start < e:
+            return "" if b == a + 1 else "span"  # a season ("2017-18") is one period, like a year
     before = text[max(lo, date.start - 30) : date.start]
     if _START_BEFORE.search(before):
         return "span" if _RANGE_GOES_ON.match(text, date.end) else "start"
