@@ -11,7 +11,8 @@ number, date and quote checks read a claim, `checked_text` blanks (same length: 
 
 - citation markers (`extract.citations.text_without_citations`: "[3]", "(Smith, 2020)", "^3");
 - a link whose text stands alone in brackets ("([IEA](URL))", "([1](…), [2](…))"), or whose text
-  says only that it is a link ("[source](URL)", "[here](URL)"), and "(source)", "(via X)";
+  says only that it is a link ("[source](URL)", "[here](URL)") or is a reference's number ("[1]"
+  with "[1]: https://…" below), and "(source)", "(via X)";
 - an attribution (`attributions`): "according to X", "X reports / says / found / estimates
   that" (and the other reporting verbs of `_VERBS`) at the start of a clause, "…, X says." and
   "…, says X." at the end, "per X", "X's report found that", "as reported by X". X is a
@@ -37,7 +38,7 @@ from citecheck.numbers import wordset
 
 # Reporting verbs: "X reports that", "…, X says."
 _VERBS = (
-    r"(?:reports?|reported|says|said|finds|found|estimates?|estimated|notes?|noted|writes?|wrote|"
+    r"(?:reports?|reported|says?|said|finds?|found|estimates?|estimated|notes?|noted|writes?|wrote|"
     r"states?|stated|shows?|showed|concludes?|concluded|suggests?|suggested|indicates?|indicated|"
     r"argues?|argued|warns?|warned|predicts?|predicted|projects?|projected|announces?|announced|"
     r"confirms?|confirmed|claims?|claimed|explains?|explained|observes?|observed|calculates?|"
@@ -77,6 +78,11 @@ _LEADING = re.compile(
     rf"{_CLAUSE_START}(?P<x>{_PHRASE})(?:[ \u00a0]+(?:has|have|had))?[ \u00a0]+{_VERBS}\b(?P<that>{_THAT})?",
     re.I,
 )
+# A link whose text is a source and its reporting verb, whole
+_LINK_SAYS = re.compile(
+    rf"[ \u00a0]*(?P<x>{_PHRASE})(?:[ \u00a0]+(?:has|have|had))?[ \u00a0]+{_VERBS}[ \u00a0]*", re.I
+)
+_THAT_AFTER = re.compile(r"[ \u00a0]*(?:that\b|[:,])")
 # "…, X says." and "…, says X." at the end
 # (after a quotation's own closing mark too: '“…,” [GitHub says](URL).')
 _TRAILING = re.compile(rf",(?P<q>[\"”’']?)[ \u00a0]*(?P<x>{_PHRASE})[ \u00a0]+{_VERBS}{_END}", re.I)
@@ -89,6 +95,9 @@ _AS_BY = re.compile(rf",?[ \u00a0]*\bas[ \u00a0]+{_VERBS}[ \u00a0]+by[ \u00a0]+(
 _PARENS = re.compile(r"\((?P<inside>[^()]{0,300})\)")
 _IN_PARENS_ONLY = re.compile(r"^(?:[\s,;&]|\band\b|\bsee\b|\bvia\b|\bcf\.|\bsources?:?)*$", re.I)
 _QUOTE_MARKS = '"“”‘’«»'
+_NUMBERED = re.compile(
+    r"\s*\d{1,3}\s*"
+)  # "[1]" with "[1]: https://…" below: a reference's number as a link's text
 _DIGIT = re.compile(r"[0-9]")
 
 
@@ -136,14 +145,24 @@ def attributions(text: str, links: list[tuple[int, int]]) -> list[tuple[int, int
             end += comma.end()  # "According to X, …": the comma goes with it
         take(m, end)
     for m in _LEADING.finditer(text):
-        # "X reports that …", or the link's own "[The WHO reports](…) 60% …"
-        in_link = any(s <= m.start("x") and m.end() - len(m.group("that") or "") <= e for s, e in links)
-        if m.group("that") or in_link:
+        if m.group("that"):  # "X reports that …", "The study found: …"
             take(m)
+    for s, e in links:
+        # the link's own "[The WHO reports](…) that 60% …", "[GitHub's survey found](…) 60% …"
+        if (m := _LINK_SAYS.fullmatch(text, s, e)) is not None and not _DIGIT.search(m.group("x")):
+            that = _THAT_AFTER.match(text, e)
+            spans.append((s, that.end() if that else e))
     for pattern in (_TRAILING, _TRAILING_VERB_FIRST, _PER, _AS_BY):
         for m in pattern.finditer(text):
             take(m)
-    return spans
+    return [_without_full_stop(text, span) for span in spans]
+
+
+def _without_full_stop(text: str, span: tuple[int, int]) -> tuple[int, int]:
+    """The span without the sentence's own full stop ("…, per CNA." keeps its "."): the
+    sentence still ends there."""
+    start, end = span
+    return (start, end - 1) if end > start and text[end - 1] == "." and not text[end:].strip() else span
 
 
 def _link_spans(text: str, citations: Iterable[Citation]) -> list[tuple[int, int]]:
@@ -162,7 +181,9 @@ def citation_markup(text: str, links: list[tuple[int, int]]) -> list[tuple[int, 
     """The spans of links that only cite: a link's text alone in brackets with its brackets
     ("([IEA](URL))", "(see [1](…), [2](…))", "(source)"), a link that says only that it is one
     ("[source](URL)", "[here](URL)")."""
-    spans = [(s, e) for s, e in links if text[s:e].strip().lower() in _GENERIC]
+    spans = [
+        (s, e) for s, e in links if text[s:e].strip().lower() in _GENERIC or _NUMBERED.fullmatch(text[s:e])
+    ]
     for m in _PARENS.finditer(text):
         lo, hi = m.span("inside")
         inside = [(s - lo, e - lo) for s, e in links if lo <= s and e <= hi]

@@ -40,7 +40,7 @@ AROUND_SAME = 2  # words around two figures that make them of the same thing, wh
 _COUNTED_WITHIN = 4  # words after a figure where what it counts is looked for
 
 # Words that state a figure rather than what it is about (stemmed as `tokens` stems them).
-_FIGURE_WORDS = wordset(
+_FIGURE_WORD_LIST = (
     "among amongst between across within each every both either via "
     "percent per cent pct percentage point million billion trillion thousand hundred dozen time fold "
     "half halve third quarter fifth tenth pair zero one two three four five six seven eight nine ten "
@@ -49,6 +49,9 @@ _FIGURE_WORDS = wordset(
     "january february march april may june july august september october november december jan feb "
     "mar apr jun jul aug sep sept oct nov dec year"
 )
+# as written and as `tokens` stems them ("roughly" is "rough" there: a sentence's first word,
+# "Roughly 1.7 billion people", is then no name the page must hold)
+_FIGURE_WORDS = wordset(_FIGURE_WORD_LIST) | frozenset(tokens(_FIGURE_WORD_LIST))
 _HAS_DIGIT = _DIGIT = re.compile(r"[0-9]")
 # Where a clause ends for `clause_words`: an aside in brackets stays in its clause ("Fulham
 # Football Club (FC) in 2017"); a comma inside a date ("May 19, 2016") is no break.
