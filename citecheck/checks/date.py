@@ -10,9 +10,16 @@ Its outcome (`CheckResult.outcome`):
   musician, born April 13 1944; died May 25 2001". The sentence holds `DATE_CONTEXT_SHARE` of
   the claim's content words (at least `DATE_CONTEXT_MIN_WORDS`); its date is none of the
   claim's, differs at the precision both give (of the same year, when the claim's year is on
-  the page), dates something ("in 2019", not "coronavirus disease 2019"), and its clause
-  shares a word with the claim's (`context.same_event`: "died", not "born"); no span of years
-  in the sentence holds the claim's year ("from 2001 to 2008" holds 2005);
+  the page), dates something ("in 2019", not "coronavirus disease 2019" nor "Smith et al.
+  (2012) stated"), and its clause shares a word with the claim's (`context.same_event`:
+  "died", not "born"); no span of years in the sentence holds the claim's year ("from 2001 to
+  2008" holds 2005), nor a season or fiscal year of either side ("the 1904–05 season" holds
+  1905, "in fiscal 2020" 2019); both bound what they date alike (`scope.date_bound`: "since
+  1970" is no point of 2010, "by 2050" no point of 2019, "in 2017" no end of "between 1991 and
+  2011", a decade a period of its own); and no date of the same clause dates the event as the
+  claim does ("current (September 2017) plans call for … to relocate … in fiscal 2020").
+  A year inside a name is no date the claim states (`scope.in_name`: "The 2021 Annual
+  Conference of the ACL");
 - absent: otherwise ("appointed in 2018" against a page that never dates the appointment). The
   judge is told and decides.
 
