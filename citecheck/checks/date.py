@@ -319,7 +319,7 @@ def _contradiction(
         if d.year is not None and any(a < d.year < b for a, b in year_spans(index.text, start, end)):
             continue  # "from 2001 to 2008" holds 2005
         # the page's seasons and fiscal years hold the claim's year too ("in fiscal 2020": 2019)
-        held = date_periods(index.text, reported)
+        held = date_periods(index.text, reported, start, end)
         agree = [p for k, p in enumerate(reported) if date_matches(d, p) or d.year in held.get(k, ())]
         others = [
             p

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from citecheck.numbers import DateMention, wordset
@@ -218,23 +219,33 @@ _FISCAL = re.compile(
 )
 
 
-def date_periods(text: str, dates: list[DateMention]) -> dict[int, frozenset[int]]:
-    """For each of `dates` (by index) that is part of a season or a fiscal year, the years that
-    period holds: "1904–05" and "1904-1905" hold 1904 and 1905, "2019/20" 2019 and 2020,
-    "fiscal 2023" and "FY2023" 2022 and 2023 (a fiscal year straddles two calendar years)."""
+def date_periods(
+    text: str, dates: list[DateMention], lo: int = 0, hi: int | None = None
+) -> dict[int, frozenset[int]]:
+    """For each of `dates` (by index) that is part of a season or a fiscal year written in
+    `text[lo:hi]`, the years that period holds: "1904–05" and "1904-1905" hold 1904 and 1905,
+    "2019/20" 2019 and 2020, "fiscal 2023" and "FY2023" 2022 and 2023 (a fiscal year straddles
+    two calendar years)."""
+    hi = len(text) if hi is None else hi
     periods: list[tuple[int, int, frozenset[int]]] = []
-    for m in _SEASON.finditer(text):
+    for m in _SEASON.finditer(text, lo, hi):
         a, b = int(m.group("a")), m.group("b")
         last = int(b) if len(b) == 4 else a // 100 * 100 + int(b)
         if last == a + 1:
             periods.append((m.start(), m.end(), frozenset((a, last))))
-    for m in _FISCAL.finditer(text):
+    for m in _FISCAL.finditer(text, lo, hi):
         y = m.group("y")
         year = int(y) if len(y) == 4 else 2000 + int(y)
         periods.append((m.start(), m.end(), frozenset((year - 1, year))))
+    if not periods:
+        return {}
+    periods.sort()
+    starts = [start for start, _, _ in periods]
     out: dict[int, frozenset[int]] = {}
     for i, d in enumerate(dates):
-        for start, end, years in periods:
+        # the periods that start at or before the date; they are short, so a few back suffice
+        k = bisect_right(starts, d.start)
+        for start, end, years in periods[max(0, k - 3) : k]:
             if start <= d.start < end and d.year in years:
                 out[i] = years
     return out
