@@ -20,7 +20,7 @@ none; a side that names no scope at all agrees with any (pages leave out what th
 says). It only keeps two figures apart: it never makes a match.
 
 Dates have scopes of their own (`date_periods`): a season or a fiscal year is one period —
-"the 1904–05 season", "1904-1905", "2019/20", "fiscal 2023", "FY2023" — that a year within it
+"the 1904–05 season", "1904-1905", "2019/20", "fiscal 2023", "FY 2023" — that a year within it
 states and never contradicts. A year inside a name ("The 2021 Annual Conference", "World Cup
 2019", "coronavirus disease 2019") is a name, not a date the claim states (`in_name`); a
 version or a model number ("Python 3.12", "iPhone 15") is read as a name by
@@ -224,7 +224,7 @@ def date_periods(
 ) -> dict[int, frozenset[int]]:
     """For each of `dates` (by index) that is part of a season or a fiscal year written in
     `text[lo:hi]`, the years that period holds: "1904–05" and "1904-1905" hold 1904 and 1905,
-    "2019/20" 2019 and 2020, "fiscal 2023" and "FY2023" 2022 and 2023 (a fiscal year straddles
+    "2019/20" 2019 and 2020, "fiscal 2023" and "FY 2023" 2022 and 2023 (a fiscal year straddles
     two calendar years)."""
     hi = len(text) if hi is None else hi
     periods: list[tuple[int, int, frozenset[int]]] = []
