@@ -208,15 +208,18 @@ _SPEECH = (
     r"(?:said|says|told|tells|wrote|writes|added|adds|stated|noted|notes|explained|explains|"
     r"argued|argues|claimed|claims|put it|puts it|according to|asked|recalled|recalls|remarked|"
     r"commented|tweeted|announced|admitted|admits|warned|warns|insisted|declared|replied|reported|"
-    r"concluded|concludes|concluding|found|finds|called it|described it as)"
+    r"concluded|concludes|concluding|found|finds|called it|described it as|testified|testifies|"
+    r"describ(?:ed|es|ing) (?:\w+ )?as|saying)"
 )
-# The speech verb introduces the quote ("said that the drops “…", "put it: “…") or follows it
-# (“…,” says Smith; “…,” she said).
-_SPEECH_BEFORE = re.compile(rf"\b{_SPEECH}\b[^.!?\"“”]{{0,100}}$")
+# The speech verb introduces the quote ("said that the drops “…", "put it: “…", "Fauci said,
+# based on modeling in the U.S., “…", an earlier quotation between them) or follows it (“…,”
+# says Smith; “…,” she said; “…” the team said, the comma inside the quotation).
+_SPEECH_BEFORE = re.compile(rf"\b{_SPEECH}\b(?:[^.!?]|\.(?=\S)){{0,200}}$")
 _SPEECH_AFTER = re.compile(
     rf"^[\"”’']?\s*(?:[,—–-]\s*[\"”’']?\s*(?:[\w.'’-]+\s+){{0,4}}?{_SPEECH}"
     rf"|(?:(?:he|she|they|we|I|[A-Z][\w.'’-]*)\s+){{0,3}}{_SPEECH})\b"
 )
+_COMMA_INSIDE = re.compile(rf"^[\"”’']\s*(?:[\w.'’-]+\s+){{0,4}}?{_SPEECH}\b")
 
 
 def _attributed(claim_text: str, quote: str) -> bool:
@@ -225,7 +228,10 @@ def _attributed(claim_text: str, quote: str) -> bool:
     if at < 0:
         return False
     before, after = claim_text[: max(0, at - 1)], claim_text[at + len(quote) :]
-    return bool(_SPEECH_BEFORE.search(before) or _SPEECH_AFTER.match(after))
+    if _SPEECH_BEFORE.search(before) or _SPEECH_AFTER.match(after):
+        return True
+    # “…, as far as we know,” Velvet guitarist Slash said: the comma is the quotation's own
+    return quote.rstrip().endswith(",") and _COMMA_INSIDE.match(after) is not None
 
 
 def _speakers(claim_text: str, quote: str) -> list[str]:

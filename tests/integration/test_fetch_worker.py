@@ -410,10 +410,10 @@ def test_a_failing_page_in_a_batch_fails_alone_and_order_is_kept() -> None:
         return partial(html_content, page(i).encode(), "text/html", f"http://example.org/{i}")
 
     good = [(read(i), INDEX) for i in range(3)]
-    request = ("District 1 had 10,037 residents.", (DecidedBy.number,))
+    request = ("District 1 had 10,037 residents.", (DecidedBy.number,), ())
     checked = (read(1), partial(prepare_page, (request,)))
     bad_body = (partial(html_content, None, "text/html", None), INDEX)  # fails while extracting
-    bad_check = (read(1), partial(prepare_page, (("text", None),)))  # ... checking
+    bad_check = (read(1), partial(prepare_page, (("text", None, ()),)))  # ... checking
     batch = [good[0], bad_body, checked, bad_check, good[2]]
     out = read_pages(batch)  # type: ignore[arg-type]
     assert [isinstance(o, Exception) for o in out] == [False, True, False, True, False]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from citecheck.checks import claim_text_without_citations
+from citecheck.checks.attribution import checked_text
 from citecheck.checks.date import check_dates
 from citecheck.checks.fix import locate, suggestion_for, with_suggestions
 from citecheck.checks.number import check_numbers
@@ -37,7 +37,7 @@ def failed(markdown: str, page: PageIndex, *, nth: int = 0) -> tuple[ClaimResult
     """The `nth` claim of `markdown` failed as the pipeline fails it: by its checks on `page`
     (the first contradiction decides), with the file's lines."""
     claim = extract_text(markdown, "doc.md").claims[nth]
-    text = claim_text_without_citations(claim)
+    text = checked_text(claim)
     results = [
         r for check in (check_numbers, check_quotes, check_dates) if (r := check(text, page)) is not None
     ]
