@@ -27,7 +27,15 @@ from typing import Any, NoReturn
 from pydantic import ValidationError
 
 from citecheck import __version__
-from citecheck.config import IGNORE_FILE, Settings, load_config_file, narrowing, parse_ignore_file
+from citecheck.config import (
+    DEFAULT_ARCHIVE_URL,
+    IGNORE_FILE,
+    ArchiveMode,
+    Settings,
+    load_config_file,
+    narrowing,
+    parse_ignore_file,
+)
 from citecheck.draft import DEFAULT_STDIN_NAME, STDIN, draft_file
 from citecheck.errors import CitecheckError, ConfigError, ExitCode, UnsafePathError
 from citecheck.judge.providers import judge_choices, run_redactor
@@ -36,6 +44,8 @@ from citecheck.redact import Redactor
 from citecheck.safe_paths import write_inside
 
 DEFAULT_CONFIG_FILE = ".citecheck.toml"
+UPSTREAM = "@{upstream}"  # `--changed` without a base: the branch's upstream
+JUDGE_SKIPPED_NO_KEY = "judge skipped: no API key (--judge-optional)"
 USAGE_ERROR = "usage"  # the error code of a command line argparse rejects
 INTERNAL_ERROR = "internal-error"  # the error code of an unexpected crash
 INTERRUPTED = "interrupted"  # the error code of Ctrl-C
@@ -195,11 +205,23 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="*",
         help="files or directories (default: the current directory); - reads a draft from standard input",
     )
-    p.add_argument("--diff", metavar="REF", help="only claims on lines changed since git REF")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument(
+        "--diff", metavar="REF", help="only claims on lines that differ between git REF and the working tree"
+    )
+    g.add_argument(
+        "--changed",
+        nargs="?",
+        const=UPSTREAM,
+        metavar="BASE",
+        help="only claims on the lines your branch changed: since it left git BASE (their merge base), "
+        "committed or not, new files included (default BASE: the upstream branch, @{upstream}; write "
+        "--changed=BASE before file paths)",
+    )
     p.add_argument(
         "--filter-mode",
         choices=["added", "diff_context", "file", "nofilter"],
-        help="with --diff: which claims count (default added)",
+        help="with --diff or --changed: which claims count (default added)",
     )
     p.add_argument(
         "--config", type=Path, help=f"config file that narrows the flags (default {DEFAULT_CONFIG_FILE})"
@@ -236,9 +258,42 @@ def build_parser() -> argparse.ArgumentParser:
         "--timeout",
         type=float,
         dest="timeout_s",
-        help="deadline of each source's whole fetch: hops, retries and waits (seconds, default 10)",
+        help="deadline of each source's whole fetch: hops, retries, waits, reading its text and "
+        "checking the claims on it (seconds, default 10)",
     )
     p.add_argument("--no-fetch", action="store_true", help="fetch nothing; cited claims are not verified")
+    g = p.add_argument_group("dead links")
+    g.add_argument(
+        "--archive",
+        choices=[m.value for m in ArchiveMode],
+        help="wayback: look a source that cannot be fetched up in the Internet Archive and name its "
+        "snapshot as the link to cite instead (default off)",
+    )
+    g.add_argument(
+        "--archive-check",
+        action="store_true",
+        default=None,
+        help="with --archive wayback: check such a claim against the snapshot; its verdict then rests on it",
+    )
+    g.add_argument(
+        "--archive-url",
+        metavar="URL",
+        help=f"the archive's availability API (default {DEFAULT_ARCHIVE_URL}; a mirror that answers "
+        "the same JSON, or a test's stand-in)",
+    )
+    g = p.add_argument_group("pre-commit and editors")
+    g.add_argument(
+        "--judge-optional",
+        action="store_true",
+        help="with the default --judge auto and no API key set, run only the number, quote and date "
+        "checks instead of stopping; claims that need the judge are then not verified and do not fail",
+    )
+    g.add_argument(
+        "--user-cache",
+        action="store_true",
+        help="keep fetched sources and verdicts in your cache folder (as `citecheck mcp` does: "
+        "$CITECHECK_CACHE_HOME, else e.g. ~/.cache/citecheck), unless --cache-dir is given",
+    )
     g = p.add_mutually_exclusive_group()
     g.add_argument(
         "--progress",
@@ -255,6 +310,14 @@ def build_parser() -> argparse.ArgumentParser:
         dest="progress",
         help="show no progress on stderr (CITECHECK_PROGRESS=0 does the same)",
     )
+    p.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply the suggested changes to the files: a figure, date or quotation a check found the "
+        "cited page gives otherwise, replaced by the page's words (the diff is shown and you are asked "
+        "first, unless --yes)",
+    )
+    p.add_argument("--yes", "-y", action="store_true", help="with --fix: apply without asking")
     _add_stdin_option(p)
     _add_report_options(p, extra_files=True)
 
@@ -345,6 +408,9 @@ _SETTING_FLAGS = (
     "judge_mode",
     "judge_deadline_minutes",
     "screen",
+    "archive",
+    "archive_check",
+    "archive_url",
 )
 
 
@@ -355,14 +421,15 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     }
     if getattr(args, "no_fetch", False):
         values["fetch"] = False
+    if getattr(args, "user_cache", False) and "cache_dir" not in values:
+        values["cache_dir"] = _user_cache()
     try:
         settings = Settings.model_validate(values)
     except ValidationError as exc:
         err = exc.errors()[0]
         field = str(err["loc"][0]) if err["loc"] else "value"
-        raise ConfigError(
-            f"--{field.replace('_', '-')}: {err['msg']}", "see `citecheck check --help`"
-        ) from None
+        message = str(err["msg"]).removeprefix("Value error, ")
+        raise ConfigError(f"--{field.replace('_', '-')}: {message}", "see `citecheck check --help`") from None
     config_path: Path | None = getattr(args, "config", None)
     if config_path is None and Path(DEFAULT_CONFIG_FILE).is_file() and hasattr(args, "config"):
         config_path = Path(DEFAULT_CONFIG_FILE)
@@ -382,6 +449,23 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         patterns = parse_ignore_file(text, IGNORE_FILE)
         settings = settings.model_copy(update={"exclude": [*settings.exclude, *patterns]})
     return settings
+
+
+def _user_cache() -> Path:
+    """`--user-cache`: the sources and verdicts folder of the user's cache, the one `citecheck mcp`
+    keeps (`citecheck.mcp.store`), made private to the user."""
+    from citecheck.mcp.store import SOURCES, cache_home
+
+    home = cache_home(os.environ)
+    folder = home / SOURCES
+    try:
+        home.mkdir(parents=True, exist_ok=True, mode=0o700)
+        folder.mkdir(exist_ok=True, mode=0o700)
+    except OSError as exc:
+        raise ConfigError(
+            f"--user-cache: cannot make {folder}: {exc.strerror}", "give --cache-dir DIR instead"
+        ) from None
+    return folder
 
 
 def _emit(text: str, output: Path | None) -> None:
@@ -493,28 +577,84 @@ def _write_reports(report: Any, args: argparse.Namespace, redact: Redactor) -> N
         raise UnsafePathError("; ".join(refused), UNSAFE_PATH_HINT)
 
 
+def cache_environ(settings: Settings, paths: Sequence[str], *, diff: bool) -> dict[str, str]:
+    """The run's environment with the cache's secret (`citecheck.cache`, "Origin"), after
+    refusing a `--cache-dir` that a change under test could write: inside a tree this run
+    checks (`select.checked_trees`), or holding the secret's own file."""
+    from citecheck.cache import CACHE_SECRET_ENV, cache_secret, inside, user_secret_file
+    from citecheck.select import checked_trees
+
+    environ = dict(os.environ)
+    cache_dir = settings.cache_dir
+    if cache_dir is None:
+        return environ
+    for tree in checked_trees(paths, diff=diff):
+        if inside(cache_dir, tree):
+            raise ConfigError(
+                f"--cache-dir {cache_dir} is inside {tree}, which this run checks: a change there could "
+                "write cache entries and so decide its own claims",
+                "keep the cache outside the repository, e.g. --cache-dir ~/.cache/citecheck",
+            )
+    secret_file = None if environ.get(CACHE_SECRET_ENV, "").strip() else user_secret_file(environ)
+    if secret_file is not None and inside(secret_file, cache_dir):
+        raise ConfigError(
+            f"--cache-dir {cache_dir} holds the file of the cache's secret, {secret_file}",
+            "choose a folder outside it, e.g. --cache-dir ~/.cache/citecheck",
+        )
+    try:
+        secret = cache_secret(environ, secret_file)
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot read or make the cache's secret {secret_file}: {exc}",
+            f"make its folder writable, or set {CACHE_SECRET_ENV}",
+        ) from None
+    if secret is not None:
+        environ[CACHE_SECRET_ENV] = secret
+    return environ
+
+
 def cmd_check(args: argparse.Namespace, redact: Redactor) -> int:
     from citecheck.pipeline import check
     from citecheck.select import select_local
     from citecheck.terminal import progress_display
 
     settings = settings_from_args(args)
+    judge_off_reason = ""
+    if args.judge_optional:
+        settings, judge_off_reason = _judge_if_key(settings)
     paths = args.paths or ["."]
     from_stdin = STDIN in paths
-    if from_stdin and args.diff:
-        raise ConfigError("--diff cannot check a draft from standard input", "give file paths", code="usage")
+    git_flag = "--diff" if args.diff else "--changed" if args.changed else None
+    if from_stdin and git_flag:
+        raise ConfigError(
+            f"{git_flag} cannot check a draft from standard input", "give file paths", code="usage"
+        )
     others = [p for p in paths if p != STDIN]
-    files, errors = select_local(others, settings, diff_ref=args.diff) if others else ([], [])
+    if args.yes and not args.fix:
+        raise ConfigError("--yes only goes with --fix", "add --fix, or leave --yes out", code="usage")
+    environ = cache_environ(settings, others, diff=bool(args.diff or args.changed))
+    files, errors = (
+        select_local(others, settings, diff_ref=args.diff, changed=args.changed) if others else ([], [])
+    )
+    local = {f.display: Path(f.path) for f in files}  # the files --fix may write (not a draft on stdin)
     _print_file_errors(errors, redact)
     if not files and errors and not from_stdin:
-        raise ConfigError("no Markdown file could be selected", "check the paths you gave", code="no-input")
+        what = f"the paths and the git base ({git_flag}) you gave" if git_flag else "the paths you gave"
+        raise ConfigError("no Markdown file could be selected", f"check {what}", code="no-input")
     with contextlib.ExitStack() as stack:
         if from_stdin:
             stdin = _read_stdin(settings.max_file_bytes)
             files.append(stack.enter_context(draft_file(stdin, _stdin_name(args))))
         # The bar (or lines) ends with the run, before anything else is printed.
         progress = stack.enter_context(progress_display(args.progress, sys.stderr, os.environ))
-        report = check(settings, files, environ=os.environ, redact=redact, progress=progress)
+        report = check(
+            settings,
+            files,
+            environ=environ,
+            redact=redact,
+            judge_off_reason=judge_off_reason,
+            progress=progress,
+        )
     # Imported once the run is done: the run's first step starts an extraction worker,
     # whose imports overlap everything imported after it.
     from citecheck.output.report import with_errors
@@ -523,7 +663,71 @@ def cmd_check(args: argparse.Namespace, redact: Redactor) -> int:
     _print_file_errors(report.errors, redact)
     report = with_errors(report, errors)
     _write_reports(report, args, redact)
+    if args.fix:
+        apply_fixes(report, local, redact, ask=not args.yes)
     return exit_code(report)
+
+
+def _judge_if_key(settings: Settings) -> tuple[Settings, str]:
+    """`--judge-optional`: the settings with the judge off when no API key is set for it, and the
+    reason the claims that needed it give ("" with a key)."""
+    from citecheck.judge.resolve import judge_off, missing_key
+
+    if missing_key(settings, os.environ) is None:
+        return settings, ""
+    print("citecheck: note: no API key set: the judge is off (--judge-optional)", file=sys.stderr)
+    return judge_off(settings), JUDGE_SKIPPED_NO_KEY
+
+
+def apply_fixes(report: Any, paths: dict[str, Path], redact: Redactor, *, ask: bool) -> int:
+    """`check --fix`: each file's fixes (`citecheck.output.fixes`) shown as a diff on standard
+    error, then written, once the user says yes (`ask`; without a terminal to ask on, nothing is
+    written). The exit code stays the check's: the report is of the files as they were checked.
+    Returns how many fixes were written."""
+    from citecheck.output.common import strip_invisible
+    from citecheck.output.fixes import FileFix, by_file, fix_text
+
+    planned: list[tuple[Path, FileFix]] = []
+    for name, suggestions in by_file(report).items():
+        path = paths.get(name)
+        try:
+            text = path.read_bytes().decode("utf-8") if path is not None else None
+        except (OSError, UnicodeDecodeError):
+            text = None
+        if path is None or text is None:
+            print(f"citecheck: --fix: {name} not fixed: it cannot be read back", file=sys.stderr)
+            continue
+        fixed = fix_text(name, text, suggestions)
+        for s in fixed.skipped:
+            print(
+                f"citecheck: --fix: {name}:{s.line}: not applied: the line does not read as the report "
+                "has it (the file changed since, or the report redacted a secret in it), or another "
+                "fix overlaps it",
+                file=sys.stderr,
+            )
+        if fixed.applied:
+            planned.append((path, fixed))
+    count = sum(len(f.applied) for _, f in planned)
+    if not planned:
+        print("citecheck: --fix: no suggested change to apply", file=sys.stderr)
+        return 0
+    # The file's own lines, shown on a terminal: no escape sequence or bidi control of theirs.
+    sys.stderr.write(strip_invisible(redact("".join(f.diff() for _, f in planned))))
+    files = f"{len(planned)} file{'s' if len(planned) != 1 else ''}"
+    what = f"{count} change{'s' if count != 1 else ''} to {files}"
+    if ask:
+        if sys.stdin is None or not sys.stdin.isatty():
+            print(f"citecheck: --fix: {what} not applied: no terminal to ask on (add --yes)", file=sys.stderr)
+            return 0
+        sys.stderr.write(f"Apply {what}? [y/N] ")
+        sys.stderr.flush()
+        if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+            print("citecheck: --fix: nothing applied", file=sys.stderr)
+            return 0
+    for path, fixed in planned:
+        path.write_bytes(fixed.after.encode("utf-8"))
+    print(f"citecheck: --fix: applied {what}", file=sys.stderr)
+    return count
 
 
 def cmd_merge(args: argparse.Namespace, redact: Redactor) -> int:

@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator
 
 from citecheck.errors import ConfigError
 from citecheck.policy import DEFAULT_FAIL_ON, DEFAULT_MIN_CONFIDENCE, FAIL_ON_CATEGORIES
@@ -39,6 +40,18 @@ class FilterMode(StrEnum):
 class JudgeMode(StrEnum):
     interactive = "interactive"  # calls as pages arrive, paced to the account's rate limits
     batch = "batch"  # the provider's batch API: half the price, answers in minutes to hours
+
+
+class ArchiveMode(StrEnum):
+    """Where a source that could not be fetched is looked up (`citecheck.fetch.archive`)."""
+
+    off = "off"
+    wayback = "wayback"  # the Internet Archive's Wayback Machine, by its availability API
+
+
+# The Internet Archive's availability API: the closest snapshot of a URL, as JSON.
+DEFAULT_ARCHIVE_URL = "https://archive.org/wayback/available"
+_ARCHIVE_OFF = {"", "off", "none", "false", "no", "0"}
 
 
 # The judge's time budget (`judge_deadline_minutes`) when none is given, per mode: a PR run
@@ -159,6 +172,15 @@ class Settings(BaseModel):
     # and counted. GitHub evicts a cache unused for 7 days; this bounds one that is kept in use.
     cache_ttl_s: float = Field(default=7 * 24 * 3600, gt=0)
     fetch: bool = True  # False: no network; cited claims are not verified
+    # Link rot (`citecheck.fetch.archive`): a source that could not be fetched is looked up in
+    # the archive, whose snapshot the report names as the link to cite instead; with
+    # `archive_check`, the claim is checked against the snapshot's text. The archive's hosts
+    # are admitted past `allowed_domains` for the archive's own requests only.
+    archive: ArchiveMode = ArchiveMode.off
+    archive_check: bool = False
+    # The availability API asked: the Internet Archive's, or one that answers the same JSON (a
+    # mirror, a test's stand-in). Its host and subdomains are the archive's hosts.
+    archive_url: str = DEFAULT_ARCHIVE_URL
 
     # extract stage
     max_file_bytes: int = Field(default=5 * 1024 * 1024, gt=0)
@@ -203,6 +225,26 @@ class Settings(BaseModel):
             if (why := pattern_error(pattern)) is not None:
                 raise ValueError(why)
         return v
+
+    @field_validator("archive", mode="before")
+    @classmethod
+    def _archive_off(cls, v: Any) -> Any:
+        return ArchiveMode.off if isinstance(v, str) and v.strip().lower() in _ARCHIVE_OFF else v
+
+    @field_validator("archive_check")
+    @classmethod
+    def _check_needs_archive(cls, v: bool, info: ValidationInfo) -> bool:
+        if v and info.data.get("archive", ArchiveMode.off) == ArchiveMode.off:
+            raise ValueError("archive-check checks claims against archived copies: it needs archive: wayback")
+        return v
+
+    @field_validator("archive_url")
+    @classmethod
+    def _check_archive_url(cls, v: str) -> str:
+        parts = urlsplit(v.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"{v!r} is not an http(s) URL")
+        return v.strip()
 
     @field_validator("accept_status", mode="before")
     @classmethod
@@ -275,6 +317,11 @@ _WORKFLOW_ONLY = {
     "allow_private_hosts": "the workflow's `allow-private-hosts` input (or --allow-private-host)",
     # It decides which sentences are checked at all: a PR's own file must not turn it on.
     "screen": "the workflow's `screen` input (or --screen)",
+    # They admit the archive's hosts past the allowlist, and archive-check lets an archived copy
+    # decide a claim whose link is dead.
+    "archive": "the workflow's `archive` input (or --archive)",
+    "archive_check": "the workflow's `archive-check` input (or --archive-check)",
+    "archive_url": "--archive-url",
 }
 _CAPS = (
     "max_cost_usd",

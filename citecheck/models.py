@@ -103,6 +103,23 @@ class FileError(BaseModel):
     fatal: bool = True  # False: a warning (e.g. invalid UTF-8 decoded with replacement)
 
 
+class ArchivedCopy(BaseModel):
+    """The Internet Archive's snapshot of a source that could not be fetched (`archive:
+    wayback`, `citecheck.fetch.archive`): the link to cite instead."""
+
+    url: str  # the snapshot as a reader opens it, e.g. https://web.archive.org/web/20230501…/https://…
+    timestamp: str  # when the archive captured it, YYYYMMDDhhmmss (UTC), as the archive gives it
+    link_error: str  # why the cited link itself was not read ("HTTP 404 Not Found")
+    # `archive-check`: the claim was checked against this copy's text, and its verdict rests on it
+    checked: bool = False
+
+    @property
+    def date(self) -> str:
+        """The capture's day, e.g. "2023-05-01"."""
+        t = self.timestamp
+        return f"{t[:4]}-{t[4:6]}-{t[6:8]}"
+
+
 class SourceInfo(BaseModel):
     """What the fetch stage learnt about one URL (shared by every claim citing it)."""
 
@@ -113,6 +130,10 @@ class SourceInfo(BaseModel):
     bytes_fetched: int = 0
     truncated: bool = False
     from_cache: bool = False  # served from the run's cache directory, not downloaded by this run
+    # With `archive: wayback`, for a source that could not be fetched: the archive's snapshot of
+    # it, or why there is none ("no snapshot in the archive", "the archive answered HTTP 429 …").
+    archived: ArchivedCopy | None = None
+    archive_error: str | None = None
 
 
 class Citation(BaseModel):
@@ -220,6 +241,14 @@ class CheckResult(BaseModel):
     detail: str  # what was looked for and what was (not) found
     evidence: str | None = None  # the matching (or nearest) page text
     outcome: CheckOutcome  # given, or read from `passed` (see above)
+    # A contradiction's words, set where the check decides it: the claim's words the page
+    # contradicts ("70%") and where they are in the claim's text (offsets), and the page's own
+    # words for the same thing ("48%") when they can stand in their place as they are (same
+    # hedge, same precision; None otherwise, and `detail` still names them). The page's
+    # sentence is `evidence`. A `Suggestion` is made of these (`citecheck.checks.fix`).
+    claim_value: str | None = None
+    claim_span: tuple[int, int] | None = None
+    page_value: str | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -274,6 +303,37 @@ class JudgeResult(BaseModel):
     states_fact: bool = True
 
 
+class Suggestion(BaseModel):
+    """A one-click fix for a claim a deterministic check contradicted with the page's own words
+    (a figure, a date, a quotation's word): the claim's wrong words as they are written in the
+    file, and the page's in their place. Made once, from the check's result and the file
+    (`citecheck.checks.fix`); the JSON report carries it, SARIF renders it as a `fix`, the
+    Action as a `suggestion` block in a pull-request review, `citecheck check --fix` applies it.
+
+    Lines and columns are the file's as checked, 1-based; columns count characters (Unicode
+    code points) and `end_column` is the one just past the span, so `line`/`column` to
+    `end_line`/`end_column` is exactly the text `original` (a span crosses lines only at a soft
+    line break of its paragraph)."""
+
+    file: str  # as the report names it
+    line: int
+    column: int
+    end_line: int
+    end_column: int  # exclusive
+    original: str  # the span as the file has it ("70%")
+    replacement: str  # the page's words ("48%")
+    lines: list[str]  # the file's lines `line`..`end_line`, whole, as they are (no line end)
+    evidence: str  # the page's sentence that gives `replacement`
+    check: DecidedBy  # the check that contradicted the claim: number, date or quote
+
+    def fixed_lines(self) -> list[str]:
+        """`lines` with the span replaced: what the suggestion makes of them (one line: a span
+        across a soft line break is replaced whole, its break with it)."""
+        head = self.lines[0][: self.column - 1]
+        tail = self.lines[-1][self.end_column - 1 :]
+        return [head + self.replacement + tail]
+
+
 class ClaimResult(Claim):
     verdict: Verdict
     reason: str | None = None
@@ -284,6 +344,9 @@ class ClaimResult(Claim):
     judge: JudgeResult | None = None
     limit: bool = False  # not verified because the cost cap or the claim limit was reached
     cause: Cause | None = None  # why not verified, when finer than the verdict says
+    # The page's words in place of the claim's, when a check contradicted it with them
+    # (`Suggestion`); None for every other verdict, and for a judge's.
+    suggestion: Suggestion | None = None
 
 
 class Dismissed(Claim):

@@ -298,7 +298,9 @@ _VERSION_BEFORE = re.compile(r"[0-9][.:]$")
 _LINE_START = re.compile(r"(?:^|\n)[ \t]*$")
 _LIST_MARK = re.compile(r"[.)][ \t]")
 _BETWEEN = re.compile(r"between[ \u00a0]+$", re.IGNORECASE)
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
+# (white space alone before it is a start too: the checks blank a claim's leading "According to
+# [Gartner](…)," and "Comprising 38 businesses" still starts its sentence)
+_SENTENCE_START = re.compile(r"(?:^\s*|[.!?:;]\s+|\n\s*)$")
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from citecheck import __version__, policy
-from citecheck.cache import DiskCache
+from citecheck.cache import CACHE_SECRET_ENV, DiskCache
 from citecheck.config import JUDGE_NONE, Settings
 from citecheck.errors import ConfigError
 from citecheck.exclusions import Exclusions, exclude_links
@@ -110,10 +110,25 @@ class _Run:
             from citecheck.judge.resolve import resolve_judge
 
             self.judge_config = resolve_judge(settings, environ)
-        self.cache = DiskCache(settings.cache_dir, ttl_s=settings.cache_ttl_s) if settings.cache_dir else None
         self.errors: list[FileError] = []
         self.notes: list[str] = []
+        self.cache = self._open_cache(environ)
         self._judge: Judge | None = None
+
+    def _open_cache(self, environ: Mapping[str, str]) -> DiskCache | None:
+        """The cache folder, signed and checked with the run's secret (`citecheck.cache`,
+        "Origin"), which the entry point puts in `environ`; without one, no cache is used: an
+        entry whose origin cannot be checked is not to be trusted."""
+        settings = self.settings
+        if settings.cache_dir is None:
+            return None
+        secret = environ.get(CACHE_SECRET_ENV, "").strip()
+        if not secret:
+            self.notes.append(
+                f"cache-dir not used: no secret to sign and check its entries with (set {CACHE_SECRET_ENV})"
+            )
+            return None
+        return DiskCache(settings.cache_dir, secret, ttl_s=settings.cache_ttl_s)
 
     def judge(self) -> Judge:
         """The run's judge (needs `judge_config`), made when first needed: by the screen, or
@@ -312,6 +327,7 @@ class _Run:
         tally: FetchTally | None = None,
     ) -> FetchResult[CheckedPage]:
         from citecheck.checks import preparers
+        from citecheck.fetch.archive import archive_notes
         from citecheck.fetch.fetcher import FetchResult, fetch_all, fetch_key
 
         wanted = sorted(u for u in citing if u)
@@ -332,7 +348,7 @@ class _Run:
         # fetch_all starts (and stops) its extraction workers itself when the run is large
         # enough, from the launcher started early if there is one (and discards it if not).
         launcher, self.launcher = self.launcher, None
-        return await fetch_all(
+        fetched = await fetch_all(
             wanted,
             self.settings,
             cache=self.cache,
@@ -341,6 +357,8 @@ class _Run:
             on_page=on_page,
             tally=tally,
         )
+        self.notes.extend(archive_notes(self.settings, fetched.sources.values()))
+        return fetched
 
 
 def _assemble(
@@ -512,6 +530,10 @@ async def _check_async(
         await run.aclose()
     dismissed = screened.dismissed if screened is not None else []
     run.progress.start(Stage.report)
+    # Each claim a check contradicted with the page's words gets its fix, once, for every face.
+    from citecheck.checks.fix import with_suggestions
+
+    results = with_suggestions(results, files, settings.max_file_bytes)
     if run.cache is not None and (rejected := run.cache.rejected_note()):
         run.notes.append(rejected)
     report = build_report(

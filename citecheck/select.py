@@ -7,8 +7,12 @@ Three ways in:
   file by content, so a test-merge checkout whose base changed the same file still lines up.
   The Action's image carries no git: the API needs no history, whatever the checkout depth.
 - **Audit mode** (`select_audit`): every file of the workspace matching `paths`.
-- **Local mode** (`select_local`): paths from the command line, or the files changed since
-  `--diff REF`.
+- **Local mode** (`select_local`): paths from the command line; or the files that differ
+  between `--diff REF` and the working tree; or, with `--changed BASE`, the files the branch
+  changed since it left BASE (default its upstream): the same diff, taken from the merge base of
+  BASE and HEAD — what a pull request of the branch would show, so commits BASE gained since do
+  not count as changes of yours — plus the files git does not track yet (not ignored), which are
+  new in whole.
 
 `filter-mode` decides the line ranges: `added` keeps the added or changed lines, `diff_context`
 widens them by three lines each side (and includes the lines around a removal), `file` checks
@@ -43,6 +47,8 @@ from citecheck.models import FileError, SelectedFile
 from citecheck.safe_paths import link_escape, skipped_dir
 
 CONTEXT_LINES = 3  # the ±lines of `diff_context`
+# git's empty tree: what `--changed` compares with on a branch without a commit yet.
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
 
 LineRanges = list[tuple[int, int]]
@@ -322,6 +328,29 @@ class Git:
     def ls_files(self) -> list[str]:
         return [p for p in self.out("ls-files", "-z").split("\0") if p]
 
+    def untracked(self) -> list[FileDiff]:
+        """The files of the whole repository git does not track and does not ignore, as diffs
+        of new files (paths from its top level; no patch: every line is new)."""
+        names = self.out("ls-files", "--others", "--exclude-standard", "--full-name", "-z", "--", ":/")
+        return [FileDiff(path=n, status="added", has_patch=False) for n in names.split("\0") if n]
+
+    def merge_base(self, base: str) -> str:
+        """The commit the branch left `base` at (the merge base of `base` and HEAD), which
+        `--changed` compares the working tree with; git's empty tree before the first commit.
+        Raises `GitError` saying what to do when `base` is an upstream the branch lacks."""
+        if not self.ok("rev-parse", "--verify", "--quiet", "HEAD"):
+            return EMPTY_TREE
+        if base.endswith(("@{upstream}", "@{u}", "@{push}")) and not self.ok(
+            "rev-parse", "--verify", "--quiet", base
+        ):
+            branch = self.run("symbolic-ref", "--quiet", "--short", "HEAD", check=False).stdout.strip()
+            who = f"the branch {branch}" if branch else "HEAD (detached)"
+            raise GitError(
+                f"{who} has no upstream to compare with: name the base, e.g. --changed=origin/main "
+                "(or set one: git branch --set-upstream-to=origin/main)"
+            )
+        return self.out("merge-base", base, "HEAD").strip()
+
 
 # ---------------------------------------------------------------- building selections
 
@@ -547,19 +576,24 @@ def select_local(
     settings: Settings,
     *,
     diff_ref: str | None = None,
+    changed: str | None = None,
     cwd: Path | None = None,
 ) -> tuple[list[SelectedFile], list[FileError]]:
-    """Local mode for the CLI: `paths` (files, or folders searched for Markdown), or with
-    `diff_ref` the files changed between that ref and the working tree (restricted to
-    `paths` when given, matching the `paths` globs), with line ranges per `filter-mode`.
+    """Local mode for the CLI: `paths` (files, or folders searched for Markdown); or with
+    `diff_ref` the files changed between that ref and the working tree; or with `changed`
+    (a base: a branch, a commit, `@{upstream}`) the files changed since the merge base of that
+    base and HEAD, untracked files included (see the module's docstring). Changed files are
+    restricted to `paths` when given, and must match the `paths` globs; their line ranges
+    follow `filter-mode`.
 
     A config file's narrowing (`ignore`, its `paths`) applies either way; `--shard` too.
-    Problems (a missing path, not a git repository, an unknown ref) come back as errors.
+    Problems (a missing path, not a git repository, an unknown ref, no upstream) come back as
+    errors.
     """
     base = (cwd or Path.cwd()).resolve()
     errors: list[FileError] = []
     files: list[SelectedFile]
-    if diff_ref is None:
+    if diff_ref is None and changed is None:
         found, errors = find_markdown_files([base / p for p in (paths or ["."])])
         errors = [e.model_copy(update={"file": _lexical_rel(e.file, base)}) for e in errors]
         files = []
@@ -571,10 +605,15 @@ def select_local(
         git = Git(base)
         try:
             root = git.toplevel()
-            diffs = git.diff(diff_ref)
+            if changed is None:
+                assert diff_ref is not None
+                diffs = git.diff(diff_ref)
+            else:
+                diffs = git.diff(git.merge_base(changed)) + git.untracked()
         except GitError as exc:
             where = ", ".join(paths) or str(base)
-            return [], [FileError(file=where, message=f"--diff {diff_ref}: {exc}")]
+            flag = f"--diff {diff_ref}" if changed is None else f"--changed {changed}"
+            return [], [FileError(file=where, message=f"{flag}: {exc}")]
         for d in diffs:
             d.path = _posix_rel(root / d.path, base)  # report paths relative to where we run
         wanted = [_posix_rel(base / p, base) for p in paths]
@@ -585,8 +624,40 @@ def select_local(
         else:
             if paths:
                 diffs = [d for d in diffs if _under(d.path, wanted)]
-            files = [f for f in files_from_diffs(diffs, base, settings) if Path(f.path).is_file()]
+            # A file named on the command line is taken whatever the `paths` globs say, as
+            # without a git base (the pre-commit hook names `.markdown` files, say).
+            named = {w for w in wanted if (base / w).is_file()}
+            chosen = files_from_diffs(
+                [d for d in diffs if d.path in named], base, settings, check_paths=False
+            )
+            chosen += files_from_diffs([d for d in diffs if d.path not in named], base, settings)
+            files = sorted((f for f in chosen if Path(f.path).is_file()), key=lambda f: f.display)
     return apply_shard(files, settings.shard_tuple), errors
+
+
+def checked_trees(paths: Sequence[str], *, diff: bool, cwd: Path | None = None) -> list[Path]:
+    """The trees a local run reads Markdown from, which a change under test can write: the
+    git working tree of each of `paths` (the nearest folder up from it with a `.git`), or a
+    folder given outside any repository itself (a file outside one is no tree); with `diff`,
+    the working tree of `cwd` too. The CLI keeps its cache out of them."""
+    base = (cwd or Path.cwd()).resolve()
+    repos: dict[Path, Path | None] = {}  # folder → its working tree, looked up once
+
+    def repo_of(folder: Path) -> Path | None:
+        if folder not in repos:
+            repos[folder] = next((d for d in (folder, *folder.parents) if (d / ".git").exists()), None)
+        return repos[folder]
+
+    trees: dict[Path, None] = {}
+    if diff and (top := repo_of(base)) is not None:
+        trees[top] = None
+    for p in paths:
+        path = (base / p).resolve()
+        is_dir = path.is_dir()
+        top = repo_of(path if is_dir else path.parent)
+        if top is not None or is_dir:
+            trees[top or path] = None
+    return list(trees)
 
 
 def walk_files(top: Path) -> tuple[list[Path], list[FileError]]:

@@ -14,7 +14,15 @@ or `absent`, when what was looked for is merely not on the page: the judge is to
 The passages that reach the judge are chosen in `checks.passages`.
 
 A check is a `Check`: its name, the claim kinds it applies to, `run`, and whether its pass
-may decide a claim alone (with the judge off). `CHECKS` lists them, one line each.
+may decide a claim alone (with the judge off). `CHECKS` lists them, one line each. On a claim
+of other kinds that holds a digit or a quotation mark, a check still watches for a
+contradiction (`check_request`): what the page contradicts fails the claim whatever the
+extractor read it as; its other outcomes are left out there (no pass, no note to the judge).
+
+What the checks read of a claim is its text without citation markup and attribution
+(`attribution.checked_text`): "According to [Gartner](…)," and "([IEA](…))" are where the
+fact comes from, not part of it. Two figures or dates are of the same thing only when their
+scopes agree (`scope`: periods, rates, totals, seasons, years inside names).
 
 Pages checked where they are extracted: a run's checks may run in the fetch stage's worker
 processes, as each page arrives. This stage hands the fetch stage, per page, a picklable
@@ -28,17 +36,18 @@ results are the same either way.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Protocol
 
+from citecheck.checks.attribution import checked_text
 from citecheck.checks.date import DateCheck
 from citecheck.checks.fragment import check_fragment
 from citecheck.checks.number import NumberCheck
 from citecheck.checks.passages import PageIndex
 from citecheck.checks.quote import QuoteCheck
-from citecheck.extract.citations import text_without_citations
 from citecheck.models import (
     CheckOutcome,
     CheckResult,
@@ -55,11 +64,13 @@ class Check(Protocol):
     """A deterministic check of a claim against a page."""
 
     name: DecidedBy  # the name of its results (`CheckResult.name`, a claim's `decided_by`)
-    kinds: frozenset[ClaimKind]  # it runs for a claim of any of these kinds
+    kinds: frozenset[
+        ClaimKind
+    ]  # its results count for a claim of these kinds; elsewhere only a contradiction
     decides_alone: bool  # its pass may pass the claim with the judge off (a contradiction always fails it)
 
     def run(self, claim_text: str, page: PageIndex) -> CheckResult | None:
-        """Its result for the claim's text (citation markers blanked); None: nothing to check."""
+        """Its result for the claim's text (`attribution.checked_text`); None: nothing to check."""
         ...
 
 
@@ -74,31 +85,43 @@ CHECKS: tuple[Check, ...] = (
 DECIDE_ALONE = frozenset(check.name for check in CHECKS if check.decides_alone)
 
 
-def claim_text_without_citations(claim: Claim) -> str:
-    """The claim's text with its citation markers blanked (same length): "(Smith, 2020)" is
-    where the claim comes from, not a date it states; "[3]" is not a figure. The citation-form
-    registry knows which markers are content (a link's text) and which are not."""
-    return text_without_citations(claim.text, claim.citations)
+# What a process checking a page needs of a claim: its text as the checks read it (without
+# citation markup and attribution, `attribution.checked_text`), the names of the checks its kinds
+# call for, and of those that only watch for a contradiction (a `Claim` would cost ten times as
+# much to send to a worker). A claim's results on a page depend on nothing else: the request is
+# what they are kept under.
+CheckRequest = tuple[str, tuple[DecidedBy, ...], tuple[DecidedBy, ...]]
 
-
-# What a process checking a page needs of a claim: its text without citation markers and the
-# names of the checks that apply (a `Claim` would cost ten times as much to send to a worker).
-# A claim's results on a page depend on nothing else: the request is what they are kept under.
-CheckRequest = tuple[str, tuple[DecidedBy, ...]]
+# What a check could look for in a claim its kinds do not call it for: a digit or a quotation mark
+_WATCHABLE = re.compile(r"[0-9\"“”«»]")
 
 
 def check_request(claim: Claim) -> CheckRequest | None:
-    """What `run_request` needs to check the claim (None: no check applies to its kinds)."""
+    """What `run_request` needs to check the claim (None: nothing to check).
+
+    The checks its kinds call for run in full. The others watch: a figure, date or quotation
+    the extractor did not read as the claim's kind ("a 240-year-old law", a count in a
+    sentence it read as a definition) fails the claim when the page contradicts it — a
+    contradiction costs nothing to settle, whatever the kinds — and is otherwise left out: no
+    pass, no note to the judge."""
+    text = checked_text(claim)
     names = tuple(check.name for check in CHECKS if not check.kinds.isdisjoint(claim.kinds))
-    return (claim_text_without_citations(claim), names) if names else None
+    watch: tuple[DecidedBy, ...] = ()
+    if _WATCHABLE.search(text):
+        watch = tuple(check.name for check in CHECKS if check.name not in names)
+    return (text, names, watch) if names or watch else None
 
 
 def run_request(request: CheckRequest, page: PageIndex) -> list[CheckResult]:
-    """The results of the requested checks on the page, in `CHECKS` order."""
-    text, names = request
+    """The results of the requested checks on the page, in `CHECKS` order: every result of the
+    checks called for, and the contradictions of those that watch."""
+    text, names, watch = request
     results: list[CheckResult] = []
     for check in CHECKS:
-        if check.name in names and (result := check.run(text, page)) is not None:
+        if check.name not in names and check.name not in watch:
+            continue
+        result = check.run(text, page)
+        if result is not None and (check.name in names or result.outcome == CheckOutcome.contradicted):
             results.append(result)
     return results
 

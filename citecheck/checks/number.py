@@ -85,6 +85,9 @@ def check_numbers(claim_text: str, page: PageIndex) -> CheckResult | None:
                 DecidedBy.number,
                 f"the page gives {said.describe()!r} where the claim says {m.describe()!r}",
                 sentence,
+                claim_span=(m.start, m.end),
+                claim_value=claim_text[m.start : m.end],
+                page_value=said.describe() if _stands_in(said, m) else None,
             )
         nearest = _nearest_number(missing[0], index, claim_tokens())
         return absent(
@@ -99,6 +102,13 @@ def check_numbers(claim_text: str, page: PageIndex) -> CheckResult | None:
     return CheckResult(
         name=DecidedBy.number, passed=True, detail=f"found {names} on the page", evidence=evidence
     )
+
+
+def _stands_in(said: NumberMention, claim: NumberMention) -> bool:
+    """Whether the page's figure can replace the claim's as it is written: the claim's hedge
+    ("about 70%") stays, so the page's figure may carry none or the same one ("48%" or "about
+    48%", not "more than 48%")."""
+    return said.hedge in ("", claim.hedge)
 
 
 def _not_on_page(figures: list[NumberMention]) -> str:
@@ -155,9 +165,14 @@ def _nearest_number(m: NumberMention, index: PageIndex, claim_tokens: set[str]) 
     if not candidates:
         return None
 
+    shared: dict[int, int] = {}  # by sentence: a page's figures share sentences (a table, a list)
+
     def key(p: NumberMention) -> tuple[int, float]:
         ratio = abs(math.log((abs(p.value) + 1e-9) / (abs(m.value) + 1e-9)))
-        return (-overlap(claim_tokens, snippet(index, p.start)), ratio)
+        i = index.sentence_at(p.start)
+        if i not in shared:
+            shared[i] = overlap(claim_tokens, index.sentence_text(i))
+        return (-shared[i], ratio)
 
     return min(candidates, key=key)
 

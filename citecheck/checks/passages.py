@@ -450,11 +450,27 @@ def absent(name: DecidedBy, detail: str, claim_text: str, index: PageIndex, near
     return CheckResult(name=name, passed=False, outcome=CheckOutcome.absent, detail=detail, evidence=evidence)
 
 
-def contradicted(name: DecidedBy, detail: str, evidence: str) -> CheckResult:
+def contradicted(
+    name: DecidedBy,
+    detail: str,
+    evidence: str,
+    *,
+    claim_span: tuple[int, int] | None = None,
+    claim_value: str | None = None,
+    page_value: str | None = None,
+) -> CheckResult:
     """A check the page contradicts: `detail` says what the page gives instead, `evidence`
-    is the page's sentence that does."""
+    is the page's sentence that does; the claim's words (`claim_value` at `claim_span` in its
+    text) and the page's that can stand in their place, when the check can tell them."""
     return CheckResult(
-        name=name, passed=False, outcome=CheckOutcome.contradicted, detail=detail, evidence=evidence
+        name=name,
+        passed=False,
+        outcome=CheckOutcome.contradicted,
+        detail=detail,
+        evidence=evidence,
+        claim_span=claim_span,
+        claim_value=claim_value,
+        page_value=page_value,
     )
 
 

@@ -168,11 +168,17 @@ def check_quotes(claim_text: str, page: PageIndex) -> CheckResult | None:
         details.append(f"{q!r} " + ("verbatim" if score >= 100 else f"as a close match ({score:.0f}/100)"))
     for q, closest in missing:
         if closest is not None and (wrong := _misquoted(q, claim_text, closest, page)) is not None:
+            at = claim_text.find(q) if claim_text.count(q) == 1 else -1
+            change = _changed_words_span(q, wrong.said) if at >= 0 else None
+            start, end, page_words = change or (0, 0, None)
             return contradicted(
                 DecidedBy.quote,
                 f"misquote: the page gives the passage as {wrong.said!r}, not {q!r} "
                 f"(and names {wrong.speaker} beside it)",
                 source_text[closest[0] : closest[1]],
+                claim_span=(at + start, at + end) if change else None,
+                claim_value=q[start:end] if change else None,
+                page_value=page_words,
             )
     if missing:
         q, closest = missing[0]
@@ -202,15 +208,18 @@ _SPEECH = (
     r"(?:said|says|told|tells|wrote|writes|added|adds|stated|noted|notes|explained|explains|"
     r"argued|argues|claimed|claims|put it|puts it|according to|asked|recalled|recalls|remarked|"
     r"commented|tweeted|announced|admitted|admits|warned|warns|insisted|declared|replied|reported|"
-    r"concluded|concludes|concluding|found|finds|called it|described it as)"
+    r"concluded|concludes|concluding|found|finds|called it|described it as|testified|testifies|"
+    r"describ(?:ed|es|ing) (?:\w+ )?as|saying)"
 )
-# The speech verb introduces the quote ("said that the drops “…", "put it: “…") or follows it
-# (“…,” says Smith; “…,” she said).
-_SPEECH_BEFORE = re.compile(rf"\b{_SPEECH}\b[^.!?\"“”]{{0,100}}$")
+# The speech verb introduces the quote ("said that the drops “…", "put it: “…", "Fauci said,
+# based on modeling in the U.S., “…", an earlier quotation between them) or follows it (“…,”
+# says Smith; “…,” she said; “…” the team said, the comma inside the quotation).
+_SPEECH_BEFORE = re.compile(rf"\b{_SPEECH}\b(?:[^.!?]|\.(?=\S)){{0,200}}$")
 _SPEECH_AFTER = re.compile(
     rf"^[\"”’']?\s*(?:[,—–-]\s*[\"”’']?\s*(?:[\w.'’-]+\s+){{0,4}}?{_SPEECH}"
     rf"|(?:(?:he|she|they|we|I|[A-Z][\w.'’-]*)\s+){{0,3}}{_SPEECH})\b"
 )
+_COMMA_INSIDE = re.compile(rf"^[\"”’']\s*(?:[\w.'’-]+\s+){{0,4}}?{_SPEECH}\b")
 
 
 def _attributed(claim_text: str, quote: str) -> bool:
@@ -219,7 +228,10 @@ def _attributed(claim_text: str, quote: str) -> bool:
     if at < 0:
         return False
     before, after = claim_text[: max(0, at - 1)], claim_text[at + len(quote) :]
-    return bool(_SPEECH_BEFORE.search(before) or _SPEECH_AFTER.match(after))
+    if _SPEECH_BEFORE.search(before) or _SPEECH_AFTER.match(after):
+        return True
+    # “…, as far as we know,” Velvet guitarist Slash said: the comma is the quotation's own
+    return quote.rstrip().endswith(",") and _COMMA_INSIDE.match(after) is not None
 
 
 def _speakers(claim_text: str, quote: str) -> list[str]:
@@ -275,6 +287,59 @@ def _aligned(quote: str, window: str) -> str:
     while end < len(window) and window[end].isalnum():
         end += 1
     return " ".join(window[start:end].split())
+
+
+_WORD = re.compile(r"\S+")
+_LEADING, _TRAILING = re.compile(r"^\W+"), re.compile(r"\W+$")
+# What the page's words may not bring into a Markdown line as a replacement.
+_MARKDOWN = re.compile(r"[`*_\[\]<>|\\]")
+
+
+def _word_key(word: str) -> str:
+    return _TRAILING.sub("", _LEADING.sub("", word.lower().replace("’", "'")))
+
+
+def _changed_words_span(quote: str, said: str) -> tuple[int, int, str] | None:
+    """The quote's words the page's version changes, as one span: (start, end) in the quote
+    and the page's words for them ("long" → "wrong"), from the first changed word to the last
+    (the words between are the page's too). Punctuation at the span's ends stays the quote's.
+    None when the change cannot be told as one replacement: it adds or drops words at the
+    quote's very ends (where the page's alignment may run past the quotation), or the page's
+    words would bring Markdown in."""
+    from difflib import SequenceMatcher
+
+    words = list(_WORD.finditer(quote))
+    theirs = said.split()
+    ops = SequenceMatcher(
+        None, [_word_key(w.group()) for w in words], [_word_key(w) for w in theirs], autojunk=False
+    ).get_opcodes()
+    while ops and ops[0][0] == "insert":  # the page's words before the quotation begins
+        ops.pop(0)
+    while ops and ops[-1][0] == "insert":  # … and after it ends
+        ops.pop()
+    changed = [op for op in ops if op[0] != "equal"]
+    if not changed:
+        return None
+    first, last = changed[0], changed[-1]
+    i1, j1, i2, j2 = first[1], first[3], last[2], last[4]
+    # A word added or dropped is told with its neighbour: "will give" → "will never give".
+    if first[0] != "replace":
+        if i1 == 0 or j1 == 0:
+            return None
+        i1, j1 = i1 - 1, j1 - 1
+    if last[0] != "replace":
+        if i2 == len(words) or j2 == len(theirs):
+            return None
+        i2, j2 = i2 + 1, j2 + 1
+    head, tail = words[i1], words[i2 - 1]
+    leading = _LEADING.match(head.group())
+    start = head.start() + (leading.end() if leading else 0)
+    trailing = _TRAILING.search(tail.group())
+    end = tail.end() - (len(trailing.group()) if trailing else 0)
+    replacement = _TRAILING.sub("", _LEADING.sub("", " ".join(theirs[j1:j2])))
+    if start >= end or not replacement or _MARKDOWN.search(replacement):
+        return None
+    return start, end, replacement
 
 
 class QuoteCheck:

@@ -1,17 +1,23 @@
 """Bytes + content type → text, title and date, or a reason the content is not extractable.
 
 - HTML: trafilatura's main text (plus title and date); when it finds no main text, or far
-  less than the page shows, the page's whole visible text instead. Extracted in a thread,
-  or — for runs of many pages — by `workers.ExtractionWorker` processes on other cores,
-  which also run the caller's `Prepare` on each page; the text is the same either way.
-- PDF: pypdf in a separate process (`python -m citecheck.fetch.content`), killed after
-  `PDF_TIMEOUT_S` and reading at most `PDF_MAX_PAGES` pages, so a hostile PDF cannot hang or
-  exhaust the run.
+  less than the page shows, the page's whole visible text instead. A page of more than
+  `MAX_MAIN_TEXT_TAGS` tags is read whole, without trafilatura, whose cost is by the element.
+  Either way without the text a reader does not see (`hidden_xpaths`): a page could otherwise
+  hide a sentence for the judge to quote as the page's evidence.
+- PDF: pypdf, reading at most `PDF_MAX_PAGES` pages.
 - text/plain and Markdown (and other `text/*`): as they are.
 - Anything else (images, archives, …), binary data under a text type, HTML or text sent as a
   download (`application/octet-stream`; a PDF so sent is read), or no usable text (an empty
   page, a login or consent wall), is not extractable: a claim is never passed on a page we
   could not read.
+
+Every page with text is read by `workers.ExtractionWorker` processes, which also run the
+caller's `Prepare` on it (the claims' checks), each page under what is left of its source's
+deadline: a page past it is stopped with its process (`extract_page` raises `TimeoutError`),
+and a page that needs more than a worker's memory limit fails alone, so a hostile page can
+neither hang nor exhaust the run. Only where no process can be started is a page read in a
+thread (unbounded, and not prepared).
 
 Charset: a byte-order mark, then the `Content-Type` charset, then the document's own
 `<meta charset>`, then UTF-8 — each tried strictly, so a wrong header charset falls through
@@ -26,9 +32,7 @@ import codecs
 import copy
 import functools
 import io
-import json
 import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
@@ -41,14 +45,18 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 # What the caller makes of a page from its text and date, run in the worker process that
-# extracts the page (runs of many pages), so that the work overlaps the downloads still under
-# way; a page extracted otherwise is not prepared (the caller makes it itself). Opaque to this
-# stage; it and what it returns must pickle (e.g. a `functools.partial` of a module-level
-# function).
+# reads the page, so that the work overlaps the downloads still under way and counts against
+# the source's deadline; a page read otherwise (in a thread) is not prepared (the caller makes
+# it itself). Opaque to this stage; it and what it returns must pickle (e.g. a
+# `functools.partial` of a module-level function).
 Prepare = Callable[[str, str | None], T]
 
-PDF_TIMEOUT_S = 30.0
 PDF_MAX_PAGES = 300
+# trafilatura's cost is by the element (20–60 µs and about 1.5 KB each); a page with more tags
+# than this is read whole with lxml: 5 MB of `word<br>` (650,000 elements) took 2.6 s and 430 MB
+# so, against 16.6 s and 1 GB; 100,000 links 0.6 s against 3.7 s (the same text either way). An
+# ordinary article has a few thousand.
+MAX_MAIN_TEXT_TAGS = 50_000
 # Fewer letters than this and a page has no text worth checking a claim against.
 MIN_LETTERS = 20
 # A short page mostly asking to sign in or accept cookies is a wall, not the source.
@@ -83,6 +91,10 @@ class ExtractedContent:
     date: str | None = None
     error: str | None = None  # set: the content is not extractable, and this says why
     kind: str = "unknown"  # html | pdf | text | binary (a text type on binary data) | unknown
+
+
+# What reads a page's text from its body where the page is read (a worker process): picklable.
+Read = Callable[[], ExtractedContent]
 
 
 def media_type(content_type: str | None) -> str:
@@ -192,6 +204,99 @@ def _parse(html: str) -> lxml.html.HtmlElement | None:
         return None
 
 
+# Elements no reader sees: an inline style of `display: none` or `visibility: hidden /
+# collapse` (any case and spacing, `!important` or not), the `hidden` attribute (whatever its
+# value: `hidden="until-found"` too) and `aria-hidden="true"` (text kept from assistive
+# technology is decoration or a copy, not the page's statement to every reader). Their
+# descendants go with them; the text around them stays.
+_STYLE = "translate(normalize-space(@style), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ ', 'abcdefghijklmnopqrstuvwxyz')"
+# A union of three steps, each testing an attribute before reading it: a third of the time
+# of one step testing them all on every element.
+HIDDEN_XPATH = (
+    "//*[@hidden] | //*[@aria-hidden][translate(@aria-hidden, 'TRUE', 'true') = 'true'] | "
+    f"//*[@style][contains({_STYLE}, 'display:none') or contains({_STYLE}, 'visibility:hidden') or "
+    f"contains({_STYLE}, 'visibility:collapse')]"
+)
+# A page's own `<style>` blocks: a rule at their top level that hides the elements of a class
+# or id (`.x`, `#y`, `p.x.z`, in a comma list) hides them too, unless a rule in an at-rule
+# (`@media print`, `@media (min-width: …)`) or another top-level rule shows that selector;
+# a selector with a combinator, a pseudo-class or an attribute is not followed (a browser
+# may not apply it), nor a bare tag. Linked stylesheets are not fetched: text hidden by a
+# class they define is read as the page's, and meets the judge's evidence rules like any.
+MAX_STYLE_CHARS = 200_000
+MAX_HIDING_SELECTORS = 200
+_CSS_COMMENT = re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL)
+_CSS_BRACE = re.compile(r"[{}]")
+_CSS_HIDES = re.compile(
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\s*(?:!\s*important\s*)?(?:;|$)",
+    re.IGNORECASE,
+)
+_CSS_SHOWS = re.compile(r"(?:^|;)\s*(?:display|visibility)\s*:", re.IGNORECASE)
+_CSS_SELECTOR = re.compile(r"([a-zA-Z][\w-]*)?((?:[.#][\w-]+)+)")
+_CSS_PART = re.compile(r"([.#])([\w-]+)")
+
+
+def _css_rules(css: str) -> list[tuple[str, str, bool]]:
+    """(selector list, declarations, inside an at-rule) of each style rule of `css`."""
+    rules: list[tuple[str, str, bool]] = []
+    stack: list[tuple[str, int]] = []  # open blocks: prelude, where the body starts
+    start = 0
+    for m in _CSS_BRACE.finditer(css):
+        if m.group() == "{":
+            stack.append((css[start : m.start()].strip(), m.end()))
+        elif stack:
+            prelude, body = stack.pop()
+            if not prelude.startswith("@"):
+                rules.append((prelude, css[body : m.start()], bool(stack)))
+        start = m.end()
+    return rules
+
+
+def _selector_xpath(selector: str) -> str | None:
+    """The XPath test for a simple compound selector (`p.x#y`), or None for any other."""
+    m = _CSS_SELECTOR.fullmatch(selector)
+    if m is None:
+        return None
+    tests = [f"self::{m.group(1).lower()}"] if m.group(1) else []
+    for kind, name in _CSS_PART.findall(m.group(2)):
+        if kind == ".":
+            tests.append(f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')")
+        else:
+            tests.append(f"@id = '{name}'")
+    return "(" + " and ".join(tests) + ")"
+
+
+def _style_block_xpath(tree: lxml.html.HtmlElement) -> str | None:
+    """An XPath for the elements the page's `<style>` blocks hide (see above), or None."""
+    css = "".join(str(t) for t in tree.xpath("//style/text()"))
+    if "none" not in css and "hidden" not in css and "collapse" not in css:
+        return None
+    css = _CSS_COMMENT.sub(" ", css[:MAX_STYLE_CHARS])
+    hiding: dict[str, None] = {}
+    shown: set[str] = set()
+    for prelude, declarations, conditional in _css_rules(css):
+        selectors = [" ".join(s.split()) for s in prelude.split(",")]
+        if not conditional and _CSS_HIDES.search(declarations):
+            hiding.update(dict.fromkeys(selectors))
+        elif conditional or _CSS_SHOWS.search(declarations):
+            shown.update(selectors)
+    tests = [t for s in hiding if s not in shown and (t := _selector_xpath(s)) is not None]
+    return "//*[" + " or ".join(tests[:MAX_HIDING_SELECTORS]) + "]" if tests else None
+
+
+def hidden_xpaths(tree: lxml.html.HtmlElement) -> list[str]:
+    """XPaths of the elements of `tree` that no reader sees (see above)."""
+    from_styles = _style_block_xpath(tree)
+    return [HIDDEN_XPATH] if from_styles is None else [HIDDEN_XPATH, from_styles]
+
+
+def _drop_hidden(tree: lxml.html.HtmlElement, xpaths: list[str]) -> None:
+    for xpath in xpaths:
+        for element in tree.xpath(xpath):
+            if element.getparent() is not None:
+                element.drop_tree()  # its tail stays
+
+
 def _visible_at_most(tree: lxml.html.HtmlElement) -> int:
     """A bound on `len(_visible(tree))`, cheaper to get: all of the tree's text, scripts and
     head included, and one line break for each block (`_visible` only drops text, adds a
@@ -199,8 +304,10 @@ def _visible_at_most(tree: lxml.html.HtmlElement) -> int:
     return len(tree.text_content()) + sum(1 for _ in tree.iter(*_BLOCK_TAGS))
 
 
-def _visible(tree: lxml.html.HtmlElement) -> str:
-    """All text a reader would see (mutates `tree`): no scripts, styles or head, one line a block."""
+def _visible(tree: lxml.html.HtmlElement, hidden: list[str] | None = None) -> str:
+    """All text a reader would see (mutates `tree`): no scripts, styles or head, nor the
+    elements `hidden` finds (default: `hidden_xpaths`), one line a block."""
+    _drop_hidden(tree, hidden_xpaths(tree) if hidden is None else hidden)
     for bad in tree.xpath("//script|//style|//noscript|//template|//head|//svg"):
         bad.drop_tree()
     for el in tree.iter(*_BLOCK_TAGS):
@@ -258,16 +365,19 @@ def extract_html(html: str, url: str | None = None) -> ExtractedContent:
         date = find_date(tree, extensive_search=False, original_date=True, url=url)
     except ValueError:
         date = None
+    if html.count("<") > MAX_MAIN_TEXT_TAGS:
+        return ExtractedContent(text=_visible(tree), title=title, date=date, kind="html")
     options = copy.copy(_trafilatura_options())
     options.url = options.source = url  # what bare_extraction(url=…) would set
-    doc = bare_extraction(html, options=options)
+    hidden = hidden_xpaths(tree)
+    doc = bare_extraction(html, options=options, prune_xpath=hidden)
     main = (getattr(doc, "text", None) or "").strip() if doc is not None else ""
     # trafilatura sometimes keeps only a teaser of a page with unusual markup; a claim's
     # evidence may be anywhere, so prefer the whole visible text when it is far longer. Most
     # pages need no visible text to know it is not (it cost ~5 % of a short page's extraction).
     if len(main) >= 2000 or len(main) * 3 >= _visible_at_most(tree):
         return ExtractedContent(text=main, title=title, date=date, kind="html")
-    visible = _visible(tree)
+    visible = _visible(tree, hidden)
     text = main if len(main) * 3 >= len(visible) else visible
     return ExtractedContent(text=text, title=title, date=date, kind="html")
 
@@ -309,28 +419,47 @@ def pdf_text(data: bytes, max_pages: int) -> tuple[str, str | None]:
     return "\n\n".join(pages), title
 
 
-async def extract_pdf(
-    data: bytes, *, timeout_s: float = PDF_TIMEOUT_S, max_pages: int = PDF_MAX_PAGES
-) -> ExtractedContent:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "citecheck.fetch.content", str(max_pages),
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
+def pdf_content(data: bytes, max_pages: int = PDF_MAX_PAGES) -> ExtractedContent:
+    """A PDF's text and title, or why it is unreadable."""
     try:
-        async with asyncio.timeout(timeout_s):
-            out, err = await proc.communicate(data)
-    except TimeoutError:
-        proc.kill()
-        await proc.wait()
-        return ExtractedContent(error=f"PDF text extraction took longer than {timeout_s:g} s", kind="pdf")
-    try:
-        result = json.loads(out.decode("utf-8"))
-    except ValueError:
-        tail = err.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
-        return ExtractedContent(error=f"PDF text extraction failed: {tail[0]}", kind="pdf")
-    if result.get("error"):
-        return ExtractedContent(error=f"unreadable PDF: {result['error']}", kind="pdf")
-    return ExtractedContent(text=result.get("text", ""), title=result.get("title"), kind="pdf")
+        text, title = pdf_text(data, max_pages)
+    except Exception as exc:
+        return ExtractedContent(error=f"unreadable PDF: {type(exc).__name__}: {exc}"[:300], kind="pdf")
+    return ExtractedContent(text=text, title=title, kind="pdf")
+
+
+def html_content(body: bytes, content_type: str | None, url: str | None) -> ExtractedContent:
+    return extract_html(decode_text(body, content_type, html=True), url)
+
+
+def text_content(body: bytes, content_type: str | None) -> ExtractedContent:
+    return ExtractedContent(text=decode_text(body, content_type), kind="text")
+
+
+# The modules reading a page of a kind imports, slow to import (trafilatura's ~0.5 s): a worker
+# imports them before it takes its first page of the kind, so that no page's time pays for them.
+READ_IMPORTS: dict[Callable[..., ExtractedContent], tuple[str, ...]] = {
+    html_content: ("htmldate", "trafilatura"),
+    pdf_content: ("pypdf",),
+}
+
+
+def reader(body: bytes, content_type: str | None, url: str | None = None) -> Read | ExtractedContent:
+    """What reads the body's text (a picklable callable, to run where the page is read), or,
+    for a body with no text to read (an image, binary data under a text type), why not."""
+    kind = sniff_kind(body, content_type)
+    if kind == "unknown":
+        shown = media_type(content_type) or "unknown"
+        return ExtractedContent(error=f"content type {shown} has no extractable text", kind=kind)
+    if kind == "binary":
+        shown = media_type(content_type)
+        error = f"the body is binary data, not the {shown} its content type says: no extractable text"
+        return ExtractedContent(error=error, kind=kind)
+    if kind == "pdf":
+        return functools.partial(pdf_content, body)
+    if kind == "html":
+        return functools.partial(html_content, body, content_type, url)
+    return functools.partial(text_content, body, content_type)
 
 
 async def extract_page(
@@ -339,35 +468,23 @@ async def extract_page(
     *,
     url: str | None = None,
     worker: ExtractionWorker | None = None,
-    idle: Callable[[], bool] | None = None,
     prepare: Prepare[T] | None = None,
+    limit_s: float | None = None,
 ) -> tuple[ExtractedContent, T | None]:
     """Text of a fetched body, or `error` saying why it is not extractable; and what `prepare`
-    made of it when `worker` extracted it (None otherwise).
+    made of it (None without a worker, or when the page has no usable text).
 
-    HTML is extracted in a thread, or by `worker` (other processes) when one is given; there
-    `prepare` runs on the page's text and date as it is extracted. `idle` tells the worker
-    when this process has nothing else to do (see `ExtractionWorker`).
+    With `worker`, the page is read and prepared in a worker process, in at most `limit_s`
+    seconds from when the worker takes it (None: no limit); past them the worker is stopped and
+    this raises `TimeoutError`. Without one (no process could be started), it is read in a
+    thread, without a limit, and not prepared.
     """
-    kind = sniff_kind(body, content_type)
-    if kind == "unknown":
-        shown = media_type(content_type) or "unknown"
-        return ExtractedContent(error=f"content type {shown} has no extractable text", kind=kind), None
-    if kind == "binary":
-        shown = media_type(content_type)
-        error = f"the body is binary data, not the {shown} its content type says: no extractable text"
-        return ExtractedContent(error=error, kind=kind), None
-    if kind == "html" and worker is not None:
-        return await worker.extract(body, content_type, url, idle=idle, prepare=prepare)
-    if kind == "pdf":
-        result = await extract_pdf(body)
-    elif kind == "html":
-        html = decode_text(body, content_type, html=True)
-        # trafilatura is CPU-bound: off the event loop so other downloads keep flowing.
-        result = await asyncio.to_thread(extract_html, html, url)
-    else:
-        result = ExtractedContent(text=decode_text(body, content_type), kind="text")
-    return usable(result), None
+    read = reader(body, content_type, url)
+    if isinstance(read, ExtractedContent):
+        return read, None
+    if worker is not None:
+        return await worker.extract(read, prepare=prepare, limit_s=limit_s, size=len(body))
+    return usable(await asyncio.to_thread(read)), None
 
 
 def usable(result: ExtractedContent) -> ExtractedContent:
@@ -375,19 +492,3 @@ def usable(result: ExtractedContent) -> ExtractedContent:
     if result.error is None and (why := unusable_reason(result.text)):
         return ExtractedContent(error=why, title=result.title, date=result.date, kind=result.kind)
     return result
-
-
-def _pdf_main(argv: list[str]) -> int:
-    max_pages = int(argv[0]) if argv else PDF_MAX_PAGES
-    data = sys.stdin.buffer.read()
-    try:
-        text, title = pdf_text(data, max_pages)
-        out = {"text": text, "title": title}
-    except Exception as exc:
-        out = {"error": f"{type(exc).__name__}: {exc}"[:300]}
-    sys.stdout.write(json.dumps(out))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(_pdf_main(sys.argv[1:]))

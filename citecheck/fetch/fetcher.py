@@ -20,19 +20,30 @@ robots: 401/403/429 or a challenge page, see `blocking`), `unreachable` (404, 41
 errors, DNS failure, timeout, an invalid URL), `disallowed` (allowlist or guard). No URL
 crashes the run: whatever goes wrong fails that source alone.
 
+With `archive: wayback`, a source that ends unreachable is looked up in the Internet Archive
+(`archive.Archive.rescue`): its snapshot becomes `SourceInfo.archived`, and with
+`archive_check` the source is the snapshot's text. The archive's requests go through this
+fetcher (`_archive_answer`, `_fetch(…, archive=True)`): the same guard, limits, deadline and
+cache, with the archive's hosts admitted past the allowlist for them alone (`check_hop`).
+
 With a cache (`--cache-dir`), a source fetched less than `cache_max_age_s` ago is not
 fetched again; an older one is revalidated with `If-None-Match` / `If-Modified-Since`, and a
 304 reuses the stored text. Failures are kept only `FAILURE_CACHE_S`, and a refusal by the
-allowlist or guard is never stored (it depends on the run's settings, not on the source).
+allowlist or guard is never stored (it depends on the run's settings, not on the source), nor
+a page read or checked past the deadline (it depends on the run's claims, deadline and load).
 A cached entry is used only if it validates (`_cached`: its schema, its URL, a `fetched_at`
 neither in the future nor older than `cache_ttl_s`, text matching `text_hash`); one that does
 not is rejected, deleted and counted (`DiskCache.rejected`).
 
-Text extraction is CPU-bound: for runs of many URLs (`workers.worker_processes`) it runs in
-`workers.ExtractionWorker` processes, so the event loop's core is left to the downloads.
-There the caller's `prepare` callable of each page (`content.Prepare`: the checks stage's
-checks of the claims citing it) runs too, as the page arrives; `fetch_all` returns what it
-made beside the sources. This stage knows nothing of what it prepares. Each page is handed to
+Text extraction is CPU-bound: it runs in `workers.ExtractionWorker` processes, so the event
+loop's core is left to the downloads. There the caller's `prepare` callable of each page
+(`content.Prepare`: the checks stage's checks of the claims citing it) runs too, as the page
+arrives, and for a page from the cache; `fetch_all` returns what it made beside the sources.
+This stage knows nothing of what it prepares. The deadline covers that work too: a page is
+read and prepared in what is left of its source's `timeout_s` once a worker takes it (a page
+from the cache, in all of it), and past it the worker is stopped and the source is
+`not_extractable` ("not extractable: took longer than N s"). Time waiting for a worker, like
+time waiting for a slot, is not the source's. Each page is handed to
 the caller as soon as it is fetched (`fetch_all`'s `on_page`, an opaque callback), so the later
 stages start on it while the other pages still download; a caller that only counts the pages
 reads a `FetchTally` instead.
@@ -56,6 +67,7 @@ from pydantic import ValidationError
 from citecheck import USER_AGENT
 from citecheck.cache import DiskCache, age_problem, digest
 from citecheck.config import Settings
+from citecheck.fetch.archive import Archive, ArchiveFault, archive_domains
 from citecheck.fetch.blocking import (
     BLOCKED_STATUSES,
     CHALLENGE_TEXT_CHARS,
@@ -63,10 +75,23 @@ from citecheck.fetch.blocking import (
     blocked_reason,
     challenge_page,
 )
-from citecheck.fetch.content import Prepare, extract_page
-from citecheck.fetch.guard import DOI_RESOLVERS, GuardError, check_url, normalize_host, parse_url
+from citecheck.fetch.content import ExtractedContent, Prepare, extract_page
+from citecheck.fetch.guard import (
+    DOI_RESOLVERS,
+    GuardError,
+    check_url,
+    domain_allowed,
+    normalize_host,
+    parse_url,
+)
 from citecheck.fetch.transport import GuardedTransport
-from citecheck.fetch.workers import ExtractionWorker, WorkerLauncher, worker_processes
+from citecheck.fetch.workers import (
+    HTML_IMPORTS,
+    WORKER_MIN_URLS,
+    ExtractionWorker,
+    WorkerLauncher,
+    worker_processes,
+)
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
 
 T = TypeVar("T")
@@ -105,16 +130,19 @@ def fetch_key(url: str) -> str:
     return url.split("#", 1)[0]
 
 
-def check_hop(url: httpx.URL, settings: Settings, *, first: bool) -> None:
-    """Allowlist + guard for one hop; the DOI resolver is exempt from the allowlist as a first hop.
+def check_hop(url: httpx.URL, settings: Settings, *, first: bool, archive: bool = False) -> None:
+    """Allowlist + guard for one hop; the DOI resolver is exempt from the allowlist as a first hop,
+    and the archive's hosts (`archive.archive_domains`) on every hop of the archive's requests.
 
     Raises `GuardError` naming the reason.
     """
+    host = normalize_host(url.host)
     check_url(
         url,
         allowed_domains=settings.allowed_domains,
         allow_private_hosts=settings.allow_private_hosts,
-        allowlist_exempt=first and normalize_host(url.host) in DOI_RESOLVERS,
+        allowlist_exempt=(first and host in DOI_RESOLVERS)
+        or (archive and domain_allowed(host, archive_domains(settings))),
     )
 
 
@@ -265,9 +293,6 @@ class Fetcher:
         # with the sources, for `fetch_all` to return.
         self.prepared: dict[str, Any] = {}
         self.tally = tally if tally is not None else FetchTally()
-        # Fetches not (yet) waiting on text extraction: at 0, this process is idle and
-        # may help the extraction worker.
-        self._downloading = 0
         self._global = asyncio.Semaphore(settings.concurrency)
         self._hosts: dict[str, _HostState] = {}
         # Loading the CA certificates is slow: once per run, shared by every host's
@@ -275,6 +300,7 @@ class Fetcher:
         self._tls = functools.cache(lambda: ssl_context or httpx.create_ssl_context(trust_env=False))
         timeout = httpx.Timeout(settings.timeout_s)
         self._extensions = {"timeout": timeout.as_dict()}
+        self.archive = Archive(settings, cache, answer=self._archive_answer, fetch_copy=self._fetch_archived)
 
     async def __aenter__(self) -> Fetcher:
         return self
@@ -348,7 +374,13 @@ class Fetcher:
             await response.aclose()
 
     async def _download(
-        self, url: httpx.URL, validators: dict[str, str], revalidate_url: str | None, budget: _Budget
+        self,
+        url: httpx.URL,
+        validators: dict[str, str],
+        revalidate_url: str | None,
+        budget: _Budget,
+        *,
+        archive: bool = False,
     ) -> _Download:
         """Follow redirects by hand, checking every hop; returns the last response."""
         hop, redirects, extra_hop = url, 0, False
@@ -375,20 +407,17 @@ class Fetcher:
                 raise _Unreachable(f"more than {MAX_REDIRECTS} redirects (last to {location})")
             try:
                 hop = parse_url(fetch_key(str(hop.join(location))))
-                check_hop(hop, self.settings, first=False)
+                check_hop(hop, self.settings, first=False, archive=archive)
             except GuardError as exc:
                 raise GuardError(f"redirected to {location}: {exc.reason}") from None
             except (ValueError, httpx.InvalidURL) as exc:
                 raise _Unreachable(f"redirected to {location}: {exc}") from None
 
-    def downloads_done(self) -> bool:
-        """No fetch of this run is downloading (they wait on extraction, or are done)."""
-        return self._downloading == 0
-
     async def fetch(self, url: str) -> FetchedSource:
-        self._downloading += 1
         try:
             source = await self._fetch(url)
+            if self.archive.wants(source):
+                source = await self.archive.rescue(source)
         except Exception as exc:
             # No URL may crash the run: whatever this one met fails it alone (the tests of
             # every input form make sure the known ones are named better than this).
@@ -396,17 +425,17 @@ class Fetcher:
             source = FetchedSource(
                 info=SourceInfo(url=fetch_key(url)), outcome=FetchOutcome.unreachable, error=reason
             )
-        finally:
-            self._downloading -= 1
         self.tally.done += 1
         return source
 
-    async def _fetch(self, url: str) -> FetchedSource:
+    async def _fetch(self, url: str, *, archive: bool = False) -> FetchedSource:
+        """One source, from the cache or the network; `archive`: a request of the archive's
+        (a snapshot), whose hosts are admitted past the allowlist (`check_hop`)."""
         key = fetch_key(url)
         info = SourceInfo(url=key)
         try:
             parsed = parse_url(key)
-            check_hop(parsed, self.settings, first=True)
+            check_hop(parsed, self.settings, first=True, archive=archive)
         except GuardError as exc:
             return FetchedSource(info=info, outcome=FetchOutcome.disallowed, error=exc.reason)
         except ValueError as exc:  # parse_url's "invalid URL (…)"
@@ -417,28 +446,38 @@ class Fetcher:
         cached = self._cached(key)
         validators: dict[str, str] = {}
         if cached is not None:
-            if (fresh := self._fresh(cached)) is not None:
-                return fresh
+            if (fresh := self._fresh(cached, archive=archive)) is not None:
+                return await self._prepared_again(fresh, self.settings.timeout_s)
             if cached.outcome is FetchOutcome.ok:
                 if cached.etag:
                     validators["If-None-Match"] = cached.etag
                 if cached.last_modified:
                     validators["If-Modified-Since"] = cached.last_modified
 
-        source = await self._fetch_network(parsed, info, validators, cached)
-        if self.cache is not None and source.outcome is not FetchOutcome.disallowed:
+        source = await self._fetch_network(parsed, info, validators, cached, archive=archive)
+        if (
+            self.cache is not None
+            and source.outcome is not FetchOutcome.disallowed
+            and not self._late(source)
+        ):
             entry = source.model_dump(mode="json", exclude={"info": {"from_cache"}})
             self.cache.put(CACHE_NAMESPACE, key, entry)
         return source
 
     async def _fetch_network(
-        self, url: httpx.URL, info: SourceInfo, validators: dict[str, str], cached: FetchedSource | None
+        self,
+        url: httpx.URL,
+        info: SourceInfo,
+        validators: dict[str, str],
+        cached: FetchedSource | None,
+        *,
+        archive: bool = False,
     ) -> FetchedSource:
         budget = _Budget(self.settings.timeout_s)
         revalidate_url = cached.info.final_url if cached is not None and validators else None
         for attempt in range(1, MAX_TRIES + 1):
             try:
-                dl = await self._download(url, validators, revalidate_url, budget)
+                dl = await self._download(url, validators, revalidate_url, budget, archive=archive)
             except GuardError as exc:
                 return FetchedSource(info=info, outcome=FetchOutcome.disallowed, error=exc.reason)
             except _Unreachable as exc:
@@ -469,16 +508,40 @@ class Fetcher:
                 page = challenge_page(dl.headers, b"")  # named by its headers, if they tell
                 return self._failed(info, blocked_reason(dl.status, page or ""), FetchOutcome.blocked)
             if dl.status == 304 and cached is not None and revalidate_url == dl.final_url:
-                return cached.model_copy(
+                revalidated = cached.model_copy(
                     update={
                         "fetched_at": time.time(),
                         "info": cached.info.model_copy(update={"from_cache": True}),
                     }
                 )
+                return await self._prepared_again(revalidated, budget.remaining())
             if dl.status >= 300:
                 return self._failed(info, _status_text(dl.status))
-            return await self._extracted(info, dl)
+            return await self._extracted(info, dl, budget)
         raise AssertionError("unreachable: the loop returns on its last try")
+
+    async def _archive_answer(self, url: str) -> bytes:
+        """The archive's answer at `url` (its availability API), through the guard with the
+        archive's hosts admitted; raises `ArchiveFault` naming what went wrong."""
+        try:
+            budget = _Budget(self.settings.timeout_s)
+            dl = await self._download(parse_url(url), {}, None, budget, archive=True)
+        except GuardError as exc:
+            raise ArchiveFault(f"the archive's address was refused: {exc.reason}") from None
+        except (_Unreachable, ValueError) as exc:
+            raise ArchiveFault(f"the archive's answer was unusable: {exc}") from None
+        except (httpx.HTTPError, TimeoutError, OSError) as exc:
+            why = _describe_error(exc, self.settings.timeout_s)
+            raise ArchiveFault(f"the archive could not be reached: {why}", down=True) from None
+        if dl.status != 200:
+            raise ArchiveFault(f"the archive answered {_status_text(dl.status)}", status=dl.status)
+        if dl.truncated:
+            raise ArchiveFault("the archive's answer was too large")
+        return dl.body
+
+    async def _fetch_archived(self, url: str) -> FetchedSource:
+        """A page of the archive's (a snapshot), its hosts admitted past the allowlist."""
+        return await self._fetch(url, archive=True)
 
     @staticmethod
     def _retry_delay(dl: _Download, attempt: int) -> float:
@@ -504,7 +567,7 @@ class Fetcher:
         wait = f"retry after {delay:g} s" if advised else "no time left to retry"
         return f"{_status_text(dl.status)}, {wait} ({deadline})", outcome
 
-    async def _extracted(self, info: SourceInfo, dl: _Download) -> FetchedSource:
+    async def _extracted(self, info: SourceInfo, dl: _Download, budget: _Budget) -> FetchedSource:
         content_type = dl.headers.get("content-type")
         info = info.model_copy(
             update={"content_type": content_type, "bytes_fetched": len(dl.body), "truncated": dl.truncated}
@@ -515,18 +578,17 @@ class Fetcher:
             "last_modified": dl.headers.get("last-modified"),
             "fetched_at": time.time(),
         }
-        self._downloading -= 1
         try:
             content, prepared = await extract_page(
                 dl.body,
                 content_type,
                 url=dl.final_url,
                 worker=self.worker,
-                idle=self.downloads_done,
                 prepare=self.prepare.get(info.url),
+                limit_s=budget.remaining(),
             )
-        finally:
-            self._downloading += 1
+        except TimeoutError:
+            return FetchedSource(outcome=FetchOutcome.not_extractable, error=self._overrun(), **common)
         # A challenge page has little or no text: only such a page is searched for one.
         if (content.error is not None or len(content.text) < CHALLENGE_TEXT_CHARS) and (
             page := challenge_page(dl.headers, dl.body)
@@ -548,6 +610,38 @@ class Fetcher:
             text_hash=digest(content.text),
             **common,
         )
+
+    async def _prepared_again(self, source: FetchedSource, limit_s: float) -> FetchedSource:
+        """A page from the cache, prepared (its claims checked) in a worker within `limit_s`
+        seconds, as a page downloaded now is; past them, not extractable (the cache keeps the
+        page: see `_late`)."""
+        prepare = self.prepare.get(source.info.url)
+        if source.outcome is not FetchOutcome.ok or prepare is None or self.worker is None:
+            return source
+        content = ExtractedContent(text=source.text, title=source.title, date=source.date)
+        try:
+            _, prepared = await self.worker.extract(
+                content, prepare=prepare, limit_s=limit_s, size=len(source.text)
+            )
+        except TimeoutError:
+            return source.model_copy(
+                update={
+                    "outcome": FetchOutcome.not_extractable,
+                    "error": self._overrun(),
+                    "text": "",
+                    "text_hash": None,
+                }
+            )
+        if prepared is not None:
+            self.prepared[source.info.url] = prepared
+        return source
+
+    def _overrun(self) -> str:
+        return f"not extractable: took longer than {self.settings.timeout_s:g} s"
+
+    def _late(self, source: FetchedSource) -> bool:
+        """Whether the source was read or checked past the deadline (`_overrun`)."""
+        return source.outcome is FetchOutcome.not_extractable and source.error == self._overrun()
 
     def _failed(
         self, info: SourceInfo, reason: str, outcome: FetchOutcome = FetchOutcome.unreachable
@@ -582,7 +676,7 @@ class Fetcher:
             return None
         return cached
 
-    def _fresh(self, cached: FetchedSource) -> FetchedSource | None:
+    def _fresh(self, cached: FetchedSource, *, archive: bool = False) -> FetchedSource | None:
         """The cached source if it may be used without asking the server, else None."""
         if cached.fetched_at is None:
             return None
@@ -593,7 +687,7 @@ class Fetcher:
         final = cached.info.final_url
         if final:
             try:
-                check_hop(parse_url(final), self.settings, first=False)
+                check_hop(parse_url(final), self.settings, first=False, archive=archive)
             except (GuardError, ValueError):
                 return None
         return cached.model_copy(update={"info": cached.info.model_copy(update={"from_cache": True})})
@@ -629,13 +723,15 @@ async def fetch_all(
     `ssl_context` replaces the default verification context (certifi's CA bundle), e.g. to
     trust a test CA or an intranet CA; host names are verified either way. `prepare` gives,
     by page (`fetch_key`), what to make of its text and date where it is extracted: an
-    extraction worker process (many URLs, more than one CPU) runs it as the page arrives,
-    overlapping the downloads still under way, and what it returns is in the result's
-    `prepared`. A page extracted otherwise (in a thread, from the cache, a PDF) is not
-    prepared: the caller makes it itself, the same way.
+    extraction worker process runs it as the page arrives (or, for a page from the cache, when
+    it is taken from there), overlapping the downloads still under way, within the source's
+    deadline, and what it returns is in the result's `prepared`. A page read otherwise (in a
+    thread, where no process can be started) is not prepared: the caller makes it itself, the
+    same way.
     A `worker` given (see `worker_processes`) is used and left open; otherwise workers are
-    started and closed here when there are enough URLs — from `launcher` when one is given
-    (see `launch_workers_early`), which is discarded when they are not needed.
+    started and closed here: from `launcher` when one is given (see `launch_workers_early`;
+    discarded when nothing is fetched), else at once for many URLs, at the first page to read
+    for a few.
     `on_page`, if given, is awaited for each page (once per fetch key) as soon as it is fetched
     and prepared, in that page's own fetch task, while the others still download: the caller's
     later stages start on it there (the judge's calls, in `citecheck.pipeline`). It should hand
@@ -651,8 +747,11 @@ async def fetch_all(
         launcher.discard()
     elif launcher is not None:
         worker = await launcher.start(processes)
-    elif own:
-        worker = await ExtractionWorker.start(processes=processes)
+    if own and worker is None and len(keys) >= WORKER_MIN_URLS:
+        worker = ExtractionWorker(processes, preload=HTML_IMPORTS)
+    elif own and worker is None:
+        # Started at the first page to read, importing what its pages need as they come.
+        worker = ExtractionWorker(processes)
     fetcher = Fetcher(settings, cache, ssl_context=ssl_context, worker=worker, prepare=prepare, tally=tally)
 
     async def fetch_one(key: str) -> FetchedSource:
@@ -662,6 +761,8 @@ async def fetch_all(
         return source
 
     try:
+        if own and worker is not None and len(keys) >= WORKER_MIN_URLS:
+            await worker.begin()  # enough pages to read: the imports overlap the first downloads
         async with fetcher:
             sources = await _fetch_every(fetcher.fetch if on_page is None else fetch_one, keys)
     finally:

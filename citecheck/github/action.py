@@ -51,6 +51,10 @@ Policy (docs/ARCHITECTURE.md, "Security"):
   error names the request that failed and GitHub's status; the permission that fixes it is
   named only when the status is a permission problem (403, or the 404 GitHub gives for what a
   token may not see).
+- Suggested changes (`suggestions`, on by default): on a PR, one review whose comments carry
+  the page's words in place of a contradicted claim's, on lines the PR added
+  (`citecheck.github.review`); a fork's PR, a token that may not, or a failure is a notice,
+  never an error.
 - The log is grouped, a group per stage in order (select, extract, fetch + checks, judge,
   report and publish; `publish.StageLog`), with a progress line every few seconds of a long
   stage and at its end (files, claims, sources fetched of all, judge calls, cost so far), then
@@ -72,6 +76,7 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
+from citecheck.cache import CACHE_SECRET_ENV, derived_secret, inside
 from citecheck.config import (
     IGNORE_FILE,
     JUDGE_NONE,
@@ -112,6 +117,7 @@ from citecheck.github.publish import (
     unannotated_note,
     write_outputs,
 )
+from citecheck.github.review import ReviewClient, ReviewOutcome, publish_review, suggestions_note
 from citecheck.github.snapshot import Snapshot, SnapshotError, download
 from citecheck.judge.providers import (
     PROVIDERS,
@@ -123,7 +129,7 @@ from citecheck.judge.providers import (
 )
 from citecheck.models import Report, SelectedFile
 from citecheck.output.markdown import LinkFor, blob_link, unreadable_note
-from citecheck.policy import exit_code, fail_on_without_judge, failing_claims
+from citecheck.policy import exit_code, failing_claims
 from citecheck.progress import STAGE_TITLES, Stage
 from citecheck.redact import Redactor
 from citecheck.safe_paths import link_escape, read_inside, resolve_in, write_inside
@@ -152,10 +158,13 @@ ALL_INPUTS = (
     "fail-on",
     "accept-status",
     "exclude",
+    "archive",
+    "archive-check",
     "comment",
     "comment-id",
     "annotations",
     "check-run",
+    "suggestions",
     "github-token",
     "cache-dir",
     "shard",
@@ -163,7 +172,7 @@ ALL_INPUTS = (
 )
 # Inputs the Action itself consumes (secrets and the config file location); every other one
 # maps onto the Settings field of the same name (hyphen → underscore).
-ACTION_INPUTS = (*key_inputs(), "github-token", "config", "comment-id", "check-run")
+ACTION_INPUTS = (*key_inputs(), "github-token", "config", "comment-id", "check-run", "suggestions")
 SETTING_INPUTS = tuple(n for n in ALL_INPUTS if n not in ACTION_INPUTS)
 # Why a run got no secrets (`Run.secrets_withheld`), for the note that says claims were not judged.
 FORK_PR = "this pull request comes from a fork"
@@ -227,7 +236,7 @@ def settings_from_inputs(environ: Mapping[str, str], workspace: Path) -> Setting
         if not value:
             continue
         key = name.replace("-", "_")
-        if name in ("comment", "annotations", "screen"):
+        if name in ("comment", "annotations", "screen", "archive-check"):
             raw[key] = _bool_input(name, value)
         elif name == "cache-dir":
             raw[key] = cache_folder(value, workspace, environ)
@@ -268,7 +277,7 @@ def cache_folder(value: str, workspace: Path, environ: Mapping[str, str]) -> Pat
             "workspace (the change under test could have committed it)",
             CACHE_HINT,
         )
-    if real.is_relative_to(workspace.resolve()):
+    if inside(real, workspace):
         raise ConfigError(
             f"input cache-dir: {given} is inside the checked-out workspace, where the change "
             "under test could write cache entries and so decide its own claims",
@@ -616,6 +625,11 @@ class Run:
             return None
         return PullRequestClient(self.token, self.api_url, self.repository, self.event.number)
 
+    def review_client(self) -> ReviewClient | None:
+        if not (self.token and self.repository and self.event.number):
+            return None
+        return ReviewClient(self.token, self.api_url, self.repository, self.event.number)
+
     def run_url(self) -> str:
         server = self.environ.get("GITHUB_SERVER_URL", "https://github.com")
         run_id = self.environ.get("GITHUB_RUN_ID", "")
@@ -642,6 +656,10 @@ class Run:
     def check_run_on(self) -> bool:
         value = read_input(self.environ, "check-run")
         return _bool_input("check-run", value) if value else True
+
+    def suggestions_on(self) -> bool:
+        value = read_input(self.environ, "suggestions")
+        return _bool_input("suggestions", value) if value else True
 
     def claim_links(self, report: Report) -> LinkFor | None:
         """Where the PR comment links each `file:line`: its line in the PR's diff, else the
@@ -692,22 +710,31 @@ class Run:
 
         Only a missing key is decided here; any other judge setting error (an unknown model, a
         missing base URL) is the pipeline's, before anything is fetched."""
-        if settings.judge == JUDGE_NONE:
-            return settings
-        from citecheck.judge.resolve import resolve_judge
+        from citecheck.judge.resolve import judge_off, missing_key
 
-        try:
-            resolve_judge(settings, self.pipeline_environ())
+        missing = missing_key(settings, self.pipeline_environ())
+        if missing is None:
             return settings
-        except ConfigError as exc:
-            if exc.code != "no-api-key":
-                return settings
-            missing = exc
         if self.secrets_withheld is None:
             raise no_key_error(missing, settings.judge)
         self.judge_skipped = True
-        fail_on = fail_on_without_judge(settings.fail_on)
-        return settings.model_copy(update={"judge": JUDGE_NONE, "fail_on": fail_on})
+        return judge_off(settings)
+
+    @staticmethod
+    def with_cache_secret(settings: Settings, env: dict[str, str]) -> dict[str, str]:
+        """`env` with the cache's secret (`citecheck.cache`, "Origin"): CITECHECK_CACHE_SECRET if
+        the workflow sets it, else one derived from the judge's API key — a real key from the
+        workflow, never an OpenAI-compatible server's stand-in, which anyone knows. A run of a
+        fork's PR has neither, so its cache is not used (the pipeline notes why)."""
+        if settings.cache_dir is None or env.get(CACHE_SECRET_ENV, "").strip():
+            return env
+        from citecheck.judge.resolve import resolve_judge
+
+        config = resolve_judge(settings, env)
+        key = env.get(PROVIDERS[config.provider].key_env, "").strip() if config is not None else ""
+        if key:
+            env[CACHE_SECRET_ENV] = derived_secret(key)
+        return env
 
     def warn_cache_dir(self, settings: Settings) -> None:
         """The Action runs in a container: only the workspace and the runner's temporary folder
@@ -840,7 +867,7 @@ class Run:
         return check(
             settings,
             files,
-            environ=self.pipeline_environ(),
+            environ=self.with_cache_secret(settings, self.pipeline_environ()),
             redact=self.redact,
             judge_off_reason=judge_off_reason,
             progress=self.stages,  # a group per stage, progress lines and batch mode's polls in it
@@ -938,8 +965,10 @@ def publish(run: Run, settings: Settings, report: Report) -> int:
         outputs = _outputs(report, rel, note=first, judged=settings.judge != JUDGE_NONE)
         write_outputs(Path(output_path), outputs)
 
+    suggested = suggest_changes(run, report)
     if settings.comment and run.event.is_pr:
         notes = [f"*{unannotated}*"] if unannotated else []
+        notes += [note] if (note := suggestions_note(suggested)) else []
         links = run.claim_links(report)
         comment_id = run.comment_id()
 
@@ -1074,6 +1103,44 @@ def post_check_run(run: Run, report: Report, found: list[Annotation]) -> int:
     return posted.annotated
 
 
+def suggest_changes(run: Run, report: Report) -> ReviewOutcome:
+    """The review of suggested changes on a PR (`citecheck.github.review`), unless `suggestions`
+    is off. A PR with claims is looked at even when none has a fix now: an earlier run's
+    suggestions may have to be marked outdated. A fork's PR (a read-only token) is skipped with
+    one notice, and any failure is a notice too, never an error."""
+    outcome = ReviewOutcome()
+    if not (run.event.is_pr and run.suggestions_on() and report.claims):
+        return outcome
+    client, head = run.review_client(), run.event.head_sha
+    if run.secrets_withheld or client is None or not head:
+        if any(c.suggestion for c in report.claims):
+            why = (
+                f"{run.secrets_withheld}: its token may not write reviews"
+                if run.secrets_withheld
+                else "no github-token"
+            )
+            run.log.command("notice", f"citecheck: suggested changes skipped ({why})")
+        return outcome
+    outcome = publish_review(
+        client,
+        report,
+        pr_files=run.pr_files,
+        tree=run.tree,
+        head_sha=head,
+        comment_id=run.comment_id(),
+        redact=run.redact,
+    )
+    for notice in outcome.notices:
+        run.log.command("notice", f"citecheck: {notice}")
+    said = [
+        f"{outcome.posted} posted",
+        f"{outcome.kept} already on the PR",
+        f"{outcome.outdated} marked outdated",
+    ]
+    run.log.info(f"citecheck: suggested changes: {', '.join(said)}")
+    return outcome
+
+
 def post_comment(run: Run, body: str, *, create: bool, in_chars: Callable[[], str] | None = None) -> None:
     """Create or update the sticky comment of the run's `comment-id` (`create`: whether a PR
     without one gets one). `in_chars`: the body cut to the documented 65,536 characters, for a
@@ -1137,7 +1204,8 @@ def _run_stages(run: Run, log: ActionLog) -> int:
     run.event = load_event(run.environ, run.workspace)
     run.verify_pr()
     settings = run.settings()
-    run.comment_id(), run.check_run_on()  # a bad value stops the run before it spends anything
+    # A bad value stops the run before it spends anything.
+    run.comment_id(), run.check_run_on(), run.suggestions_on()
     mode = (
         f"PR #{run.event.number}"
         if run.event.is_pr

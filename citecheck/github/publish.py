@@ -429,14 +429,15 @@ def check_conclusion(report: Report) -> str:
 
 
 def shown_lines(
-    files: Iterable[PRFile], workspace: Path, wanted: Collection[str]
+    files: Iterable[PRFile], workspace: Path, wanted: Collection[str], *, added_only: bool = False
 ) -> dict[str, dict[int, int]]:
-    """For each of the `wanted` files, the lines the PR's diff shows (added or context), as
-    {line in the checked-out file: line at the PR's head}. The checkout may be a test merge
-    whose base moved the PR's lines: `relocate` maps them as it does for selection."""
+    """For each of the `wanted` files, the lines the PR's diff shows (added or context; with
+    `added_only`, added), as {line in the checked-out file: line at the PR's head}. The
+    checkout may be a test merge whose base moved the PR's lines: `relocate` maps them as it
+    does for selection."""
     shown: dict[str, dict[int, int]] = {}
     for diff in diffs_from_api(f for f in files if f.filename in wanted):
-        head_lines = [n for n, _ in diff.new_side]
+        head_lines = list(diff.added) if added_only else [n for n, _ in diff.new_side]
         if not head_lines:
             continue
         diff.added = list(head_lines)  # relocate moves `added`: here, every shown line

@@ -16,6 +16,7 @@ from citecheck.config import JUDGE_AUTO, JUDGE_NONE, JudgeMode, Settings
 from citecheck.errors import ConfigError
 from citecheck.judge.pricing import PRICES, ModelPrice, known_models
 from citecheck.judge.providers import PROVIDERS, Provider, judge_choices, key_inputs
+from citecheck.policy import fail_on_without_judge
 
 
 class JudgeConfig(BaseModel):
@@ -162,4 +163,26 @@ def resolve_judge(settings: Settings, environ: Mapping[str, str]) -> JudgeConfig
         api_key=SecretStr(key),
         base_url=base_url,
         max_concurrency=settings.judge_concurrency,
+    )
+
+
+def missing_key(settings: Settings, environ: Mapping[str, str]) -> ConfigError | None:
+    """The error a run of `settings` would stop at for want of an API key ("no-api-key"), or
+    None: a key is set, the judge is off, or the judge setting is wrong in another way (then
+    the run stops at that, before anything is fetched)."""
+    if settings.judge == JUDGE_NONE:
+        return None
+    try:
+        resolve_judge(settings, environ)
+    except ConfigError as exc:
+        return exc if exc.code == "no-api-key" else None
+    return None
+
+
+def judge_off(settings: Settings) -> Settings:
+    """`settings` of a run that goes on without the judge it has no key for (a fork PR, the
+    pre-commit hook): judge none, and the fail-on categories only the judge can hit dropped,
+    so the claims that need it are not verified and fail nothing."""
+    return settings.model_copy(
+        update={"judge": JUDGE_NONE, "fail_on": fail_on_without_judge(settings.fail_on)}
     )

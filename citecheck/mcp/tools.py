@@ -33,6 +33,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from citecheck import __version__, policy
+from citecheck.cache import CACHE_SECRET_ENV, SECRET_FILE, cache_secret
 from citecheck.config import Settings
 from citecheck.draft import draft_file
 from citecheck.errors import CitecheckError
@@ -234,31 +235,34 @@ class Tools:
                 ["fix the argument named in the message"],
             ) from None
 
-    def _prepare_store(self) -> None:
-        # Before anything is fetched or judged: a result that cannot be kept is not paid for.
+    def _prepare_store(self) -> dict[str, str]:
+        """The run's environment, with the cache's secret (`citecheck.cache`, "Origin"): kept
+        beside the server's cache, outside it. Before anything is fetched or judged: a result
+        that cannot be kept is not paid for."""
+        secret_file = self.env.home / SECRET_FILE
         try:
             self.store.prepare()
+            secret = cache_secret(self.env.environ, secret_file)
         except (OSError, sqlite3.Error) as exc:
             raise ToolError(
                 STORE_FAILED,
-                f"cannot keep evaluations in {self.store.path}: {exc}",
+                f"cannot keep evaluations in {self.store.path} or the cache's secret in {secret_file}: {exc}",
                 [_STORE_STEP],
             ) from None
+        return {**self.env.environ, CACHE_SECRET_ENV: secret} if secret else dict(self.env.environ)
 
     async def verify_citations(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
         from citecheck.pipeline import check_async
 
         inp = _arguments(VerifyInput, arguments)
         fetch = self.env.allow_fetch if inp.allow_fetch is None else inp.allow_fetch
-        self._prepare_store()
+        environ = self._prepare_store()
         with draft_file(_draft_bytes(inp.output), inp.file_name) as draft:
             doc = extract_file(Path(draft.path), display=draft.display, max_bytes=Settings().max_file_bytes)
             _fatal(doc)
             settings = self._settings(inp, fetch, claims_within(doc.claims, inp.max_citations))
             try:
-                report = await check_async(
-                    settings, [draft], environ=self.env.environ, redact=self.env.redact
-                )
+                report = await check_async(settings, [draft], environ=environ, redact=self.env.redact)
             except CitecheckError as exc:
                 raise ToolError.from_citecheck(exc) from None
         return self._finish(inp, report, fetch, draft)

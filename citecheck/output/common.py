@@ -6,11 +6,11 @@ Markdown, SARIF and console reports say the same thing about a claim (docs/ARCHI
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Literal, TextIO
 from urllib.parse import quote
 
-from citecheck.models import ClaimResult, Report, Verdict
+from citecheck.models import ClaimResult, Report, SourceInfo, Verdict
 
 GITHUB_COMMENT_LIMIT = 65_536  # characters in one issue / PR comment body
 STEP_SUMMARY_LIMIT_BYTES = 1024 * 1024  # GITHUB_STEP_SUMMARY, per step
@@ -146,6 +146,39 @@ def fail_reason(claim: ClaimResult) -> str:
     if claim.judge is not None and (claim.judge.rationale or claim.judge.error):
         return shorten(claim.judge.rationale or claim.judge.error or "", REASON_CHARS)
     return FAIL_TAGS[claim.verdict][1]
+
+
+def archived_source(claim: ClaimResult) -> SourceInfo | None:
+    """The source the verdict rests on, when the archive was asked about it (`archive: wayback`)."""
+    url = source_url(claim)
+    for citation in claim.citations:
+        info = citation.source
+        if citation.url == url and info is not None and (info.archived or info.archive_error):
+            return info
+    return None
+
+
+def archive_remark(claim: ClaimResult, text: Callable[[str], str], link: Callable[[str], str]) -> str | None:
+    """What a report says of the archive for `claim`, its words shown by `text` and the
+    snapshot's address by `link` (each format's own escaping): "verified against the archived
+    copy of 2023-05-01: <…> (the link itself: HTTP 404 Not Found)" when the verdict rests on
+    the snapshot, "cite the archived copy of 2023-05-01 instead: <…>" when the link is dead and
+    the archive has it, "no archived copy: …" when it has not; None when it was not asked."""
+    info = archived_source(claim)
+    if info is None:
+        return None
+    copy = info.archived
+    if copy is None:
+        return text(f"no archived copy: {shorten(info.archive_error or '', REASON_CHARS)}")
+    if copy.checked:
+        verb = "verified" if claim.verdict == Verdict.pass_ else "checked"
+        words = text(f"{verb} against the archived copy of {copy.date}")
+        dead = text(f"(the link itself: {shorten(copy.link_error, REASON_CHARS)})")
+        return f"{words}: {link(copy.url)} {dead}"
+    remark = f"{text(f'cite the archived copy of {copy.date} instead')}: {link(copy.url)}"
+    if info.archive_error:
+        remark += " " + text(f"({shorten(info.archive_error, REASON_CHARS)})")
+    return remark
 
 
 def run_status(report: Report) -> str:

@@ -26,6 +26,7 @@ from citecheck.output.common import (
     FAIL_TAGS,
     REASON_CHARS,
     URL_SAFE,
+    archive_remark,
     escape_markdown,
     fail_reason,
     markdown_url,
@@ -101,7 +102,11 @@ def claim_line(
     tag_decider: bool = False,
 ) -> str:
     """One claim as a Markdown list line: `- text | Source: <url> | PASS: … | file:line`;
-    `file:line` links to `link(claim)`, or to the line under `link_base`. With `tag_decider`
+    `file:line` links to `link(claim)`, or to the line under `link_base`. When the archive was
+    asked about its source (`archive: wayback`), the outcome says what it had (`archive_remark`:
+    `FAIL (URL not reachable): HTTP 404 Not Found; cite the archived copy of 2023-05-01
+    instead: <…>`, `PASS: “…”; verified against the archived copy of 2023-05-01: <…> (the
+    link itself: HTTP 404 Not Found)`). With `tag_decider`
     (the PR comment), the outcome ends in who decided it (` — *number check*`, ` — *judge*`),
     inside the same `PASS: …` / `FAIL: …` field."""
     text = escape_markdown(shorten(claim.text, CLAIM_CHARS))
@@ -111,6 +116,9 @@ def claim_line(
     if claim.verdict == Verdict.unsourced:
         return f"- {text} | No citation provided | {where}"
     outcome = f"PASS: {_pass_evidence(claim)}" if claim.verdict == Verdict.pass_ else _fail_reason(claim)
+    archive = archive_remark(claim, escape_markdown, markdown_url)
+    if archive:
+        outcome += f"; {archive}"
     decider = _decider(claim) if tag_decider else None
     if decider:
         outcome += f" — *{decider}*"

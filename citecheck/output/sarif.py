@@ -1,6 +1,7 @@
 """SARIF 2.1.0 for code scanning: one rule per fail-on category, one result per failed or
 unsourced claim under its most specific category, and one per unreadable file
-(docs/ARCHITECTURE.md)."""
+(docs/ARCHITECTURE.md). A claim a check contradicted with the page's words carries its fix
+(`ClaimResult.suggestion`) as the result's `fixes`, which code scanning and editors apply."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pydantic_core import to_json
 
 from citecheck import __version__
 from citecheck.cache import digest
-from citecheck.models import ClaimResult, Report, Verdict
+from citecheck.models import ClaimResult, Report, Suggestion, Verdict
 from citecheck.output.common import (
     CLAIM_CHARS,
     FAIL_TAGS,
@@ -99,8 +100,12 @@ def render_sarif(report: Report) -> str:
         error = any(cat in report.fail_on for cat in categories)
         source = source_url(claim)
         message = _sarif_message(claim, source)
+        result: dict[str, Any] = {}
+        if claim.suggestion is not None:
+            result["fixes"] = [_fix(claim.suggestion)]
         results.append(
             {
+                **result,
                 "ruleId": rule,
                 "ruleIndex": rule_ids.index(rule),
                 "level": "error" if error else "warning",
@@ -132,11 +137,38 @@ def render_sarif(report: Report) -> str:
                     }
                 },
                 "results": results,
+                # Columns count characters, as a claim's and a fix's do (not UTF-16 units).
+                "columnKind": "unicodeCodePoints",
             }
         ],
     }
     # pydantic-core's encoder: indented output from `json` falls back to pure Python (slow).
     return to_json(sarif, indent=2).decode("utf-8") + "\n"
+
+
+def _fix(suggestion: Suggestion) -> dict[str, Any]:
+    """The claim's fix as a SARIF `fix`: its span replaced by the page's words (the deleted
+    region's end column is the one just past it, as SARIF's is)."""
+    original, replacement = shorten(suggestion.original, 80), shorten(suggestion.replacement, 80)
+    return {
+        "description": {"text": f"Use the source's words: “{original}” → “{replacement}”"},
+        "artifactChanges": [
+            {
+                "artifactLocation": {"uri": quote(suggestion.file.replace("\\", "/"))},
+                "replacements": [
+                    {
+                        "deletedRegion": {
+                            "startLine": suggestion.line,
+                            "startColumn": suggestion.column,
+                            "endLine": suggestion.end_line,
+                            "endColumn": suggestion.end_column,
+                        },
+                        "insertedContent": {"text": suggestion.replacement},
+                    }
+                ],
+            }
+        ],
+    }
 
 
 def _unreadable_results(report: Report, rule_ids: list[str]) -> list[dict[str, Any]]:

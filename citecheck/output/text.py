@@ -19,6 +19,7 @@ from citecheck.output.common import (
     FAIL_TAGS,
     REASON_CHARS,
     Section,
+    archive_remark,
     fail_reason,
     pass_evidence,
     run_status,
@@ -98,6 +99,9 @@ def _claim_lines(claim: ClaimResult, width: int, paint: _Paint, *, failing: bool
             lines.append(indent + paint(f"evidence: “{visible(evidence)}”", _DIM))
     else:
         lines.append(indent + paint(f"reason: {visible(fail_reason(claim))}", _DIM))
+    archive = archive_remark(claim, visible, visible)
+    if archive:
+        lines.append(indent + paint(f"archive: {archive}", _DIM))
     return lines
 
 

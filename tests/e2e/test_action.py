@@ -311,7 +311,8 @@ def test_readme_names_the_required_check_and_says_why_there_is_no_paths_filter()
 
 def _readme_workflow_snippets() -> list[tuple[int, str]]:
     """Each ```yaml block of the README as a whole workflow: a workflow as it is; a job's body
-    (indented 4, as `env:` / `steps:` / `strategy:`) wrapped in a minimal workflow around it."""
+    (indented 4, as `env:` / `steps:` / `strategy:`) wrapped in a minimal workflow around it.
+    A pre-commit configuration (`repos:`) is not a workflow."""
     text = (ROOT / "README.md").read_text()
     snippets = []
     for m in re.finditer(r"^```yaml\n(.*?)^```$", text, re.M | re.S):
@@ -319,6 +320,8 @@ def _readme_workflow_snippets() -> list[tuple[int, str]]:
         first = next(x for x in body.splitlines() if x.strip() and not x.lstrip().startswith("#"))
         if re.match(r"^(on|jobs|name):", first):
             snippets.append((line, body))
+        elif first.startswith("repos:"):
+            continue  # a .pre-commit-config.yaml: tests/e2e/test_precommit.py reads it
         elif re.match(r"^ {4}\w", first):
             head = "name: snippet\non: pull_request\npermissions:\n  contents: read\njobs:\n  snippet:\n"
             snippets.append((line, head + "    runs-on: ubuntu-latest\n" + body))

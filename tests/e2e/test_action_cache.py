@@ -1,6 +1,8 @@
 """The Action's cache end to end (`entrypoint.py` with the stand-ins of test_action_e2e.py): a
-cache the change under test could write is refused; a forged entry is rejected; a cache kept
-across a failing run saves the next run every download and every judge call."""
+cache the change under test could write is refused; a forged entry is rejected, even one
+consistent with its own hash (it is not signed with the run's secret); without a secret no
+cache is used; a cache kept across a failing run saves the next run every download and every
+judge call."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import re
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 
 from citecheck.cache import digest
@@ -97,30 +100,68 @@ def test_a_cache_in_the_checked_out_tree_is_refused(
         assert r.code == 2 and "is inside the checked-out workspace" in r.stdout, cache_dir
 
 
+@pytest.mark.parametrize("secret", ["judge-key", "CITECHECK_CACHE_SECRET"])
 def test_a_forged_entry_in_the_runners_cache_is_rejected(
-    tmp_path: Path, sources: SourceServer, gh: GitHubServer
+    tmp_path: Path, sources: SourceServer, judge: LLMServer, gh: GitHubServer, secret: str
 ) -> None:
-    """An entry that never expires (`fetched_at` in the future), as the attack wrote it, found
-    in the runner's cache folder: not used; the claim is checked against the real page."""
-    s = make_scenario(tmp_path, sources, gh)
+    """Issue 30, point 9: an entry consistent with its own hash, as a fork's run with a workflow
+    of its own could save under its PR's cache scope for the next run to restore. Before, it
+    was used and the false claim passed; now it is not signed with the run's secret (derived
+    from the judge's key, or the workflow's CITECHECK_CACHE_SECRET), so it is rejected and the
+    claim is checked against the real page."""
+    s = make_scenario(tmp_path, sources, gh)  # the report says 10%, the PR claims 25%
     temp, env = runner_temp(tmp_path)
     cache = temp / "citecheck-cache"
     (cache / CACHE_NAMESPACE).mkdir(parents=True)
-    (cache / entry_name(s.urls["report"])).write_text(
-        forged_entry(s.urls["report"], fetched_at=time.time() + 10 * 365 * 86400)
-    )
-    inputs = {"allow-private-hosts": sources.host, "judge": "none", "cache-dir": str(cache)}
+    (cache / entry_name(s.urls["report"])).write_text(forged_entry(s.urls["report"], fetched_at=time.time()))
+    if secret == "judge-key":
+        inputs = {**judged_inputs(sources, judge), "cache-dir": str(cache)}
+    else:
+        inputs = {"allow-private-hosts": sources.host, "judge": "none", "cache-dir": str(cache)}
+        env["CITECHECK_CACHE_SECRET"] = "a-repository-secret"
     r = run_action(tmp_path, s.origin.root, gh, inputs=inputs, payload=pr_payload(s), extra_env=env)
     assert r.code == 1, r.stdout + r.stderr
     report = report_json(r)
     sales = next(c for c in report["claims"] if c["line"] == SALES_LINE)  # type: ignore[union-attr,index]
     assert sales["verdict"] == "fail" and sales["decided_by"] == "number"
     assert sources.hits("/report") == 1  # the real page was fetched
-    note = "1 cache entry rejected (1 fetched_at dated in the future): not used, and deleted from the cache"
+    note = (
+        "1 cache entry rejected (1 not signed with this cache's secret): not used, and deleted from the cache"
+    )
     assert note in report["notes"]  # type: ignore[operator]
     assert "1 cache entry rejected" in r.summary
     assert report["total_from_cache"] == 0
     assert r.outputs["passed"] == "false"
+    # A secret of the workflow's: masked in the log before anything else, never shown.
+    if secret == "CITECHECK_CACHE_SECRET":
+        assert r.stdout.count("a-repository-secret") == 1 and "::add-mask::a-repository-secret" in r.stdout
+
+
+@pytest.mark.parametrize("judged", ["none", "openai-compatible"])
+def test_without_a_secret_the_cache_is_not_used(
+    tmp_path: Path, sources: SourceServer, judge: LLMServer, gh: GitHubServer, judged: str
+) -> None:
+    """No judge key and no CITECHECK_CACHE_SECRET (a fork's PR run gets neither), or only the
+    stand-in key of a local OpenAI-compatible server (which anyone knows): entries cannot be
+    checked, so none is read, and none is kept."""
+    s = make_scenario(tmp_path, sources, gh)
+    temp, env = runner_temp(tmp_path)
+    cache = temp / "citecheck-cache"
+    (cache / CACHE_NAMESPACE).mkdir(parents=True)
+    (cache / entry_name(s.urls["report"])).write_text(forged_entry(s.urls["report"], fetched_at=time.time()))
+    inputs = {"allow-private-hosts": sources.host, "judge": judged, "cache-dir": str(cache)}
+    if judged != "none":
+        inputs.update({"base-url": judge.base_url, "model": "gpt-4o-mini"})
+    r = run_action(tmp_path, s.origin.root, gh, inputs=inputs, payload=pr_payload(s), extra_env=env)
+    assert r.code == 1, r.stdout + r.stderr
+    report = report_json(r)
+    sales = next(c for c in report["claims"] if c["line"] == SALES_LINE)  # type: ignore[union-attr,index]
+    assert sales["verdict"] == "fail" and sources.hits("/report") == 1
+    note = "cache-dir not used: no secret to sign and check its entries with (set CITECHECK_CACHE_SECRET)"
+    assert note in report["notes"]  # type: ignore[operator]
+    assert [p.name for p in (cache / CACHE_NAMESPACE).iterdir()] == [
+        entry_name(s.urls["report"]).split("/")[1]
+    ]
 
 
 def test_the_cache_of_a_failing_run_saves_the_next_one_every_download_and_judge_call(

@@ -6,14 +6,18 @@ import json
 import os
 import pty
 import re
+import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from citecheck.cli import main
+from tests.e2e.test_action_cache import entry_name, forged_entry
 from tests.leaks import leaks
+from tests.servers.gitrepo import Repo
 from tests.servers.llm_server import LLMServer, echo_credentials_error, echo_key_judge, request_key
 from tests.servers.source_server import SourceServer
 from tests.terminal import read_until_closed
@@ -375,3 +379,84 @@ def test_extract_skipped_lists_what_a_rule_set_aside(
     assert [(s["line"], s["rule"], s["cited"]) for s in payload["skipped"]] == [(1, "pointer", True)]
     assert main(["extract", str(doc), "--format", "json"]) == 0
     assert "skipped" not in json.loads(capsys.readouterr().out)
+
+
+# -- the cache: out of the checked tree, signed with the user's secret (issue 30, point 9) --------
+
+REPORT_PAGE = (
+    "<html><body><article><p>Sales grew 10% in 2023, the annual report says, after two flat years "
+    "in which the company restructured.</p></article></body></html>"
+)
+
+
+def test_check_refuses_a_cache_dir_inside_the_checked_repository(
+    tmp_path: Path,
+    source_server: SourceServer,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A change commits a forged entry into the cache folder of the repository the CLI checks;
+    before, the CLI read it and the false claim passed."""
+    url = source_server.add("/report", REPORT_PAGE)
+    repo = Repo(tmp_path / "repo")
+    repo.commit(
+        {
+            "docs/a.md": f"Sales grew 25% in 2023 [report]({url}).\n",
+            f".citecheck-cache/{entry_name(url)}": forged_entry(url, fetched_at=time.time()),
+        }
+    )
+    monkeypatch.chdir(repo.root)
+    common = ["--judge", "none", "--allow-private-host", "127.0.0.1", "--format", "json"]
+    code = main(["check", "docs", "--cache-dir", ".citecheck-cache", *common])
+    err = capsys.readouterr().err
+    assert code == 2 and source_server.hits() == 0
+    assert f"--cache-dir .citecheck-cache is inside {repo.root.resolve()}, which this run checks" in err
+    assert "keep the cache outside the repository, e.g. --cache-dir ~/.cache/citecheck" in err
+    # Nor by another path to it, nor when the run checks one file, from a subfolder, or a diff.
+    (tmp_path / "link").symlink_to(repo.root / ".citecheck-cache")
+    monkeypatch.chdir(repo.root / "docs")
+    for args in (
+        ["a.md", "--cache-dir", str(repo.root / ".citecheck-cache")],
+        ["a.md", "--cache-dir", str(tmp_path / "link")],
+        ["--diff", "HEAD", "--cache-dir", "../.citecheck-cache"],
+    ):
+        assert main(["check", *args, *common]) == 2, args
+        assert "which this run checks" in capsys.readouterr().err
+    # A folder outside any repository is a tree of its own; outside them all, the cache is used.
+    loose = tmp_path / "loose"
+    loose.mkdir()
+    (loose / "b.md").write_text(f"Sales grew 25% in 2023 [report]({url}).\n", encoding="utf-8")
+    assert main(["check", str(loose), "--cache-dir", str(loose / "cache"), *common]) == 2
+    assert "which this run checks" in capsys.readouterr().err
+    assert main(["check", "a.md", "--cache-dir", str(tmp_path / "cache"), *common]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["claims"][0]["verdict"] == "fail" and source_server.hits() == 1  # the real page
+
+
+def test_check_signs_its_cache_with_the_users_own_secret(
+    tmp_path: Path,
+    source_server: SourceServer,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    own_state_folder: Path,
+) -> None:
+    url = source_server.add("/report", REPORT_PAGE)
+    doc = tmp_path / "a.md"
+    doc.write_text(f"Sales grew 10% in 2023 [report]({url}).\n", encoding="utf-8")
+    args = ["check", str(doc), "--cache-dir", str(tmp_path / "cache"), "--judge", "none"]
+    args += ["--allow-private-host", "127.0.0.1", "--format", "json"]
+    assert main(args) == 0 and main(args) == 0
+    secret_file = own_state_folder / "citecheck" / "cache-secret"
+    assert stat.S_IMODE(secret_file.stat().st_mode) == 0o600
+    assert stat.S_IMODE(secret_file.parent.stat().st_mode) == 0o700
+    assert source_server.hits() == 1  # the second run read the page from the cache
+    capsys.readouterr()
+    # Another user (another secret) writing or reading the same folder: nothing is shared.
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "someone-else"))
+    assert main(args) == 0 and source_server.hits() == 2
+    report = json.loads(capsys.readouterr().out)
+    assert "1 cache entry rejected (1 not signed with this cache's secret)" in " ".join(report["notes"])
+    # A cache folder that holds the secret's own file is refused.
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "cache" / "state"))
+    assert main(args) == 2
+    assert "holds the file of the cache's secret" in capsys.readouterr().err

@@ -23,13 +23,33 @@ def _script() -> ModuleType:
     return module
 
 
-def test_the_committed_picture_is_what_the_script_makes_now() -> None:
+def test_the_committed_pictures_are_what_the_script_makes_now() -> None:
     script = _script()
-    made = script.build()
+    made, review = script.build_both()
     committed = script.OUT.read_text(encoding="utf-8")
     assert made == committed, "the PR comment changed: run `python docs/make_pr_comment_svg.py` and commit it"
+    assert review == script.OUT_REVIEW.read_text(encoding="utf-8"), (
+        "the review comment changed: run `python docs/make_pr_comment_svg.py` and commit it"
+    )
     assert script.OUT == ROOT / "docs" / "pr-comment.svg"
-    assert "(docs/pr-comment.svg)" in (ROOT / "README.md").read_text(encoding="utf-8")  # the README shows it
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "(docs/pr-comment.svg)" in readme and "(docs/pr-suggestion.svg)" in readme  # the README shows them
+
+
+def test_the_review_picture_shows_the_suggestion_as_github_does() -> None:
+    script = _script()
+    claim, body = script.suggested()
+    shown = [
+        re.sub(r"<[^>]+>", "", t)
+        for t in re.findall(r"<text[^>]*>.*?</text>", script.render_review(claim, body))
+    ]
+    assert shown[0] == "examples/demo.md · line 12"
+    assert shown[2] == "citecheck · number check: the page gives '48%' where the claim says '70%'."
+    code = "".join(t[2:] for t in shown if t[:2] in ("- ", "  ", "+ "))
+    # The line as it is, then as the suggestion makes it: only the figure differs.
+    assert code.count("About 70% of contributors") == 1 and code.count("About 48% of contributors") == 1
+    assert "```suggestion\nAbout 48% of contributors are paid" in body
+    assert shown[-1] == "Commit suggestion"
 
 
 def test_the_picture_shows_the_comment_as_github_does() -> None:
@@ -44,3 +64,6 @@ def test_the_picture_shows_the_comment_as_github_does() -> None:
     links = re.findall(r'<tspan class="link">([^<]*)</tspan>', script.render(body))
     assert "examples/demo.md:12" in links and "https://demo.citecheck.test/survey-2024.html" in links
     assert "/pull/42/files#diff-" in body  # the comment's links go into the PR's diff
+    assert shown[-1].startswith(
+        "2 suggested changes are on the diff, as a review: the cited page's own words"
+    )

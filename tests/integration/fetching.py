@@ -1,9 +1,12 @@
-"""The fetch stage called as the pipeline calls it, from a test outside an event loop."""
+"""The fetch stage called as the pipeline calls it, from a test outside an event loop; and
+which processes are alive (the extraction workers)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 from citecheck.cache import DiskCache
@@ -17,3 +20,19 @@ def fetch_sources(
 ) -> dict[str, FetchedSource]:
     """The sources `fetch_all` fetched, by URL as given."""
     return asyncio.run(fetch_all(urls, settings, cache, **options)).sources
+
+
+def children(pid: int) -> set[int]:
+    """The live child processes of `pid` (Linux: /proc/PID/task/*/children)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            found |= {int(c) for c in (task / "children").read_text().split()}
+    return {c for c in found if alive(c)}
+
+
+def alive(pid: int) -> bool:
+    """Whether process `pid` runs (exists, and is not a zombie)."""
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] != "Z"
+    return False

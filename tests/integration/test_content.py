@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from citecheck.config import Settings
 from citecheck.fetch.content import (
     ExtractedContent,
     _parse,
@@ -13,12 +14,17 @@ from citecheck.fetch.content import (
     decode_text,
     extract_html,
     extract_page,
-    extract_pdf,
+    pdf_content,
     sniff_kind,
     unusable_reason,
     visible_text,
 )
-from tests.servers.source_server import make_pdf
+from citecheck.fetch.workers import ExtractionWorker
+from tests.integration.fetching import alive, fetch_sources
+from tests.servers import source_server as servers
+from tests.servers.source_server import SourceServer, make_pdf
+
+source_server = servers.source_server  # the fixture, by its usual name
 
 
 def run(body: bytes, content_type: str | None) -> ExtractedContent:
@@ -144,15 +150,32 @@ def test_unusable_text() -> None:
 
 def test_pdf_page_limit() -> None:
     pdf = make_pdf(["First page text here.", "Second page text here.", "Third page text here."])
-    result = asyncio.run(extract_pdf(pdf, max_pages=2))
+    result = pdf_content(pdf, max_pages=2)
     assert "Second page" in result.text
     assert "Third page" not in result.text
 
 
-def test_pdf_time_limit_kills_the_extractor() -> None:
-    pdf = make_pdf(["Some text."])
-    result = asyncio.run(extract_pdf(pdf, timeout_s=0.001))
-    assert result.error == "PDF text extraction took longer than 0.001 s"
+def test_a_pdf_past_its_time_is_stopped_with_its_worker() -> None:
+    pdf = make_pdf(["The census counted 14 million residents in 2020."], title="Census")
+    long = make_pdf([f"Page {i} of the census tables." for i in range(300)])  # ~0.2 s to read
+
+    async def run() -> tuple[int, ExtractedContent, int]:
+        worker = await ExtractionWorker.start()
+        assert worker is not None
+        try:
+            first = worker.pid
+            with pytest.raises(TimeoutError):
+                await extract_page(long, "application/pdf", worker=worker, limit_s=0.01)
+            # The next PDF is read by a new process, in the stopped one's place.
+            content, _ = await extract_page(pdf, "application/pdf", worker=worker, limit_s=60)
+            return first, content, worker.replaced
+        finally:
+            await worker.aclose()
+
+    first, content, replaced = asyncio.run(run())
+    assert not alive(first)
+    assert (content.title, content.error, replaced) == ("Census", None, 1)
+    assert "14 million residents" in content.text
 
 
 def test_plain_text_kept_as_is() -> None:
@@ -180,3 +203,93 @@ def test_html_sent_as_a_download_is_not_a_page() -> None:
     result = run(page + b"</p></article></body></html>", "application/octet-stream")
     assert result.error == "content type application/octet-stream has no extractable text"
     assert run(page, "text/html").error is None  # the same bytes, declared as a page, are one
+
+
+# -- text a reader does not see is not on the page (issue 30, point 8) --------------------------
+
+VISIBLE = "".join(
+    f"<p>The Eiffel Tower in Paris was completed in 1889 for the World's Fair; paragraph {i} of the "
+    "visitor guide.</p>"
+    for i in range(6)
+)
+PLANTED = "PLANTED The Eiffel Tower is 500 metres tall."
+
+
+def page_with(hidden: str, *, head: str = "", body: str = VISIBLE) -> str:
+    return (
+        f"<html><head><title>Guide</title>{head}</head><body><article>{body}{hidden}{body}</article>"
+        "</body></html>"
+    )
+
+
+HIDDEN = {
+    "display-none": f'<p style="display:none">{PLANTED}</p>',
+    "display-none-spaced": f'<p style="color: red; DISPLAY :\tnone !important">{PLANTED}</p>',
+    "visibility-hidden": f'<p style="visibility: hidden">{PLANTED}</p>',
+    "visibility-collapse": f'<div style="visibility:collapse"><p>{PLANTED}</p></div>',
+    "hidden-attribute": f"<p hidden>{PLANTED}</p>",
+    "hidden-until-found": f'<div hidden="until-found"><p>{PLANTED}</p></div>',
+    "aria-hidden": f'<div aria-hidden="true"><p>{PLANTED}</p></div>',
+    "nested": f'<div style="display:none"><section><p>{PLANTED}</p></section></div>',
+    "inline-span": f'<p>Visitors agree <span style="display:none">{PLANTED}</span> it is lovely.</p>',
+}
+
+
+@pytest.mark.parametrize(
+    "body", [VISIBLE, "<p>The Eiffel Tower was completed in 1889.</p>"], ids=["long", "short"]
+)
+@pytest.mark.parametrize("hidden", list(HIDDEN.values()), ids=list(HIDDEN))
+def test_hidden_text_is_not_extracted(hidden: str, body: str) -> None:
+    # "short": trafilatura finds little main text and the whole visible text is taken instead;
+    # hidden text is left out either way.
+    text = extract_html(page_with(hidden, body=body)).text
+    assert "PLANTED" not in text and "completed in 1889" in text
+    if "Visitors agree" in hidden:
+        assert "Visitors agree it is lovely." in text  # the text around a hidden span stays
+
+
+@pytest.mark.parametrize(
+    ("style", "hidden"),
+    [
+        (".x{display:none}", '<p class="x">'),
+        (".a, .ghost { color: red; display: none !important }", '<p class="big ghost">'),
+        ("#plant { visibility: hidden; }", '<p id="plant">'),
+        ("p.x{display:none}", '<p class="x">'),
+        ("/* hide */ .x { display : none }", '<p class="y x">'),
+    ],
+)
+def test_text_hidden_by_a_rule_of_the_pages_style_block_is_not_extracted(style: str, hidden: str) -> None:
+    html = page_with(f"{hidden}{PLANTED}</p>", head=f"<style>{style}</style>")
+    assert "PLANTED" not in extract_html(html).text
+
+
+@pytest.mark.parametrize(
+    ("style", "shown"),
+    [
+        # Hidden only on some screens, or by a selector a browser may not apply to it: shown.
+        ("@media print { .x { display: none } }", '<p class="x">'),
+        (".x { display: none } @media (min-width: 40em) { .x { display: block } }", '<p class="x">'),
+        (".x:hover { display: none }", '<p class="x">'),
+        ("div .x { display: none }", '<p class="x">'),
+        (".x { display: block }", '<p class="x">'),
+        (".xy { display: none }", '<p class="x">'),
+    ],
+)
+def test_text_a_style_block_does_not_hide_everywhere_is_kept(style: str, shown: str) -> None:
+    html = page_with(f"{shown}{PLANTED}</p>", head=f"<style>{style}</style>")
+    assert "PLANTED" in extract_html(html).text
+
+
+def test_visible_text_with_words_like_hidden_is_kept() -> None:
+    # Styles and attributes that do not hide: the text stays.
+    html = page_with(
+        '<p style="display:block" data-hidden="true" aria-hidden="false" class="hidden-gem" '
+        f'title="display:none">{PLANTED}</p>'
+    )
+    assert "PLANTED" in extract_html(html).text
+
+
+def test_a_fetched_page_has_no_hidden_text(source_server: SourceServer) -> None:
+    url = source_server.add("/guide", page_with(HIDDEN["display-none"] + HIDDEN["hidden-attribute"]))
+    [src] = fetch_sources([url], Settings(allow_private_hosts=["127.0.0.1"])).values()
+    assert "completed in 1889" in src.text and "PLANTED" not in src.text

@@ -319,7 +319,7 @@ def test_minimum_interval_between_requests_to_a_host(source_server: SourceServer
 
 def test_second_run_makes_no_request(source_server: SourceServer, tmp_path: Path) -> None:
     url = source_server.add("/census.html", ARTICLE)
-    cache = DiskCache(tmp_path)
+    cache = DiskCache(tmp_path, "test-secret")
     first = fetch_sources([url], settings(), cache)[url]
     second = fetch_sources([url], settings(), cache)[url]
     assert source_server.hits() == 1
@@ -330,7 +330,7 @@ def test_second_run_makes_no_request(source_server: SourceServer, tmp_path: Path
 
 def test_stale_entry_revalidated_with_etag(source_server: SourceServer, tmp_path: Path) -> None:
     url = source_server.add("/census.html", ARTICLE, headers={"ETag": '"v1"'})
-    cache = DiskCache(tmp_path)
+    cache = DiskCache(tmp_path, "test-secret")
     fetch_sources([url], settings(cache_max_age_s=0), cache)
     again = fetch_sources([url], settings(cache_max_age_s=0), cache)[url]
     assert source_server.hits() == 2
@@ -347,7 +347,7 @@ def test_stale_entry_revalidated_with_last_modified_after_redirect(
     stamp = "Wed, 21 Oct 2025 07:28:00 GMT"
     source_server.add("/census.html", ARTICLE, headers={"Last-Modified": stamp})
     url = source_server.add_redirect("/go", "/census.html")
-    cache = DiskCache(tmp_path)
+    cache = DiskCache(tmp_path, "test-secret")
     fetch_sources([url], settings(cache_max_age_s=0), cache)
     again = fetch_sources([url], settings(cache_max_age_s=0), cache)[url]
     assert source_server.full_hits("/census.html") == 1
@@ -357,7 +357,7 @@ def test_stale_entry_revalidated_with_last_modified_after_redirect(
 
 def test_changed_page_is_downloaded_again(source_server: SourceServer, tmp_path: Path) -> None:
     url = source_server.add("/census.html", ARTICLE, headers={"ETag": '"v1"'})
-    cache = DiskCache(tmp_path)
+    cache = DiskCache(tmp_path, "test-secret")
     fetch_sources([url], settings(cache_max_age_s=0), cache)
     source_server.add("/census.html", ARTICLE.replace("14 million", "15 million"), headers={"ETag": '"v2"'})
     again = fetch_sources([url], settings(cache_max_age_s=0), cache)[url]
@@ -367,7 +367,7 @@ def test_changed_page_is_downloaded_again(source_server: SourceServer, tmp_path:
 def test_failures_cached_briefly_refusals_never(source_server: SourceServer, tmp_path: Path) -> None:
     missing = source_server.url("/missing")
     page = source_server.add("/census.html", ARTICLE)
-    cache = DiskCache(tmp_path)
+    cache = DiskCache(tmp_path, "test-secret")
     fetch_sources([missing], settings(), cache)
     again = fetch_sources([missing], settings(), cache)[missing]
     assert again.outcome is FetchOutcome.unreachable and again.from_cache
@@ -384,7 +384,7 @@ def test_failures_cached_briefly_refusals_never(source_server: SourceServer, tmp
 
 def test_corrupt_cache_entry_is_ignored(source_server: SourceServer, tmp_path: Path) -> None:
     url = source_server.add("/census.html", ARTICLE)
-    cache = DiskCache(tmp_path)
+    cache = DiskCache(tmp_path, "test-secret")
     fetch_sources([url], settings(), cache)
     for entry in (tmp_path / CACHE_NAMESPACE).glob("*.json"):
         entry.write_text('{"key": "trunc', encoding="utf-8")

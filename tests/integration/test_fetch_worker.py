@@ -1,10 +1,10 @@
-"""HTML extraction in the worker process: same results as in a thread, pages checked once,
-where they are extracted (the checks stage's preparers), with the results of this process."""
+"""Text extraction in the worker processes: same results as in a thread, pages checked once,
+where they are extracted (the checks stage's preparers), with the results of this process; a
+page past its time limit stopped with its worker, and a new process in its place."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import pickle
@@ -18,22 +18,23 @@ from citecheck.checks import CheckedPage, check_request, claim_results, prepare_
 from citecheck.cli import main
 from citecheck.config import Settings
 from citecheck.extract.document import extract_text
-from citecheck.fetch.content import ExtractedContent, extract_page
+from citecheck.fetch.content import ExtractedContent, extract_page, html_content
 from citecheck.fetch.fetcher import fetch_all
 from citecheck.fetch.workers import (
     EARLY_WORKER_BYTES,
     WORKER_MIN_URLS,
     WORKER_NICENESS,
-    WORKER_URLS,
     ExtractionWorker,
     WorkerLauncher,
-    html_batch,
     launch_workers_early,
+    out_of_memory,
+    read_pages,
     worker_processes,
 )
 from citecheck.models import Claim, DecidedBy, FetchOutcome, SelectedFile
+from tests.integration.fetching import alive, children
 from tests.servers import source_server as servers
-from tests.servers.source_server import SourceServer
+from tests.servers.source_server import SourceServer, br_flood
 
 source_server = servers.source_server  # the fixture, by its usual name
 
@@ -83,36 +84,54 @@ def test_many_urls_go_through_the_worker_with_the_thread_results(source_server: 
     assert wall not in got.prepared and image not in got.prepared
 
 
-def test_few_urls_are_extracted_in_a_thread(source_server: SourceServer) -> None:
-    # Below WORKER_MIN_URLS no worker starts: nothing is prepared ahead, the caller does it.
+def test_few_urls_are_read_by_a_worker_too(source_server: SourceServer) -> None:
+    # Below WORKER_MIN_URLS the worker starts at the first page to read: a page is read (and
+    # prepared) in a process, under its deadline, however few the run cites.
     url = source_server.add("/d1.html", page(1))
     got = asyncio.run(fetch_all([url], Settings(allow_private_hosts=["127.0.0.1"]), prepare={url: INDEX}))
     assert got.sources[url].outcome is FetchOutcome.ok
     assert "10,037 residents" in got.sources[url].text
-    assert got.prepared == {}
+    assert got.prepared == {url: CheckedPage.of(got.sources[url].text, got.sources[url].date)}
 
 
-def extract_in_worker(
-    n: int, *, idle: bool = False, processes: int = 1
-) -> list[tuple[ExtractedContent, CheckedPage | None]]:
+def test_the_workers_start_at_the_first_page() -> None:
+    async def run() -> tuple[int, int, str]:
+        worker = ExtractionWorker()
+        before = worker.live  # a run whose pages all fail starts no process
+        try:
+            content, _ = await extract_page(page(1).encode(), "text/html", worker=worker)
+            return before, worker.live, content.text
+        finally:
+            await worker.aclose()
+
+    before, after, text = asyncio.run(run())
+    assert (before, after) == (0, 1)
+    assert "10,037 residents" in text
+
+
+def in_worker(
+    worker: ExtractionWorker, i: int, *, prepare: object = INDEX, limit_s: float | None = None
+) -> asyncio.Future[tuple[ExtractedContent, CheckedPage | None]]:
+    return asyncio.ensure_future(
+        extract_page(
+            page(i).encode(),
+            "text/html",
+            url=f"http://example.org/{i}",
+            worker=worker,
+            prepare=prepare,  # type: ignore[arg-type]
+            limit_s=limit_s,
+        )
+    )
+
+
+def extract_in_worker(n: int, *, processes: int = 1) -> list[tuple[ExtractedContent, CheckedPage | None]]:
     """Pages 0 … n-1 through `processes` workers, all handed over at once."""
 
     async def run() -> list[tuple[ExtractedContent, CheckedPage | None]]:
         worker = await ExtractionWorker.start(processes=processes)
         assert worker is not None
         try:
-            return await asyncio.gather(
-                *(
-                    worker.extract(
-                        page(i).encode(),
-                        "text/html",
-                        f"http://example.org/{i}",
-                        idle=lambda: idle,
-                        prepare=INDEX,
-                    )
-                    for i in range(n)
-                )
-            )
+            return await asyncio.gather(*(in_worker(worker, i) for i in range(n)))
         finally:
             await worker.aclose()
 
@@ -126,15 +145,17 @@ def test_worker_batches_and_keeps_order() -> None:
     ]
 
 
-def test_a_dead_worker_falls_back_to_a_thread() -> None:
+def test_a_dead_worker_is_replaced_by_a_new_process() -> None:
     async def run() -> tuple[str, str]:
         worker = await ExtractionWorker.start()
         assert worker is not None
         try:
-            first, _ = await worker.extract(page(1).encode(), "text/html", None)
-            os.kill(worker.pid, signal.SIGKILL)  # the worker dies (OOM killer, a crash in lxml, …)
-            second, prepared = await worker.extract(page(2).encode(), "text/html", None, prepare=INDEX)
-            assert worker.live == 0  # given up: extracted (and prepared) in a thread
+            first, _ = await in_worker(worker, 1)
+            dead = worker.pid
+            os.kill(dead, signal.SIGKILL)  # the worker dies (OOM killer, a crash in lxml, …)
+            second, prepared = await in_worker(worker, 2)
+            assert (worker.live, worker.replaced) == (1, 1)  # a new process read (and prepared) it
+            assert worker.pids() and dead not in worker.pids()
             assert prepared == CheckedPage.of(second.text, second.date)
         finally:
             await worker.aclose()
@@ -145,6 +166,50 @@ def test_a_dead_worker_falls_back_to_a_thread() -> None:
     assert "10,074 residents" in second
 
 
+def test_a_page_past_its_time_is_stopped_with_its_worker_and_the_rest_go_on() -> None:
+    # 5 MB of `word<br>` (seconds to read and check) among ordinary pages, all handed over at
+    # once: one batch, the slow page second.
+    async def run() -> tuple[list[object], list[int], int, int]:
+        worker = await ExtractionWorker.start()
+        assert worker is not None
+        try:
+            request = ("The survey found that 42% of the 1,200 people asked agree.", (DecidedBy.number,))
+            checks = partial(prepare_page, (request,))
+            slow = asyncio.ensure_future(
+                extract_page(br_flood(5 << 20), "text/html", worker=worker, prepare=checks, limit_s=0.5)
+            )
+            after = [in_worker(worker, i, limit_s=60) for i in (2, 3)]
+            pages = [in_worker(worker, 1, limit_s=60), slow, *after]
+            done = await asyncio.gather(*pages, return_exceptions=True)
+            return done, worker.pids(), worker.pid, worker.replaced
+        finally:
+            await worker.aclose()
+
+    done, pids, first, replaced = asyncio.run(run())
+    assert isinstance(done[1], TimeoutError)
+    titles = [c.title for c, _ in (done[0], *done[2:])]  # type: ignore[misc]
+    assert titles == ["District 1", "District 2", "District 3"]
+    assert not alive(first) and first not in pids  # the stopped worker is gone ...
+    assert replaced == 1  # ... and a new process read the pages after the slow one
+
+
+def test_a_page_needing_more_memory_than_a_worker_may_take_fails_alone() -> None:
+    async def run() -> list[ExtractedContent]:
+        # 5 MB of `word<br>` parsed takes ~200 MB: past a 64 MB limit.
+        worker = await ExtractionWorker.start(memory_mb=64)
+        assert worker is not None
+        try:
+            big = extract_page(br_flood(5 << 20), "text/html", worker=worker)
+            done = await asyncio.gather(big, in_worker(worker, 1))
+            return [content for content, _ in done]
+        finally:
+            await worker.aclose()
+
+    big, small = asyncio.run(run())
+    assert big.error == out_of_memory(64) == "not extractable: needs more than 64 MB of memory"
+    assert "10,037 residents" in small.text
+
+
 def test_two_workers_share_the_pages_and_results_stay_the_same() -> None:
     done = extract_in_worker(200, processes=2)
     alone = extract_in_worker(200)
@@ -152,33 +217,14 @@ def test_two_workers_share_the_pages_and_results_stay_the_same() -> None:
     assert [c.title for c, _ in done] == [f"District {i}" for i in range(200)]
 
 
-def test_a_large_run_starts_one_worker_per_share_of_urls(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_run_starts_a_worker_per_cpu_or_per_url(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "cpu_count", lambda: 4)  # the machine, not our code
     on = Settings()
-    assert [worker_processes(on, n) for n in (10, WORKER_MIN_URLS, WORKER_URLS * 2, WORKER_URLS * 9)] == [
-        0,
-        1,
-        2,
-        4,
-    ]
+    assert [worker_processes(on, n) for n in (1, 3, WORKER_MIN_URLS, 1000)] == [1, 3, 4, 4]
     assert worker_processes(Settings(fetch=False), 1000) == 0
+    assert worker_processes(on, 0) == 0
     monkeypatch.setattr(os, "cpu_count", lambda: 1)
-    assert worker_processes(on, 1000) == 0  # one CPU: a thread, not a process beside it
-
-
-def _children(pid: int) -> set[int]:
-    """The live child processes of `pid` (Linux: /proc/PID/task/*/children)."""
-    found: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        with contextlib.suppress(OSError):
-            found |= {int(c) for c in (task / "children").read_text().split()}
-    return {c for c in found if _alive(c)}
-
-
-def _alive(pid: int) -> bool:
-    with contextlib.suppress(OSError):
-        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0] != "Z"
-    return False
+    assert worker_processes(on, 1000) == 1  # one CPU: still a process, which can be stopped
 
 
 def test_the_pool_forks_its_workers_from_the_first() -> None:
@@ -188,35 +234,48 @@ def test_the_pool_forks_its_workers_from_the_first() -> None:
         worker = await launcher.start(2)
         try:
             done = await asyncio.gather(
-                *(worker.extract(page(i).encode(), "text/html", None) for i in range(20))
+                *(extract_page(page(i).encode(), "text/html", worker=worker) for i in range(20))
             )
             assert worker.live == 2
-            forked = _children(worker.pid)
+            forked = children(worker.pid)
             # Both run below this process's priority: the event loop's downloads come first.
             lower = min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
             assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in {worker.pid, *forked}} == {lower}
             return forked, done
         finally:
             await worker.aclose()
-            assert not _alive(worker.pid)
+            assert not alive(worker.pid)
 
     forked, done = asyncio.run(run())
     assert len(forked) == 1  # the second worker is a child of the first, not of this process
-    assert not any(_alive(pid) for pid in forked)  # and ended with the pool
+    assert not any(alive(pid) for pid in forked)  # and ended with the pool
     assert [c.title for c, _ in done] == [f"District {i}" for i in range(20)]
 
 
 def test_a_launcher_not_needed_is_discarded(source_server: SourceServer) -> None:
-    before = _children(os.getpid())
+    before = children(os.getpid())
     launcher = WorkerLauncher.spawn(2)
     assert launcher is not None
-    assert _children(os.getpid()) - before  # the first worker is running, importing
+    assert children(os.getpid()) - before  # the first worker is running, importing
     url = source_server.add("/d1.html", page(1))
-    # One URL is no run for workers: fetch_all discards the launcher and extracts in a thread.
-    got = asyncio.run(fetch_all([url], Settings(allow_private_hosts=["127.0.0.1"]), launcher=launcher))
-    assert "10,037 residents" in got.sources[url].text
-    assert _children(os.getpid()) == before
+    # Nothing fetched, nothing to read: fetch_all discards the launcher.
+    got = asyncio.run(
+        fetch_all([url], Settings(fetch=False, allow_private_hosts=["127.0.0.1"]), launcher=launcher)
+    )
+    assert got.sources[url].outcome is FetchOutcome.skipped
+    assert children(os.getpid()) == before
     launcher.discard()  # once more: nothing left to do
+
+
+def test_a_launcher_serves_a_run_of_few_pages(source_server: SourceServer) -> None:
+    launcher = WorkerLauncher.spawn(2)
+    assert launcher is not None
+    url = source_server.add("/d1.html", page(1))
+    got = asyncio.run(
+        fetch_all([url], Settings(allow_private_hosts=["127.0.0.1"]), launcher=launcher, prepare={url: INDEX})
+    )
+    assert "10,037 residents" in got.sources[url].text
+    assert url in got.prepared  # read and prepared by the launcher's worker
 
 
 def test_workers_start_early_only_for_enough_markdown(
@@ -235,8 +294,6 @@ def test_workers_start_early_only_for_enough_markdown(
     launcher = launch_workers_early(Settings(), whole[1:])
     assert launcher is not None
     launcher.discard()
-    monkeypatch.setattr(os, "cpu_count", lambda: 1)
-    assert launch_workers_early(Settings(), whole) is None
 
 
 def test_a_run_stopped_before_the_fetch_stage_leaves_no_worker(
@@ -252,11 +309,11 @@ def test_a_run_stopped_before_the_fetch_stage_leaves_no_worker(
         )
     )
     assert doc.stat().st_size >= EARLY_WORKER_BYTES  # large enough for the early start
-    before = _children(os.getpid())
+    before = children(os.getpid())
     # No key for the judge: the run stops before any fetch, after the worker was started.
     assert main(["check", str(doc), "--judge", "anthropic"]) == 2
     assert "no-api-key" in capsys.readouterr().err
-    assert _children(os.getpid()) == before
+    assert children(os.getpid()) == before
 
 
 def test_extraction_without_worker_prepares_nothing() -> None:
@@ -292,19 +349,12 @@ def test_worker_without_preparer_only_extracts() -> None:
         worker = await ExtractionWorker.start()
         assert worker is not None
         try:
-            content, prepared = await worker.extract(page(4).encode(), "text/html", None)
+            content, prepared = await extract_page(page(4).encode(), "text/html", worker=worker)
         finally:
             await worker.aclose()
         return content.title, prepared
 
     assert asyncio.run(run()) == ("District 4", None)
-
-
-def test_an_idle_caller_helps_and_results_stay_the_same() -> None:
-    done = extract_in_worker(80, idle=True)
-    expected = [extracted(page(i).encode(), "text/html") for i in range(80)]
-    assert [(c.title, c.text) for c, _ in done] == [(f"District {i}", expected[i].text) for i in range(80)]
-    assert all(prepared == CheckedPage.of(c.text, c.date) for c, prepared in done)
 
 
 def claims_about(i: int, url: str) -> list[Claim]:
@@ -353,22 +403,21 @@ def test_a_checked_page_travels_with_its_results_and_without_derived_data() -> N
 
 
 def test_a_failing_page_in_a_batch_fails_alone_and_order_is_kept() -> None:
-    """A batch is extracted, then prepared, in two passes: a page failing in either pass gives
-    its exception in its own place, and the pages around it their own results."""
-    good = [(page(i).encode(), "text/html", f"http://example.org/{i}", INDEX) for i in range(3)]
-    request = ("District 1 had 10,037 residents.", (DecidedBy.number,))
-    checked = (*good[1][:3], partial(prepare_page, (request,)))
-    bad_body = (None, "text/html", None, INDEX)  # fails while extracting
-    bad_check = (
-        page(1).encode(),
-        "text/html",
-        None,
-        partial(prepare_page, (("text", None),)),
-    )  # ... checking
+    """A page failing while it is read or prepared gives its exception in its own place, and
+    the pages around it their own results."""
+
+    def read(i: int) -> partial[ExtractedContent]:
+        return partial(html_content, page(i).encode(), "text/html", f"http://example.org/{i}")
+
+    good = [(read(i), INDEX) for i in range(3)]
+    request = ("District 1 had 10,037 residents.", (DecidedBy.number,), ())
+    checked = (read(1), partial(prepare_page, (request,)))
+    bad_body = (partial(html_content, None, "text/html", None), INDEX)  # fails while extracting
+    bad_check = (read(1), partial(prepare_page, (("text", None, ()),)))  # ... checking
     batch = [good[0], bad_body, checked, bad_check, good[2]]
-    out = html_batch(batch)  # type: ignore[arg-type]
+    out = read_pages(batch)  # type: ignore[arg-type]
     assert [isinstance(o, Exception) for o in out] == [False, True, False, True, False]
-    alone = [html_batch([job])[0] for job in (good[0], checked, good[2])]  # type: ignore[list-item]
+    alone = [read_pages([job])[0] for job in (good[0], checked, good[2])]  # type: ignore[list-item]
     for got, want in zip([out[0], out[2], out[4]], alone, strict=True):
         assert not isinstance(got, Exception) and not isinstance(want, Exception)
         assert got[0] == want[0] and got[1] == want[1]

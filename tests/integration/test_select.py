@@ -393,3 +393,74 @@ def test_a_committed_link_out_of_the_tree_is_not_read(tmp_path: Path) -> None:
     errors = {e.file: e.message for e in selection.errors}
     assert set(errors) == {"docs/leak.md", "docs/conf.md"} and all(e.fatal for e in selection.errors)
     assert "out of the tree" in errors["docs/leak.md"] and "skipped folder" in errors["docs/conf.md"]
+
+
+@pytest.fixture
+def branch(tmp_path: Path) -> tuple[Repo, Path]:
+    """An upstream repository and a clone working on a branch `feature` that tracks its main:
+    the branch changed docs/a.md line 3 (committed) and line 10 (not committed) and made
+    docs/new.md (not yet added); main has since changed docs/b.md, and the clone has fetched it."""
+    origin = Repo(tmp_path / "origin")
+    origin.commit({"docs/a.md": BASE_DOC, "docs/b.md": BASE_DOC, ".gitignore": "docs/ignored.md\n"}, "base")
+    work = tmp_path / "work"
+    git(tmp_path, "clone", "-q", f"file://{origin.root}", str(work))
+    git(work, "checkout", "-q", "-b", "feature", "--track", "origin/main")
+    (work / "docs/a.md").write_text(_changed(BASE_DOC, 3, "Changed three."))
+    git(work, "commit", "-q", "-am", "feature")
+    (work / "docs/a.md").write_text(_changed(_changed(BASE_DOC, 3, "Changed three."), 10, "Changed ten."))
+    (work / "docs/new.md").write_text("A new page.\nIts second line.\n")
+    (work / "docs/ignored.md").write_text("Ignored.\n")
+    origin.commit({"docs/b.md": _changed(BASE_DOC, 5, "Upstream changed five.")}, "upstream")
+    git(work, "fetch", "-q")
+    return origin, work
+
+
+def test_changed_is_what_the_branch_changed_since_it_left_its_upstream(branch: tuple[Repo, Path]) -> None:
+    _, work = branch
+    expected = {"docs/a.md": [(3, 3), (10, 10)], "docs/new.md": None}
+    files, errors = select_local([], Settings(), changed="@{upstream}", cwd=work)
+    assert errors == []
+    assert _by_display(files) == expected
+    files, _ = select_local([], Settings(), changed="origin/main", cwd=work)
+    assert _by_display(files) == expected
+    # `--diff origin/main` compares with main's tip: main's own change to b.md shows up as one of
+    # the branch's (its lines reverted); `--changed` compares with where the branch left main.
+    files, _ = select_local([], Settings(), diff_ref="origin/main", cwd=work)
+    assert _by_display(files) == {"docs/a.md": [(3, 3), (10, 10)], "docs/b.md": [(5, 5)]}
+    # Restricted to paths, relative to where it runs, and whole files with filter-mode file.
+    files, _ = select_local(["docs/new.md"], Settings(), changed="@{upstream}", cwd=work)
+    assert _by_display(files) == {"docs/new.md": None}
+    # A file named explicitly is taken whatever the `paths` globs say; a folder's files are not.
+    (work / "docs/notes.markdown").write_text("Notes.\n")
+    files, _ = select_local(["docs/notes.markdown"], Settings(), changed="@{upstream}", cwd=work)
+    assert _by_display(files) == {"docs/notes.markdown": None}
+    files, _ = select_local(["docs"], Settings(), changed="@{upstream}", cwd=work)
+    assert sorted(_by_display(files)) == ["docs/a.md", "docs/new.md"]
+    (work / "docs/notes.markdown").unlink()
+    files, _ = select_local([], Settings(filter_mode="file"), changed="@{upstream}", cwd=work / "docs")
+    assert _by_display(files) == {"a.md": None, "new.md": None}
+
+
+def test_changed_without_an_upstream_says_what_to_do(branch: tuple[Repo, Path]) -> None:
+    _, work = branch
+    git(work, "checkout", "-q", "-b", "lonely")
+    files, errors = select_local([], Settings(), changed="@{upstream}", cwd=work)
+    assert files == []
+    assert [e.message for e in errors] == [
+        "--changed @{upstream}: the branch lonely has no upstream to compare with: name the base, e.g. "
+        "--changed=origin/main (or set one: git branch --set-upstream-to=origin/main)"
+    ]
+    git(work, "checkout", "-q", "--detach")
+    _, errors = select_local([], Settings(), changed="@{upstream}", cwd=work)
+    assert errors[0].message.startswith("--changed @{upstream}: HEAD (detached) has no upstream")
+    _, errors = select_local([], Settings(), changed="no-such-branch", cwd=work)
+    assert errors[0].message.startswith("--changed no-such-branch: git merge-base no-such-branch HEAD:")
+
+
+def test_changed_before_the_first_commit_is_every_file(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "new")
+    repo.write({"README.md": "One.\nTwo.\n"})
+    (repo.root / "draft.md").write_text("Not added yet.\n")
+    files, errors = select_local([], Settings(), changed="HEAD", cwd=repo.root)
+    assert errors == []
+    assert _by_display(files) == {"README.md": [(1, 2)], "draft.md": None}

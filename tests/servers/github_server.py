@@ -27,6 +27,14 @@ annotations are allowed per request." beyond), each with `path`, `start_line`, `
 each update appends its annotations; a head commit the backing repository lacks is `422 No
 commit found for SHA`. `check_runs(repo)` shows what was recorded.
 
+Pull-request reviews (`POST /pulls/{n}/reviews` with `comments[]` of `path`, `line`, `side`,
+`body` and, over several lines, `start_line`; `GET /pulls/{n}/reviews` and `GET
+/pulls/{n}/comments`) are validated as GitHub does where it matters: a comment's lines must be
+in the PR's diff on the new side (`422 Line could not be resolved`), the commit must exist. Each
+comment opens a review thread; GraphQL answers a PR's `reviewThreads` and the mutations
+`minimizeComment` and `resolveReviewThread` (FORBIDDEN for a read-only token, or with
+`graphql_writes` off). `reviews`, `review_comments` and `review_threads` show what was recorded.
+
 The token acts as one account, `identity` (default: `github-actions[bot]`, the account of a
 workflow's `GITHUB_TOKEN`): comments it creates are that account's, GraphQL `viewer` names it
 (login and `databaseId`, as GitHub answers an installation token), and REST `GET /user`
@@ -115,6 +123,11 @@ class GitHubState:
     comment_limit_bytes: int = 262_144  # what GitHub.com accepts in a comment body (UTF-8 bytes)
     comment_limit_chars: int | None = None  # a server that counts the documented 65,536 characters
     check_runs: dict[int, dict[str, Any]] = field(default_factory=dict)
+    reviews: dict[tuple[str, int], list[dict[str, Any]]] = field(default_factory=dict)
+    review_comments: dict[tuple[str, int], list[dict[str, Any]]] = field(default_factory=dict)
+    # review threads by node id: {"id", "repo", "number", "isResolved", "comments": [comment ids]}
+    threads: dict[str, dict[str, Any]] = field(default_factory=dict)
+    graphql_writes: bool = True  # False: mutations answer FORBIDDEN, as for a token that may not
     archive_token: str = "codeload-one-time-token"  # what a tarball's download URL carries
     next_id: int = 1000
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -264,6 +277,25 @@ class _Handler(BaseHTTPRequestHandler):
                 self._error(404, "Not Found")
             else:
                 self._send(200, found)
+        elif (
+            len(rest) == 3 and rest[0] == "pulls" and rest[1].isdigit() and rest[2] in ("reviews", "comments")
+        ):
+            key = (repo, int(rest[1]))
+            if method == "GET":
+                with state.lock:
+                    stored = state.reviews if rest[2] == "reviews" else state.review_comments
+                    items = [dict(x) for x in stored.get(key, [])]
+                self._page(items, query, f"{base}{parts.path}")
+            elif method == "POST" and rest[2] == "reviews":
+                problem = self.server.review_problem(repo, key[1], body)
+                if problem:
+                    self._send(422, {"message": "Unprocessable Entity", "errors": [problem]})
+                    return
+                with state.lock:
+                    me = dict(state.identity)
+                self._send(200, self.server.new_review(repo, key[1], body, me))
+            else:
+                self._error(404, "Not Found")
         elif rest and rest[0] == "check-runs":
             self._check_runs(method, repo, rest[1:], body, query, f"{base}{parts.path}")
         elif method == "GET" and len(rest) == 3 and rest[0] == "pulls" and rest[2] == "files":
@@ -385,8 +417,14 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _graphql(self, body: Any) -> None:
         query = body.get("query", "") if isinstance(body, dict) else ""
+        variables = (body.get("variables") if isinstance(body, dict) else None) or {}
+        if "reviewThreads" in query or "minimizeComment" in query or "resolveReviewThread" in query:
+            self._send(200, self.server.review_graphql(query, variables))
+            return
         if "viewer" not in query:
-            self._send(200, {"errors": [{"message": "this stand-in answers only `viewer`"}]})
+            self._send(
+                200, {"errors": [{"message": "this stand-in answers only `viewer` and review threads"}]}
+            )
             return
         with self.server.state.lock:
             me = dict(self.server.state.identity)
@@ -572,6 +610,164 @@ class _Server(ThreadingHTTPServer):
             "pull_requests": [],
         }
 
+    def diff_lines(self, repo: str, number: int, path: str) -> set[int]:
+        """The lines of `path` at the PR's head its diff shows (added or context): where
+        GitHub lets a review comment go on the RIGHT side."""
+        entry = next((f for f in self.pr_files(repo, number) if f["filename"] == path), None)
+        lines: set[int] = set()
+        new_line: int | None = None
+        for text in (entry or {}).get("patch", "").splitlines():
+            hunk = re.match(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@", text)
+            if hunk:
+                new_line = int(hunk.group(1))
+            elif new_line is not None and text[:1] in ("+", " "):
+                lines.add(new_line)
+                new_line += 1
+        return lines
+
+    def review_problem(self, repo: str, number: int, body: Any) -> str | None:
+        """What GitHub's validation of a review refuses (None: nothing)."""
+        if not isinstance(body, dict):
+            return "Invalid request: a JSON object is required"
+        if body.get("event") not in (None, "COMMENT", "APPROVE", "REQUEST_CHANGES"):
+            return f"Invalid request: {body.get('event')!r} is not a valid event"
+        commit = body.get("commit_id")
+        if commit is not None and not self.has_commit(repo, str(commit)):
+            return f"No commit found for SHA: {commit}"
+        comments = body.get("comments") or []
+        if not isinstance(comments, list):
+            return "Invalid request: comments is not an array"
+        for c in comments:
+            if not isinstance(c, dict) or not c.get("path") or not isinstance(c.get("body"), str):
+                return "Invalid request: path and body are required"
+            line, start = c.get("line"), c.get("start_line")
+            if not isinstance(line, int) or (
+                start is not None and (not isinstance(start, int) or start >= line)
+            ):
+                return "Invalid request: line (and a start_line before it) must be integers"
+            if c.get("side", "RIGHT") != "RIGHT" or c.get("start_side", "RIGHT") != "RIGHT":
+                return "Invalid request: this stand-in takes comments on the RIGHT side only"
+            shown = self.diff_lines(repo, number, c["path"])
+            if any(n not in shown for n in range(start or line, line + 1)):
+                return "Line could not be resolved"  # the line must be part of the diff
+        return None
+
+    def new_review(
+        self, repo: str, number: int, body: dict[str, Any], user: dict[str, Any]
+    ) -> dict[str, Any]:
+        with self.state.lock:
+            self.state.next_id += 1
+            rid = self.state.next_id
+            event = body.get("event") or ""
+            review = {
+                "id": rid,
+                "node_id": f"PRR_{rid}",
+                "user": dict(user),
+                "body": body.get("body") or "",
+                "state": {
+                    "APPROVE": "APPROVED",
+                    "REQUEST_CHANGES": "CHANGES_REQUESTED",
+                    "COMMENT": "COMMENTED",
+                }.get(event, "PENDING"),
+                "commit_id": body.get("commit_id"),
+                "html_url": f"https://github.com/{repo}/pull/{number}#pullrequestreview-{rid}",
+                "pull_request_url": f"{self.base_url}/repos/{repo}/pulls/{number}",
+                "submitted_at": _TIME,
+            }
+            self.state.reviews.setdefault((repo, number), []).append(review)
+            for c in body.get("comments") or []:
+                self.state.next_id += 1
+                cid = self.state.next_id
+                comment = {
+                    "id": cid,
+                    "node_id": f"PRRC_{cid}",
+                    "pull_request_review_id": rid,
+                    "path": c["path"],
+                    "line": c["line"],
+                    "original_line": c["line"],
+                    "start_line": c.get("start_line"),
+                    "original_start_line": c.get("start_line"),
+                    "side": "RIGHT",
+                    "start_side": "RIGHT" if c.get("start_line") is not None else None,
+                    "body": c["body"],
+                    "user": dict(user),
+                    "commit_id": body.get("commit_id"),
+                    "original_commit_id": body.get("commit_id"),
+                    "in_reply_to_id": None,
+                    "diff_hunk": "",
+                    "url": f"{self.base_url}/repos/{repo}/pulls/comments/{cid}",
+                    "html_url": f"https://github.com/{repo}/pull/{number}#discussion_r{cid}",
+                    "pull_request_url": f"{self.base_url}/repos/{repo}/pulls/{number}",
+                    "created_at": _TIME,
+                    "updated_at": _TIME,
+                    "minimized": None,  # the stand-in's own record: the classifier once minimized
+                }
+                self.state.review_comments.setdefault((repo, number), []).append(comment)
+                self.state.threads[f"PRRT_{cid}"] = {
+                    "id": f"PRRT_{cid}",
+                    "repo": repo,
+                    "number": number,
+                    "isResolved": False,
+                    "comments": [cid],
+                }
+            return dict(review)
+
+    def review_graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+        """GraphQL's review threads of a PR (`repository.pullRequest.reviewThreads`, 100 a page,
+        `after` a cursor), `minimizeComment` and `resolveReviewThread`, as GitHub answers them;
+        a mutation a token may not make (`forbid_writes`, or `graphql_writes` off) is GitHub's
+        FORBIDDEN error, in a 200 answer."""
+        state = self.state
+        mutation = query.lstrip().startswith("mutation")
+        if mutation and (state.forbid_writes or not state.graphql_writes):
+            return {"data": None, "errors": [{"type": "FORBIDDEN", "message": FORBIDDEN}]}
+        missing = {"data": None, "errors": [{"type": "NOT_FOUND", "message": "Could not resolve to a node"}]}
+        with state.lock:
+            comments = {c["node_id"]: c for cs in state.review_comments.values() for c in cs}
+            by_id = {c["id"]: c for c in comments.values()}
+            if "minimizeComment" in query:
+                found = comments.get(str(variables.get("id")))
+                if found is None:
+                    return missing
+                classifier = re.search(r"classifier:\s*(\w+)", query)
+                found["minimized"] = classifier.group(1) if classifier else "OUTDATED"
+                return {"data": {"minimizeComment": {"minimizedComment": {"isMinimized": True}}}}
+            if "resolveReviewThread" in query:
+                thread = state.threads.get(str(variables.get("id")))
+                if thread is None:
+                    return missing
+                thread["isResolved"] = True
+                return {"data": {"resolveReviewThread": {"thread": {"id": thread["id"], "isResolved": True}}}}
+            repo = f"{variables.get('owner')}/{variables.get('name')}"
+            threads = [
+                t
+                for t in state.threads.values()
+                if t["repo"] == repo and t["number"] == variables.get("number")
+            ]
+            start = int(variables.get("after") or 0)
+            nodes = [
+                {
+                    "id": t["id"],
+                    "isResolved": t["isResolved"],
+                    "comments": {
+                        "nodes": [
+                            {
+                                "id": by_id[cid]["node_id"],
+                                "databaseId": cid,
+                                "isMinimized": by_id[cid]["minimized"] is not None,
+                            }
+                            for cid in t["comments"][:1]
+                        ]
+                    },
+                }
+                for t in threads[start : start + 100]
+            ]
+        more = start + 100 < len(threads)
+        info = {"hasNextPage": more, "endCursor": str(start + 100) if more else None}
+        return {
+            "data": {"repository": {"pullRequest": {"reviewThreads": {"pageInfo": info, "nodes": nodes}}}}
+        }
+
     def new_comment(self, repo: str, number: int, body: str, user: dict[str, Any]) -> dict[str, Any]:
         with self.state.lock:
             self.state.next_id += 1
@@ -656,6 +852,26 @@ class GitHubServer:
                 {**dict(r), "annotations": [dict(a) for a in r["annotations"]]}
                 for r in self.state.check_runs.values()
                 if r["repo"] == repo
+            ]
+
+    def reviews(self, repo: str, number: int) -> list[dict[str, Any]]:
+        """The reviews posted on the PR, each with the comments it made (`comments`)."""
+        with self.state.lock:
+            comments = self.state.review_comments.get((repo, number), [])
+            return [
+                {**dict(r), "comments": [dict(c) for c in comments if c["pull_request_review_id"] == r["id"]]}
+                for r in self.state.reviews.get((repo, number), [])
+            ]
+
+    def review_comments(self, repo: str, number: int) -> list[dict[str, Any]]:
+        """Every review comment on the PR; `minimized` is the classifier once minimized."""
+        with self.state.lock:
+            return [dict(c) for c in self.state.review_comments.get((repo, number), [])]
+
+    def review_threads(self, repo: str, number: int) -> list[dict[str, Any]]:
+        with self.state.lock:
+            return [
+                dict(t) for t in self.state.threads.values() if t["repo"] == repo and t["number"] == number
             ]
 
     def requests(self, method: str | None = None) -> list[LoggedRequest]:

@@ -14,8 +14,8 @@ Usage::
 (`requests`, `hits`, `full_hits`), pages with an `ETag` / `Last-Modified` header answer
 conditional requests with 304, and helpers add the awkward cases of a real web: redirects,
 scripted status sequences (429 with Retry-After, then 200), a slow trickle, an endless body,
-a gzip bomb. Settings that admit the server past the SSRF guard: `allow_private_hosts`
-with `server.host`.
+a gzip bomb, pages of hundreds of thousands of elements. Settings that admit the server past the
+SSRF guard: `allow_private_hosts` with `server.host`.
 """
 
 from __future__ import annotations
@@ -162,6 +162,15 @@ class SourceServer:
 
         return self.add_handler(path, endless)
 
+    def add_br_flood(self, path: str, size: int = 5 * 1024 * 1024) -> str:
+        """An HTML page of `size` bytes of `word<br>`: one element every 8 bytes (650,000 at
+        5 MB), what HTML extraction pays for by the element."""
+        return self.add(path, br_flood(size), "text/html; charset=utf-8")
+
+    def add_link_flood(self, path: str, links: int = 100_000) -> str:
+        """An HTML paragraph of `links` links (3 MB at 100,000)."""
+        return self.add(path, link_flood(links), "text/html; charset=utf-8")
+
     def add_gzip_bomb(self, path: str, decoded_bytes: int = 200 * 1024 * 1024) -> str:
         """A small gzip body that inflates to `decoded_bytes` of text."""
         return self.add(
@@ -220,6 +229,15 @@ def respond(h: BaseHTTPRequestHandler, body: bytes, content_type: str = "text/ht
     h.send_header("Content-Length", str(len(body)))
     h.end_headers()
     h.wfile.write(body)
+
+
+def br_flood(size: int) -> bytes:
+    return b"<html><body>" + b"word<br>" * (size // 8) + b"</body></html>"
+
+
+def link_flood(links: int) -> bytes:
+    anchors = b"".join(b'<a href="/p/%d">link %d</a> ' % (i, i) for i in range(links))
+    return b"<html><body><p>" + anchors + b"</p></body></html>"
 
 
 def gzip_bomb(decoded_bytes: int) -> bytes:

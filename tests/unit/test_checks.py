@@ -54,8 +54,9 @@ def test_each_check_has_its_own_name_and_kinds() -> None:
 
 def test_a_request_names_the_checks_of_the_claims_kinds() -> None:
     c = claim("In March 2021, 35% of developers used Rust [3].", ClaimKind.temporal, ClaimKind.statistic)
-    text, names = check_request(c)  # type: ignore[misc]
+    text, names, watch = check_request(c)  # type: ignore[misc]
     assert names == (DecidedBy.number, DecidedBy.date)  # in the registry's order
+    assert watch == (DecidedBy.quote,)  # the others watch for a contradiction
     assert text == c.text  # a link's text is the claim's own
     assert check_request(claim("Developers like Rust.", ClaimKind.hyperlinked)) is None
 

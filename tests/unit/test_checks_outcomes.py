@@ -192,8 +192,13 @@ def test_a_date_of_another_event_is_no_contradiction() -> None:
     # online, not when Bromley joined: absent, for the judge.
     result = check_dates("In March 2006, Tom Bromley joined the band.", BROMLEY)
     assert outcome(result) == ABSENT
-    # The 1960s were when he was in the group, not when he died.
-    assert outcome(check_dates("Brian Pendleton died in 1968.", PENDLETON)) == ABSENT
+    # The 1960s were when he was in the group: they contradict no year of it, whatever it dates.
+    assert outcome(check_dates("Brian Pendleton was in the group in 1968.", PENDLETON)) == ABSENT
+    # His death is dated on the page, and otherwise: a year between his birth and his death is
+    # no span the page gives (it once spared "died in 1968" as if "1944 … 2001" were one).
+    result = check_dates("Brian Pendleton died in 1968.", PENDLETON)
+    assert outcome(result) == CONTRADICTED
+    assert result is not None and "'May 25 2001' where the claim says '1968'" in result.detail
 
 
 # Check-COVID, corpus vxavox24 (Vo, Italy), claim 600e372a6bc088b6d218dbe4_0 (REFUTE)

@@ -369,3 +369,45 @@ def test_a_config_file_cannot_turn_the_screen_on() -> None:
     with pytest.raises(ConfigError) as info:
         narrow(CEILING, {"screen": True}, ".citecheck.toml")
     assert "screen is set in the workflow's `screen` input (or --screen)" in info.value.hint
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "where"),
+    [
+        ("archive", "wayback", "the workflow's `archive` input (or --archive)"),
+        ("archive-check", True, "the workflow's `archive-check` input (or --archive-check)"),
+        ("archive_url", "http://127.0.0.1:9/wayback/available", "--archive-url"),
+    ],
+)
+def test_a_config_file_cannot_turn_the_archive_on(key: str, value: object, where: str) -> None:
+    """The archive option admits the archive's hosts past the allowlist, and archive-check lets a
+    snapshot decide a dead link's claim: a PR's own file must not set them."""
+    with pytest.raises(ConfigError) as info:
+        narrow(CEILING, {key: value}, ".citecheck.toml")
+    assert f"{key.replace('-', '_')} is set in {where}" in info.value.hint
+
+
+def test_archive_settings() -> None:
+    assert Settings().archive == "off" and Settings().archive_url == "https://archive.org/wayback/available"
+    for off in ("", "none", "off", "false"):
+        assert Settings(archive=off).archive == "off"
+    assert Settings(archive="wayback", archive_check=True).archive_check
+    with pytest.raises(ValidationError, match="archive-check checks claims against archived copies"):
+        Settings(archive_check=True)
+    with pytest.raises(ValidationError, match="is not an http"):
+        Settings(archive="wayback", archive_url="file:///etc/passwd")
+    with pytest.raises(ValidationError):
+        Settings(archive="ia")
+
+
+def test_the_action_inputs_of_the_archive() -> None:
+    from citecheck.github.action import settings_from_inputs
+
+    env = {"INPUT_ARCHIVE": "wayback", "INPUT_ARCHIVE_CHECK": "true"}
+    settings = settings_from_inputs(env, Path("."))
+    assert (settings.archive, settings.archive_check) == ("wayback", True)
+    assert settings.archive_url == "https://archive.org/wayback/available"  # not an input
+    with pytest.raises(ConfigError, match="input archive-check: archive-check checks claims"):
+        settings_from_inputs({"INPUT_ARCHIVE_CHECK": "true"}, Path("."))
+    with pytest.raises(ConfigError, match="input archive-check: 'maybe' is not a boolean"):
+        settings_from_inputs({"INPUT_ARCHIVE": "wayback", "INPUT_ARCHIVE_CHECK": "maybe"}, Path("."))

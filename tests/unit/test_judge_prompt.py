@@ -47,7 +47,8 @@ def test_prompt_changes_come_with_a_new_prompt_version() -> None:
     # update this digest together.
     contract = SYSTEM_PROMPT + RETRY_NOTE + PROMPT_JSON_NOTE + json.dumps(VERDICT_SCHEMA, sort_keys=True)
     digest = hashlib.sha256(contract.encode()).hexdigest()[:16]
-    assert (PROMPT_VERSION, digest) == ("5", "ac3fe72f162c9f49")  # 4: states_fact; 5: verdicts bind to ids
+    # 4: states_fact; 5: verdicts bind to ids; 6: the system prompt said shorter, every rule kept
+    assert (PROMPT_VERSION, digest) == ("6", "01a3d2ac81b4d6cd")
 
 
 # -- build_prompt -----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from citecheck.cache import CACHE_SECRET_ENV
 from citecheck.config import JUDGE_AUTO, JUDGE_NONE
 from citecheck.judge.providers import anthropic, openai, openai_compatible
 from citecheck.judge.providers.base import Connection, JudgeFailure, Provider, Response
@@ -49,9 +50,10 @@ def input_variables(name: str) -> list[str]:
 
 
 def secret_variables() -> list[str]:
-    """The environment variables that may hold a run's secrets: every provider's key and a
-    GitHub token, as variables and as the Action's inputs."""
-    names = [*(p.key_env for p in PROVIDERS.values()), "GITHUB_TOKEN", "GH_TOKEN"]
+    """The environment variables that may hold a run's secrets: every provider's key, a GitHub
+    token and the cache's secret, as variables and as the Action's inputs."""
+    # the cache's signing secret too (`citecheck.cache`): whoever reads it could forge entries
+    names = [*(p.key_env for p in PROVIDERS.values()), "GITHUB_TOKEN", "GH_TOKEN", CACHE_SECRET_ENV]
     for name in (*key_inputs(), "github-token"):
         names += input_variables(name)
     return list(dict.fromkeys(names))
