@@ -20,11 +20,11 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from enum import StrEnum
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from citecheck.errors import ConfigError
 from citecheck.policy import DEFAULT_FAIL_ON, DEFAULT_MIN_CONFIDENCE, FAIL_ON_CATEGORIES
@@ -182,6 +182,12 @@ class Settings(BaseModel):
     # mirror, a test's stand-in). Its host and subdomains are the archive's hosts.
     archive_url: str = DEFAULT_ARCHIVE_URL
 
+    # Internal links (`citecheck.fetch.site`): the folders of the checkout a site path ("/rules/x")
+    # starts from, tried in order (none: the checkout's root), and the published site, where a
+    # link no file of the checkout answers is fetched (its host must pass `allowed_domains`).
+    site_root: list[str] = Field(default_factory=list)
+    site_url: str | None = None
+
     # extract stage
     max_file_bytes: int = Field(default=5 * 1024 * 1024, gt=0)
     extract_budget_s: float = Field(default=DEFAULT_EXTRACT_BUDGET_S, gt=0)  # per file
@@ -212,6 +218,44 @@ class Settings(BaseModel):
     @classmethod
     def _split(cls, v: Any) -> list[str]:
         return split_list(v)
+
+    @field_validator("site_root", mode="before")
+    @classmethod
+    def _split_roots(cls, v: Any) -> list[str]:
+        return split_list(v)
+
+    @field_validator("site_root")
+    @classmethod
+    def _check_roots(cls, v: list[str]) -> list[str]:
+        out = []
+        for folder in v:
+            path = PurePosixPath(folder.replace("\\", "/"))
+            if path.is_absolute() or ".." in path.parts:
+                raise ValueError(
+                    f"{folder!r} is not a folder of the checkout: name it from the checkout's root"
+                )
+            out.append(path.as_posix())
+        return out
+
+    @field_validator("site_url", mode="before")
+    @classmethod
+    def _check_site_url(cls, v: Any) -> Any:
+        if v is None or (isinstance(v, str) and not v.strip()):
+            return None
+        parts = urlsplit(str(v).strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"{v!r} is not an http(s) URL")
+        return str(v).strip()
+
+    @model_validator(mode="after")
+    def _site_url_allowed(self) -> Settings:
+        host = (urlsplit(self.site_url).hostname or "").lower() if self.site_url else ""
+        if host and self.allowed_domains and not _domain_within(host.strip("."), self.allowed_domains):
+            raise ValueError(
+                f"site-url's host {host} is not in allowed-domains: its pages could not be fetched "
+                "(add it to allowed-domains, or leave site-url out)"
+            )
+        return self
 
     @field_validator("exclude", mode="before")
     @classmethod
@@ -308,6 +352,10 @@ _NARROWABLE = {
     "min_confidence",
     "judge_concurrency",
     "judge_deadline_minutes",
+    # Where internal links lead: no wider reach (site-url's host must pass the allowlist), so a
+    # config file may name them where the workflow does not.
+    "site_root",
+    "site_url",
 }
 
 
@@ -460,6 +508,12 @@ def narrowing(
     if "paths" in cfg:
         # Narrowing file globs: a file must match both the workflow's and the config's paths.
         update["also_paths"] = split_list(cfg["paths"])
+    for key in ("site_root", "site_url"):
+        if key in cfg:
+            if getattr(settings, key):
+                notes.append(f"{key} in {source} is ignored: {ceiling} {key.replace('_', '-')} applies")
+            else:
+                update[key] = cfg[key]
     try:
         return Narrowed(Settings.model_validate({**settings.model_dump(), **update}), notes)
     except ValidationError as exc:

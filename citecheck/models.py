@@ -35,6 +35,11 @@ class CitationKind(StrEnum):
         "pandoc"  # [@key] resolved through the document's bibliography or aliases; @url:, @pmc:, @wikidata:
     )
     role = "role"  # {cite}`key`, :cite:`key` (MyST, Sphinx, d2lbook) resolved through the project's BibTeX
+    # A link to the project's own pages: a relative link (`../reference/config.md#timeout`), a site
+    # path (`/rules/x`), an in-page anchor to anything but a reference entry; `identifier` holds the
+    # target as written, and it resolves to a file of the checkout (`path`) or to the published
+    # site (`url`): `citecheck.fetch.site`.
+    internal = "internal"
 
 
 class ResolveStatus(StrEnum):
@@ -92,6 +97,10 @@ class SelectedFile(BaseModel):
     display: str  # how reports name it (repository-relative, forward slashes)
     # 1-based inclusive line ranges whose claims are checked; None means the whole file.
     line_ranges: list[tuple[int, int]] | None = None
+    # Where the file stands in the run's checkout (from its root, forward slashes) when that is not
+    # where `path` is: a draft's (standard input, an MCP call), named by its caller. Its internal
+    # links resolve from there.
+    place: str | None = None
 
 
 class FileError(BaseModel):
@@ -141,12 +150,20 @@ class Citation(BaseModel):
     kind: CitationKind
     identifier: str | None = None  # reference id, footnote label, number, "Smith 2020", DOI
     url: str | None = None  # resolved URL (DOIs normalized to https://doi.org/…)
+    # An internal link resolved to a file of the checkout: its path from the checkout's root, with
+    # the link's anchor ("docs/reference/config.md#timeout"); the file is the source, read as a page.
+    path: str | None = None
     text_fragment: str | None = None  # decoded `#:~:text=` directive: the author's evidence pointer
     start: int | None = None  # character offsets of the citation inside the claim text, if visible
     end: int | None = None
     resolve_status: ResolveStatus = ResolveStatus.ok
     resolve_error: str | None = None
     source: SourceInfo | None = None
+
+    @property
+    def target(self) -> str | None:
+        """What the run reads for it: its URL, else the checkout file it resolved to."""
+        return self.url or self.path
 
 
 class Claim(BaseModel):

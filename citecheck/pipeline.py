@@ -53,6 +53,7 @@ from citecheck.fetch.workers import WorkerLauncher, launch_workers_early
 from citecheck.models import (
     CheckResult,
     Citation,
+    CitationKind,
     Claim,
     ClaimResult,
     FetchedSource,
@@ -70,6 +71,7 @@ from citecheck.redact import Redactor
 if TYPE_CHECKING:
     from citecheck.checks import CheckedPage
     from citecheck.fetch.fetcher import FetchResult, FetchTally, OnPage
+    from citecheck.fetch.local import LocalPages
     from citecheck.judge.core import Judge, JudgeItem
     from citecheck.judge.resolve import JudgeConfig
     from citecheck.screen import Screened
@@ -94,7 +96,10 @@ class _Run:
         launcher: WorkerLauncher | None = None,
         judge_off_reason: str = "",
         progress: Progress | None = None,
+        root: Path | None = None,
     ) -> None:
+        self.root = root  # the checkout internal links resolve in (None: no file of it is read)
+        self.local: LocalPages | None = None  # its pages the run reads, once the claims are known
         # The judge's time budget counts from here (`Settings.judge_deadline_minutes`).
         self.deadline_at = time.monotonic() + settings.deadline_minutes() * 60
         self.progress = progress if progress is not None else Progress(None)
@@ -208,12 +213,30 @@ class _Run:
             found = len(claims)
             claims.extend(c for c in doc.claims if _in_ranges(c.line, f.line_ranges))
             progress.add(files_read=1, claims=len(claims) - found)
+        self.resolve_internal(claims, files)
         progress.finish(Stage.extract)
         return claims
 
+    def resolve_internal(self, claims: list[Claim], files: list[SelectedFile]) -> None:
+        """Internal links followed to the checkout's files or the site (`citecheck.fetch.site`);
+        the files become the run's local pages."""
+        if not any(c.kind == CitationKind.internal for claim in claims for c in claim.citations) and not (
+            self.settings.site_url and self.root is not None
+        ):
+            return
+        from citecheck.fetch.local import LocalPages
+        from citecheck.fetch.site import Checkout, resolve_internal
+
+        settings = self.settings
+        checkout = Checkout(self.root, tuple(settings.site_root), settings.site_url)
+        resolve_internal(claims, files, checkout, settings.max_source_bytes)
+        keys = frozenset(c.path for claim in claims for c in claim.citations if c.path and not c.url)
+        if keys and self.root is not None:
+            self.local = LocalPages(self.root, keys)
+
     async def verify(self, claims: list[Claim]) -> list[ClaimResult]:
         from citecheck import checks
-        from citecheck.fetch.fetcher import FetchTally, fetch_key
+        from citecheck.fetch.fetcher import FetchTally, page_key
 
         progress = self.progress
         progress.start(Stage.fetch)
@@ -234,11 +257,11 @@ class _Run:
         for i in to_check:
             for pos, c in enumerate(claims[i].citations):
                 if policy.checkable(c):
-                    citing.setdefault(c.url or "", []).append(claims[i])
-                    cited_at.setdefault(c.url or "", []).append((i, pos, c))
-        urls_of: dict[str, list[str]] = {}  # fetch key → the URLs as cited
+                    citing.setdefault(c.target or "", []).append(claims[i])
+                    cited_at.setdefault(c.target or "", []).append((i, pos, c))
+        urls_of: dict[str, list[str]] = {}  # fetch key → the URLs (or checkout pages) as cited
         for url in citing:
-            urls_of.setdefault(fetch_key(url), []).append(url)
+            urls_of.setdefault(page_key(url, self.local), []).append(url)
         # Each claim's verdict per source, under a key that orders them the same way whatever
         # order the pages arrive in: those decided without the judge, then the judge's, each in
         # citation order (`policy.pick` takes the first of equals).
@@ -292,7 +315,9 @@ class _Run:
         streaming = judging is not None and not judging.batch
         tally = FetchTally() if progress.on and not streaming else None
         if self.settings.fetch and progress.on:
-            progress.update(sources=len({fetch_key(u) for u in citing if u}))  # as fetch_all counts them
+            progress.update(
+                sources=len({page_key(u, self.local) for u in citing if u})
+            )  # as fetch_all counts
         heartbeat = None
         if progress.on:
             poll = (lambda: {"sources_fetched": tally.done}) if tally is not None else None
@@ -300,7 +325,7 @@ class _Run:
         try:
             fetched = await self._fetch(citing, on_page=on_page if streaming else None, tally=tally)
             for url in sorted(citing):
-                key = fetch_key(url)
+                key = page_key(url, self.local)
                 if key not in handed:
                     page_ready(key, fetched.sources[url], fetched.prepared.get(url))
             if tally is not None:
@@ -328,7 +353,7 @@ class _Run:
     ) -> FetchResult[CheckedPage]:
         from citecheck.checks import preparers
         from citecheck.fetch.archive import archive_notes
-        from citecheck.fetch.fetcher import FetchResult, fetch_all, fetch_key
+        from citecheck.fetch.fetcher import FetchResult, fetch_all, page_key
 
         wanted = sorted(u for u in citing if u)
         if not self.settings.fetch:
@@ -344,7 +369,7 @@ class _Run:
         # which run them as the page arrives.
         by_page: dict[str, list[Claim]] = {}
         for url, cited in citing.items():
-            by_page.setdefault(fetch_key(url), []).extend(cited)
+            by_page.setdefault(page_key(url, self.local), []).extend(cited)
         # fetch_all starts (and stops) its extraction workers itself when the run is large
         # enough, from the launcher started early if there is one (and discards it if not).
         launcher, self.launcher = self.launcher, None
@@ -356,6 +381,7 @@ class _Run:
             launcher=launcher,
             on_page=on_page,
             tally=tally,
+            local=self.local,
         )
         self.notes.extend(archive_notes(self.settings, fetched.sources.values()))
         return fetched
@@ -486,10 +512,11 @@ async def check_async(
     redact: Redactor,
     judge_off_reason: str = "",
     progress: ProgressListener | None = None,
+    root: Path | None = None,
 ) -> Report:
     """The run (see `check`), for a caller with its own event loop."""
     return await _check_async(
-        settings, files, environ, redact, judge_off_reason, launcher=None, progress=progress
+        settings, files, environ, redact, judge_off_reason, launcher=None, progress=progress, root=root
     )
 
 
@@ -501,12 +528,13 @@ async def _check_async(
     judge_off_reason: str,
     launcher: WorkerLauncher | None,
     progress: ProgressListener | None = None,
+    root: Path | None = None,
 ) -> Report:
     """The run; `launcher`, if given, goes to the fetch stage (the caller discards it if the
     run ends before)."""
     from citecheck.output.report import build_report
 
-    run = _Run(settings, environ, redact, launcher, judge_off_reason, Progress(progress))
+    run = _Run(settings, environ, redact, launcher, judge_off_reason, Progress(progress), root)
     claims = run.extract(files)
     if files and not claims and len({e.file for e in run.errors if e.fatal}) == len(files):
         raise ConfigError(
@@ -562,13 +590,16 @@ def check(
     redact: Redactor,
     judge_off_reason: str = "",
     progress: ProgressListener | None = None,
+    root: Path | None = None,
 ) -> Report:
     """One run over `files`, its report redacted by `redact` (the run's: `citecheck.redact`,
     built from its secrets by `citecheck.judge.providers.run_redactor`). `judge_off_reason`
     replaces the default reason of the claims that needed the judge when the caller turned it
     off (the Action, without a key).
     `progress` hears of each stage and of the run's counts as they move
-    (`citecheck.progress`), batch mode's polls included; it is called in this thread."""
+    (`citecheck.progress`), batch mode's polls included; it is called in this thread.
+    `root`: the checkout the files are in, where their internal links are followed to its files
+    (`citecheck.fetch.site`; None: to the site only, when `site-url` names it)."""
     reports: list[Report] = []
     # Started before anything else, the stages' imports included: the worker's imports
     # overlap them and the claims' extraction. This run ends it either way.
@@ -576,7 +607,7 @@ def check(
 
     async def run() -> None:
         reports.append(
-            await _check_async(settings, files, environ, redact, judge_off_reason, launcher, progress)
+            await _check_async(settings, files, environ, redact, judge_off_reason, launcher, progress, root)
         )
 
     # The report is handed out of the event loop's main task rather than returned by it: on

@@ -45,6 +45,7 @@ from citecheck.models import (
     CheckOutcome,
     CheckResult,
     Citation,
+    CitationKind,
     Claim,
     ClaimResult,
     DecidedBy,
@@ -137,8 +138,8 @@ def result(claim: Claim, verdict: Verdict, **fields: object) -> ClaimResult:
 
 
 def checkable(citation: Citation) -> bool:
-    """A citation the run fetches: resolved, with a URL."""
-    return citation.resolve_status == ResolveStatus.ok and bool(citation.url)
+    """A citation the run fetches: resolved, with a URL or a file of the checkout."""
+    return citation.resolve_status == ResolveStatus.ok and bool(citation.url or citation.path)
 
 
 def triage(claim: Claim, *, over_limit: bool) -> ClaimResult | Triage:
@@ -150,12 +151,17 @@ def triage(claim: Claim, *, over_limit: bool) -> ClaimResult | Triage:
     if not live:
         return Triage.ignored
     if not any(checkable(c) for c in live):
-        errors = "; ".join(c.resolve_error or "unresolved" for c in live)
+        # an internal link's error says what it is ("internal link not resolved: set site-root …")
+        internal = [
+            c.resolve_error or "internal link not resolved" for c in live if c.kind == CitationKind.internal
+        ]
+        others = [c.resolve_error or "unresolved" for c in live if c.kind != CitationKind.internal]
+        reasons = [f"citation not resolved: {'; '.join(others)}"] if others else []
         return result(
             claim,
             Verdict.not_verified,
             decided_by=DecidedBy.policy,
-            reason=f"citation not resolved: {errors}",
+            reason="; ".join([*reasons, *internal]),
         )
     if over_limit:
         return result(

@@ -154,6 +154,41 @@ def read_inside(top: Path, rel: str | PurePosixPath) -> bytes:
             os.close(fd)
 
 
+def read_in_tree(top: Path, rel: str | PurePosixPath, max_bytes: int) -> bytes:
+    """At most `max_bytes` + 1 bytes of the regular file `top/rel`, read as a part of the tree
+    (a page an internal link cites): `rel` is a plain path down from `top`, through no `.git` or
+    `node_modules` folder, and a symbolic link on the way is followed only where it stays inside
+    the tree and out of those folders (`link_escape`). Anything else is an `UnsafePathError`; a
+    missing file is `FileNotFoundError`. The file opened is the one checked: its resolved path,
+    opened without following a link."""
+    parts = _parts(rel)
+    if any(p in SKIP_DIRS for p in parts[:-1]) or parts[-1] in SKIP_DIRS:
+        raise UnsafePathError(f"{'/'.join(parts)} is in a folder that is no part of the tree's pages")
+    path = top.joinpath(*parts)
+    if not path.is_symlink() and not path.exists():
+        raise FileNotFoundError(str(rel))
+    why = link_escape(path, top)
+    if why is not None:
+        raise UnsafePathError(f"{'/'.join(parts)} is {why}")
+    real = path.resolve(strict=True)
+    try:
+        fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | _CLOEXEC)
+    except OSError as exc:
+        raise UnsafePathError(f"{'/'.join(parts)} cannot be opened: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UnsafePathError(f"{'/'.join(parts)} is not a regular file: not read")
+        os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        left = max_bytes + 1
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def write_inside(
     top: Path,
     rel: str | PurePosixPath,

@@ -71,8 +71,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from markdown_it.token import Token
+
 from citecheck.config import DEFAULT_EXTRACT_BUDGET_S
-from citecheck.extract import bibliography, parser, resolve
+from citecheck.extract import anchors, bibliography, parser, resolve
 from citecheck.extract.block import Anchor, PandocKeys
 from citecheck.extract.drafts import Item
 from citecheck.extract.forms import pandoc
@@ -92,6 +94,9 @@ from citecheck.models import ResolveStatus as RS
 
 DEFAULT_MAX_BYTES = 5 * 1024 * 1024
 
+
+# An attribute list naming an id, or a MyST label: `{#id}`, `{: #id}`, `(label)=`.
+_DECLARES = re.compile(r"\{:?[ \t]*#[\w.:-]|\)=[ \t]*$", re.MULTILINE)
 
 # An in-page link whose text is a number: "[(1)](#references)", "[[2]](#refs)".
 _NUMBER_LINK = re.compile(r"\[[\s(\[_*]*(\d{1,3})[\s)\]_*]*\]")
@@ -204,20 +209,33 @@ class _Resolver:
         return []
 
     def anchor(self, item: Anchor) -> list[Citation]:
-        """An in-page link to a reference entry cites what the entry cites; to anything else (a
-        heading, a note without a URL) it is navigation and cites nothing, but for a number,
-        "[(1)](#references)", which is that entry of the reference list."""
+        """An in-page link to a reference entry cites what the entry cites; for a number,
+        "[(1)](#references)", that entry of the reference list; to a note or an entry without a
+        URL, nothing (the note's own citation, if any, is the sentence's); to anything else (a
+        heading, a section, an anchor of a page this file is part of) it cites that part of the
+        project's own pages: an internal citation, resolved with the checkout
+        (`citecheck.fetch.site`)."""
         anchors = self.walked.anchors
         cits = [
             Citation(raw=item.raw, kind=CitationKind.reference, identifier=f"#{item.id}", url=url)
             for url in anchors.get(item.id, ())[: resolve.MAX_REFERENCES_PER_BRACKET]
         ]
+        if item.id in anchors:
+            return cits or [
+                Citation(
+                    raw=item.raw,
+                    kind=CitationKind.reference,
+                    identifier=f"#{item.id}",
+                    resolve_status=RS.error,
+                    resolve_error=f"reference #{item.id} has no URL or DOI",
+                )
+            ]
         number = _NUMBER_LINK.match(item.raw)
-        if item.id not in anchors and number and self.index.references:
+        if number and self.index.references:
             mention = resolve.Mention(item.raw, CitationKind.numbered, number.group(1), 0, 0, True)
             cit = resolve.mention_citation(mention, self.index)
-            cits.append(cit.model_copy(update={"start": None, "end": None}))
-        return cits
+            return [cit.model_copy(update={"start": None, "end": None})]
+        return [Citation(raw=item.raw, kind=CitationKind.internal, identifier=f"#{item.id}")]
 
     def footnote(self, label: str) -> list[Citation]:
         """A footnote reference (`[^label]`, or "#id" for an inline `^[…]`): its body's sources."""
@@ -231,6 +249,33 @@ class _Resolver:
 # --- public entry points ----------------------------------------------------------------------------
 
 
+def _walk(text: str, file: str, clock: Clock) -> tuple[list[Token], dict[str, Any], Walked]:
+    """Steps 1 to 5 (see the module's docstring): the file's tokens, the parser's env, and what
+    the walk found."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    mdx = file.lower().endswith(".mdx")
+    # ids of attribute lists and MyST labels, read before blanking takes them (`anchors`)
+    declared = anchors.declared_lines(text.split("\n")) if _DECLARES.search(text) else None
+    text = blank_markup(blank_non_markdown(text, mdx=mdx), mdx=mdx)
+    tokens, env = parser.parse(text)
+    return tokens, env, walk(tokens, text.split("\n"), file, env, clock, declared)
+
+
+def anchor_sources(
+    text: str, file: str, *, budget_s: float | None = DEFAULT_EXTRACT_BUDGET_S
+) -> dict[str, list[str]]:
+    """The anchors of a Markdown text that an in-page link cites through: a reference-list
+    entry's (its URLs; [] for one without) or a block's that names sources. A text whose
+    extraction stops names none."""
+    try:
+        return _walk(text, file, Clock(budget_s))[2].anchors
+    except Stopped:
+        return {}
+
+
 def extract_text(
     text: str, file: str, *, budget_s: float | None = None, source: Path | None = None
 ) -> ExtractedDocument:
@@ -241,16 +286,9 @@ def extract_text(
     file on disk, whose folder holds the bibliography its pandoc citations name (None: no
     bibliography file is read; `citecheck.extract.bibliography`)."""
     clock = Clock(budget_s)
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
     doc = ExtractedDocument(file=file)
-    mdx = file.lower().endswith(".mdx")
-    text = blank_markup(blank_non_markdown(text, mdx=mdx), mdx=mdx)
-    tokens, env = parser.parse(text)
     try:
-        walked = walk(tokens, text.split("\n"), file, env, clock)
+        tokens, env, walked = _walk(text, file, clock)
         doc.references = walked.references
         front = next((t.content for t in tokens[:1] if t.type == "front_matter"), "")
         _finish(walked, doc, clock, _Keys(front, _aliases(env), source))

@@ -282,12 +282,12 @@ class _Sentences:
         and the block's lead link."""
         items: list[tuple[int, Item]] = []
         for lk in self.link_items.get(k, []):
-            if lk.citation is not None:
+            if lk.anchor is not None and (anchor := _own_anchor(lk.anchor, self.file)):
+                items.append((lk.start, Anchor(anchor, f"[{self.text[lk.start : lk.end]}](#{anchor})")))
+            elif lk.citation is not None:
                 # one copy with its offsets set (setting them on a copy costs twice as much)
                 c = lk.citation.model_copy(update={"start": max(lk.start, s) - s, "end": min(lk.end, e) - s})
                 items.append((lk.start, c))
-            elif lk.anchor is not None and (anchor := _own_anchor(lk.anchor, self.file)):
-                items.append((lk.start, Anchor(anchor, f"[{self.text[lk.start : lk.end]}](#{anchor})")))
         for fs, fe, c in self.point_items.get(k, ()):
             items.append((fs, c.model_copy(update={"start": fs - s, "end": min(fe, e) - s})))
         seen: set[tuple[str, str, str]] = set()

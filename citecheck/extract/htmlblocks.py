@@ -113,8 +113,9 @@ def html_prose(
                 drafts.extend(row_drafts(cells, pb.headers, file, defines_fields(pb.headers)))
                 continue
             block = _html_block(pb, first, bases)
-            for anchor in block.anchors:
-                anchors.setdefault(anchor, block_urls(block))
+            if block.anchors and (urls := block_urls(block)):
+                for anchor in block.anchors:  # an entry with sources (one without is a section)
+                    anchors.setdefault(anchor, urls)
             drafts.extend(
                 block_drafts(block, file, quote=attributed, extra=extra or None, list_item=pb.element == "li")
             )

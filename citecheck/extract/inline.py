@@ -310,7 +310,13 @@ class _Scan:
                 link_text = "".join(self.parts[self.link_part :])
                 cited = _link_citation(link_tok, link_text, self.line, self.cur)
                 # "[(1)](compare-nats.md#references)": an anchor of a page, maybe this one's
-                page_anchor = href if cited is None and _PAGE_ANCHOR.fullmatch(href) else None
+                page_anchor = (
+                    href
+                    if cited is not None
+                    and cited.kind == CitationKind.internal
+                    and _PAGE_ANCHOR.fullmatch(href)
+                    else None
+                )
                 self.block.links.append(Link(self.link_start, self.vlen, cited, anchor=page_anchor))
             self.past_link_tail(link_tok)
         self.link_tok = None

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from citecheck.extract.bibliography import Bibliography
 from citecheck.extract.citations import urls_in, web_url
 from citecheck.extract.forms import pandoc
-from citecheck.extract.urls import parse_text_fragment
+from citecheck.extract.urls import internal_target, parse_text_fragment
 from citecheck.models import Citation, CitationKind, Reference, ResolveStatus
 
 # --- citations ---------------------------------------------------------------------------------
@@ -40,11 +40,19 @@ from citecheck.models import Citation, CitationKind, Reference, ResolveStatus
 def link_citation(
     raw: str, kind: CitationKind, href: str, title: str | None = None, identifier: str | None = None
 ) -> Citation | None:
-    """A citation for a link target; None when the target is not a web source."""
+    """A citation for a link target: a web source, or one of the project's own pages (kind
+    `internal`, its target as written, resolved by `citecheck.fetch.site`); None for what is
+    neither (mailto:, an in-page anchor alone, which the walk follows)."""
     url = web_url(href)
     if url is None:
-        return None
-    cit = Citation(raw=raw, kind=kind, identifier=identifier, url=url, text_fragment=parse_text_fragment(url))
+        target = internal_target(href)
+        if target is None:
+            return None
+        cit = Citation(raw=raw, kind=CitationKind.internal, identifier=target)
+    else:
+        cit = Citation(
+            raw=raw, kind=kind, identifier=identifier, url=url, text_fragment=parse_text_fragment(url)
+        )
     if title and "citecheck-ignore" in title:
         cit.resolve_status = ResolveStatus.skipped
         cit.resolve_error = "link title says citecheck-ignore"

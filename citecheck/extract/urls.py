@@ -60,6 +60,26 @@ def web_target(href: str) -> str | None:
     return "https://" + href if _SCHEMELESS_HOST.match(href) else None
 
 
+# A scheme: "mailto:", "tel:", "javascript:", "data:", "ftp:" (a web one is read by `web_target`).
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,30}:")
+# What no path of a checkout holds: a blanked template ("{{ site.baseurl }}"), spaces, brackets
+# of an unparsed expression.
+_NOT_A_PATH = re.compile(r"[\s<>{}|\\^`\ue000]")
+
+
+def internal_target(href: str) -> str | None:
+    """A link target that names one of the project's own pages, as written: a relative link
+    ("../reference/config.md#timeout", "sp800-63a.html"), a site path ("/rules/x",
+    "/settings#allowbuilds"); None for a web URL, another scheme (mailto:, tel:), an in-page
+    anchor alone ("#id", read apart), or what is no path (a blanked template, an expression)."""
+    href = href.strip()
+    if not href or href[0] in "#?" or web_target(href) is not None or _SCHEME.match(href):
+        return None
+    if _NOT_A_PATH.search(href) is not None:
+        return None
+    return href
+
+
 def text_fragment_suffix(url: str) -> str:
     """The URL's `#…` fragment when it holds a `:~:` directive (kept when a URL is
     canonicalised: it is the author's pointer into the page), else ""."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from markdown_it.token import Token
 
-from citecheck.extract import resolve
+from citecheck.extract import anchors, resolve
 from citecheck.extract.block import Block, apply_mask, block_urls
 from citecheck.extract.drafts import Draft, block_drafts
 from citecheck.extract.htmlblocks import KRAMDOWN, html_markdown, html_prose
@@ -43,22 +43,40 @@ class Walked:
     references: list[Reference]
     notes: list[Reference]  # lines opening with a superscript number, outside a reference list
     footnotes: dict[str, Footnote]
-    anchors: dict[str, list[str]]  # id → the URLs of the entry that declares it
+    # id → the URLs of the reference entry, or of the block naming sources, that declares it
+    anchors: dict[str, list[str]]
     linked: dict[str, str]  # "zarin et al. 2016" → the URL of a link with that text
 
 
-def walk(tokens: list[Token], lines: list[str], file: str, env: dict[str, Any], clock: Clock) -> Walked:
-    """The drafts of a parsed file, and what their citations resolve against."""
-    return _Walk(tokens, lines, file, env, clock).run()
+def walk(
+    tokens: list[Token],
+    lines: list[str],
+    file: str,
+    env: dict[str, Any],
+    clock: Clock,
+    declared: dict[int, list[str]] | None = None,
+) -> Walked:
+    """The drafts of a parsed file, and what their citations resolve against. `declared`: the
+    ids attribute lists and MyST labels declare, by line (`anchors.declared_lines`, read before
+    they were blanked)."""
+    return _Walk(tokens, lines, file, env, clock, declared or {}).run()
 
 
 class _Walk:
     """The walk's state: where it stands in the document's structure, and what it found."""
 
     def __init__(
-        self, tokens: list[Token], lines: list[str], file: str, env: dict[str, Any], clock: Clock
+        self,
+        tokens: list[Token],
+        lines: list[str],
+        file: str,
+        env: dict[str, Any],
+        clock: Clock,
+        declared: dict[int, list[str]],
     ) -> None:
         self.tokens, self.lines, self.file, self.env, self.clock = tokens, lines, file, env, clock
+        self.declared = declared
+        self.heading_ids: list[str] = []  # a reference list's heading's ids, for the entry under it
         self.titles = target_titles(tokens) if any("](#" in ln for ln in lines) else {}
         self.found = Walked(drafts=[], references=[], notes=[], footnotes={}, anchors={}, linked={})
         self.drafts = self.found.drafts
@@ -173,6 +191,9 @@ class _Walk:
             if resolve.is_reference_heading(inline.content):
                 self.ref_section = level
                 self.notes_section = resolve.is_notes_heading(inline.content)
+            elif self.ref_section is not None:
+                # "### Smith 2020 {#ref-a}" over its entry: an in-page link to it cites the entry
+                self.heading_ids = [*anchors.slugs(inline.content), *self.declared_in(tok)]
 
     def blockquote_open(self, i: int, tok: Token) -> None:
         ctx, attribution = blockquote_context(self.tokens, i, self.prev_inline, self.env, self.clock)
@@ -273,14 +294,28 @@ class _Walk:
         """The block's visible text, and the anchors it declares and the works it links noted."""
         children(tok, self.env, self.clock)
         block = scan_inline(tok, self.lines, self.titles)
-        for anchor in block.anchors:
+        ids = block.anchors
+        if self.declared:
+            ids = [*ids, *self.declared_in(tok)]
+        if self.heading_ids and self.ref_section is not None:
+            ids, self.heading_ids = [*ids, *self.heading_ids], []
+        if ids:
             # the entry an in-document link points to: this reference-list item, or this block
-            self.found.anchors.setdefault(
-                anchor, self.ref_item.ref.urls if self.ref_item is not None else block_urls(block)
-            )
+            # when it names sources; one without, outside a reference list, is a section
+            urls = self.ref_item.ref.urls if self.ref_item is not None else block_urls(block)
+            if urls or self.ref_section is not None:
+                for anchor in ids:
+                    if anchor:
+                        self.found.anchors.setdefault(anchor, urls)
         note_linked_works(block, self.found.linked)
         self.prev_inline = tok
         return block
+
+    def declared_in(self, tok: Token) -> list[str]:
+        """The ids attribute lists and labels declare for the block of `tok`'s lines."""
+        if not self.declared or not tok.map:
+            return []
+        return [ident for line in range(tok.map[0], tok.map[1]) for ident in self.declared.get(line, ())]
 
     def paragraph(self, i: int, block: Block, attributed: bool, spoken: bool) -> None:
         """A block of prose: its drafts, or a footnote body's."""

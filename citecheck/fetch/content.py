@@ -482,8 +482,21 @@ async def extract_page(
     read = reader(body, content_type, url)
     if isinstance(read, ExtractedContent):
         return read, None
+    return await run_read(read, len(body), worker=worker, prepare=prepare, limit_s=limit_s)
+
+
+async def run_read(
+    read: Read,
+    size: int,
+    *,
+    worker: ExtractionWorker | None = None,
+    prepare: Prepare[T] | None = None,
+    limit_s: float | None = None,
+) -> tuple[ExtractedContent, T | None]:
+    """`read` run where a page is read (see `extract_page`): in a worker process within
+    `limit_s`, prepared there; else in a thread, not prepared. `size`: the body's bytes."""
     if worker is not None:
-        return await worker.extract(read, prepare=prepare, limit_s=limit_s, size=len(body))
+        return await worker.extract(read, prepare=prepare, limit_s=limit_s, size=size)
     return usable(await asyncio.to_thread(read)), None
 
 

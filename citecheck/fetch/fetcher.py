@@ -75,7 +75,7 @@ from citecheck.fetch.blocking import (
     blocked_reason,
     challenge_page,
 )
-from citecheck.fetch.content import ExtractedContent, Prepare, extract_page
+from citecheck.fetch.content import ExtractedContent, Prepare, extract_page, run_read
 from citecheck.fetch.guard import (
     DOI_RESOLVERS,
     GuardError,
@@ -84,6 +84,7 @@ from citecheck.fetch.guard import (
     normalize_host,
     parse_url,
 )
+from citecheck.fetch.local import LocalPages, read_page
 from citecheck.fetch.transport import GuardedTransport
 from citecheck.fetch.workers import (
     HTML_IMPORTS,
@@ -128,6 +129,12 @@ _START_SLICE = 16
 def fetch_key(url: str) -> str:
     """The URL as sent: without its fragment, which never reaches the server."""
     return url.split("#", 1)[0]
+
+
+def page_key(target: str, local: LocalPages | None) -> str:
+    """What one fetch is for: a URL's `fetch_key`, or a checkout page's key as it is (its
+    anchor names the part of the page that is the source)."""
+    return target if local is not None and target in local.keys else fetch_key(target)
 
 
 def check_hop(url: httpx.URL, settings: Settings, *, first: bool, archive: bool = False) -> None:
@@ -283,8 +290,10 @@ class Fetcher:
         worker: ExtractionWorker | None = None,
         prepare: Mapping[str, Prepare[Any]] | None = None,
         tally: FetchTally | None = None,
+        local: LocalPages | None = None,
     ) -> None:
         self.settings = settings
+        self.local = local  # the checkout's pages among the keys (`citecheck.fetch.local`)
         self.cache = cache
         self.worker = worker
         # What to prepare of each page where it is extracted, by fetch key (see `fetch_all`).
@@ -415,9 +424,12 @@ class Fetcher:
 
     async def fetch(self, url: str) -> FetchedSource:
         try:
-            source = await self._fetch(url)
-            if self.archive.wants(source):
-                source = await self.archive.rescue(source)
+            if self.local is not None and url in self.local.keys:
+                source = await self._fetch_local(url)
+            else:
+                source = await self._fetch(url)
+                if self.archive.wants(source):
+                    source = await self.archive.rescue(source)
         except Exception as exc:
             # No URL may crash the run: whatever this one met fails it alone (the tests of
             # every input form make sure the known ones are named better than this).
@@ -463,6 +475,51 @@ class Fetcher:
             entry = source.model_dump(mode="json", exclude={"info": {"from_cache"}})
             self.cache.put(CACHE_NAMESPACE, key, entry)
         return source
+
+    async def _fetch_local(self, key: str) -> FetchedSource:
+        """A page of the checkout (`citecheck.fetch.local`): read from the tree, never cached
+        (it is the commit's), its text made and its claims checked where a page's are, under
+        the same deadline."""
+        info = SourceInfo(url=key)
+        if not self.settings.fetch:
+            return FetchedSource(info=info, outcome=FetchOutcome.skipped, error="fetching is disabled")
+        assert self.local is not None
+        found = read_page(self.local.root, key, self.settings.max_source_bytes)
+        if isinstance(found, FetchedSource):
+            return found.model_copy(update={"fetched_at": time.time()})
+        info, read, size = found
+        common = {"info": info, "fetched_at": time.time()}
+        try:
+            content, prepared = await run_read(
+                read,
+                size,
+                worker=self.worker,
+                prepare=self.prepare.get(key),
+                limit_s=self.settings.timeout_s,
+            )
+        except TimeoutError:
+            return FetchedSource(outcome=FetchOutcome.not_extractable, error=self._overrun(), **common)
+        return self._read_source(key, content, prepared, common)
+
+    def _read_source(
+        self, key: str, content: ExtractedContent, prepared: Any, common: dict[str, Any]
+    ) -> FetchedSource:
+        """The source a page's text makes: `ok` with its text, or not extractable saying why;
+        what was prepared of it kept for `fetch_all` to return."""
+        if prepared is not None:
+            self.prepared[key] = prepared
+        if content.error is not None:
+            return FetchedSource(
+                outcome=FetchOutcome.not_extractable, error=content.error, title=content.title, **common
+            )
+        return FetchedSource(
+            outcome=FetchOutcome.ok,
+            text=content.text,
+            title=content.title,
+            date=content.date,
+            text_hash=digest(content.text),
+            **common,
+        )
 
     async def _fetch_network(
         self,
@@ -596,20 +653,7 @@ class Fetcher:
             return FetchedSource(
                 outcome=FetchOutcome.blocked, error=blocked_reason(dl.status, page), **common
             )
-        if prepared is not None:
-            self.prepared[info.url] = prepared
-        if content.error is not None:
-            return FetchedSource(
-                outcome=FetchOutcome.not_extractable, error=content.error, title=content.title, **common
-            )
-        return FetchedSource(
-            outcome=FetchOutcome.ok,
-            text=content.text,
-            title=content.title,
-            date=content.date,
-            text_hash=digest(content.text),
-            **common,
-        )
+        return self._read_source(info.url, content, prepared, common)
 
     async def _prepared_again(self, source: FetchedSource, limit_s: float) -> FetchedSource:
         """A page from the cache, prepared (its claims checked) in a worker within `limit_s`
@@ -717,8 +761,11 @@ async def fetch_all(
     launcher: WorkerLauncher | None = None,
     on_page: OnPage[T] | None = None,
     tally: FetchTally | None = None,
+    local: LocalPages | None = None,
 ) -> FetchResult[T]:
-    """Fetch every URL once (fragments ignored).
+    """Fetch every URL once (fragments ignored), and read every page of the checkout `local`
+    names among them (their keys are paths, "docs/x.md#timeout", whose anchor names the part
+    of the page that is the source: `citecheck.fetch.local`).
 
     `ssl_context` replaces the default verification context (certifi's CA bundle), e.g. to
     trust a test CA or an intranet CA; host names are verified either way. `prepare` gives,
@@ -740,7 +787,8 @@ async def fetch_all(
     it; without `on_page`, the pages' tasks run exactly as they would without a listener).
     """
     given = list(dict.fromkeys(urls))
-    keys = list(dict.fromkeys(fetch_key(u) for u in given))
+
+    keys = list(dict.fromkeys(page_key(u, local) for u in given))
     processes = worker_processes(settings, len(keys)) if worker is None else 0
     own = processes > 0
     if launcher is not None and not own:
@@ -752,7 +800,9 @@ async def fetch_all(
     elif own and worker is None:
         # Started at the first page to read, importing what its pages need as they come.
         worker = ExtractionWorker(processes)
-    fetcher = Fetcher(settings, cache, ssl_context=ssl_context, worker=worker, prepare=prepare, tally=tally)
+    fetcher = Fetcher(
+        settings, cache, ssl_context=ssl_context, worker=worker, prepare=prepare, tally=tally, local=local
+    )
 
     async def fetch_one(key: str) -> FetchedSource:
         source = await fetcher.fetch(key)
@@ -770,8 +820,10 @@ async def fetch_all(
             await worker.aclose()
     fetched = dict(zip(keys, sources, strict=True))
     return FetchResult(
-        sources={u: fetched[fetch_key(u)] for u in given},
-        prepared={u: fetcher.prepared[fetch_key(u)] for u in given if fetch_key(u) in fetcher.prepared},
+        sources={u: fetched[page_key(u, local)] for u in given},
+        prepared={
+            u: fetcher.prepared[page_key(u, local)] for u in given if page_key(u, local) in fetcher.prepared
+        },
     )
 
 
