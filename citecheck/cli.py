@@ -281,6 +281,27 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"the archive's availability API (default {DEFAULT_ARCHIVE_URL}; a mirror that answers "
         "the same JSON, or a test's stand-in)",
     )
+    g = p.add_argument_group("internal links")
+    g.add_argument(
+        "--root",
+        type=Path,
+        metavar="DIR",
+        help="the checkout internal links are followed in (default: the git working tree here, else the "
+        "current folder); a draft on standard input follows its links only when --root is given, as "
+        "the file --stdin-name names in it",
+    )
+    g.add_argument(
+        "--site-root",
+        metavar="DIRS",
+        help="the folders of the checkout a site path (/rules/x) starts from, tried in order "
+        "(comma list, e.g. docs,.; default: the checkout's root)",
+    )
+    g.add_argument(
+        "--site-url",
+        metavar="URL",
+        help="the published site: a link no file of the checkout answers is fetched from it (its "
+        "host must pass --allowed-domains)",
+    )
     g = p.add_argument_group("pre-commit and editors")
     g.add_argument(
         "--judge-optional",
@@ -411,6 +432,8 @@ _SETTING_FLAGS = (
     "archive",
     "archive_check",
     "archive_url",
+    "site_root",
+    "site_url",
 )
 
 
@@ -641,10 +664,14 @@ def cmd_check(args: argparse.Namespace, redact: Redactor) -> int:
     if not files and errors and not from_stdin:
         what = f"the paths and the git base ({git_flag}) you gave" if git_flag else "the paths you gave"
         raise ConfigError("no Markdown file could be selected", f"check {what}", code="no-input")
+    root = checkout_root(args.root)
     with contextlib.ExitStack() as stack:
         if from_stdin:
             stdin = _read_stdin(settings.max_file_bytes)
-            files.append(stack.enter_context(draft_file(stdin, _stdin_name(args))))
+            draft = stack.enter_context(draft_file(stdin, _stdin_name(args)))
+            if args.root is not None:  # its internal links are followed as the named file's
+                draft = draft.model_copy(update={"place": draft.display})
+            files.append(draft)
         # The bar (or lines) ends with the run, before anything else is printed.
         progress = stack.enter_context(progress_display(args.progress, sys.stderr, os.environ))
         report = check(
@@ -654,6 +681,7 @@ def cmd_check(args: argparse.Namespace, redact: Redactor) -> int:
             redact=redact,
             judge_off_reason=judge_off_reason,
             progress=progress,
+            root=root,
         )
     # Imported once the run is done: the run's first step starts an extraction worker,
     # whose imports overlap everything imported after it.
@@ -666,6 +694,17 @@ def cmd_check(args: argparse.Namespace, redact: Redactor) -> int:
     if args.fix:
         apply_fixes(report, local, redact, ask=not args.yes)
     return exit_code(report)
+
+
+def checkout_root(given: Path | None) -> Path:
+    """The checkout internal links are followed in: `--root`, else the git working tree of the
+    current folder (the nearest folder up with a `.git`), else the current folder."""
+    if given is not None:
+        if not given.is_dir():
+            raise ConfigError(f"--root {given}: not a folder", "name the checkout's folder", code="usage")
+        return given.resolve()
+    here = Path.cwd().resolve()
+    return next((d for d in (here, *here.parents) if (d / ".git").exists()), here)
 
 
 def _judge_if_key(settings: Settings) -> tuple[Settings, str]:

@@ -43,7 +43,7 @@ from citecheck.extract.phrases.grammar import (
 from citecheck.extract.phrases.reader import addresses_reader, is_imperative_or_opinion
 from citecheck.extract.phrases.unchecked import states_nothing_checkable
 from citecheck.extract.urls import is_change_path, is_change_reference
-from citecheck.models import Citation, ClaimKind
+from citecheck.models import Citation, CitationKind, ClaimKind
 from citecheck.models import ResolveStatus as RS
 
 
@@ -236,9 +236,13 @@ def _ignored(c: Candidate) -> bool:
 
 def _change_reference(c: Candidate) -> bool:
     """A change log's entry whose only citations are pull-request, issue or commit
-    cross-references: "Fix X ([#123](…))"."""
-    return not c.kinds and all(
-        isinstance(x, Citation) and is_change_reference(x.raw, x.url or "") for x in c.citations
+    cross-references: "Fix X ([#123](…))"; its links to the project's own pages name what changed
+    ("Fix: [brace-style](/docs/rules/brace-style) false positive …"), they are no other source."""
+    refs = [x for x in c.citations if not (isinstance(x, Citation) and x.kind == CitationKind.internal)]
+    return (
+        not c.kinds
+        and bool(refs)
+        and all(isinstance(x, Citation) and is_change_reference(x.raw, x.url or "") for x in refs)
     )
 
 

@@ -67,15 +67,27 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,30}:")
 _NOT_A_PATH = re.compile(r"[\s<>{}|\\^`\ue000]")
 
 
+# What a link to the project's own files names when it is no page but an asset: an image, a
+# video, a sound, an archive, a font (a figure's zoom link, a download): no source of text.
+_ASSET = re.compile(
+    r"\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp|tiff?|mp4|webm|mov|m4v|mp3|wav|ogg|zip|tar|gz|tgz|bz2|xz|7z|"
+    r"woff2?|ttf|otf|eot)$",
+    re.IGNORECASE,
+)
+
+
 def internal_target(href: str) -> str | None:
     """A link target that names one of the project's own pages, as written: a relative link
     ("../reference/config.md#timeout", "sp800-63a.html"), a site path ("/rules/x",
     "/settings#allowbuilds"); None for a web URL, another scheme (mailto:, tel:), an in-page
-    anchor alone ("#id", read apart), or what is no path (a blanked template, an expression)."""
+    anchor alone ("#id", read apart), an asset (an image, an archive: `_ASSET`), or what is no
+    path (a blanked template, an expression)."""
     href = href.strip()
     if not href or href[0] in "#?" or web_target(href) is not None or _SCHEME.match(href):
         return None
     if _NOT_A_PATH.search(href) is not None:
+        return None
+    if _ASSET.search(href.split("#", 1)[0].split("?", 1)[0]) is not None:
         return None
     return href
 

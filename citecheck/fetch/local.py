@@ -12,7 +12,7 @@ under the source's deadline, with the claims' checks (`content.run_read`):
   (`citecheck.extract.anchors.section`; an anchor it does not declare leaves the whole page), a
   Jekyll page's `{% include_relative %}` parts put in place, then rendered (markdown-it) and
   read as a reader sees it (`content.visible_text`);
-- HTML as a fetched HTML page; plain text as it is.
+- HTML and PDF as a fetched page of the kind; plain text as it is.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pathlib import Path
 from citecheck.errors import UnsafePathError
 from citecheck.extract import anchors
 from citecheck.extract.markup import blank_markup, blank_non_markdown, drop_fill
-from citecheck.fetch.content import ExtractedContent, Read, extract_html, visible_text
+from citecheck.fetch.content import ExtractedContent, Read, extract_html, pdf_content, visible_text
 from citecheck.fetch.site import MARKDOWN_PAGES
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
 from citecheck.safe_paths import read_in_tree
@@ -63,12 +63,11 @@ def read_page(root: Path, key: str, max_bytes: int) -> FetchedSource | tuple[Sou
     truncated = len(data) > max_bytes
     data = data[:max_bytes]
     low = rel.lower()
+    kinds = {".pdf": "application/pdf", ".html": "text/html", ".htm": "text/html"}
     kind = (
         "text/markdown"
         if low.endswith(MARKDOWN_PAGES)
-        else "text/html"
-        if low.endswith((".html", ".htm"))
-        else "text/plain"
+        else kinds.get(posixpath.splitext(low)[1], "text/plain")
     )
     info = info.model_copy(update={"content_type": kind, "bytes_fetched": len(data), "truncated": truncated})
     text = data.decode("utf-8", "replace")
@@ -79,6 +78,8 @@ def read_page(root: Path, key: str, max_bytes: int) -> FetchedSource | tuple[Sou
         read = functools.partial(markdown_content, text, anchor, low.endswith(".mdx"))
     elif kind == "text/html":
         read = functools.partial(extract_html, text, None)
+    elif kind == "application/pdf":
+        read = functools.partial(pdf_content, data)
     else:
         read = functools.partial(ExtractedContent, text, None, None, None, "text")
     return info, read, len(data)

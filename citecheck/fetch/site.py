@@ -18,8 +18,9 @@ in this order:
    route too. A Jekyll page assembled from its sections (`{% include_relative s.md %}`) is one
    page: an anchor is looked for in all its parts, and a link to it names the part that holds
    the anchor.
-   The file is a page only if it is Markdown, HTML or plain text (`PAGE_SUFFIXES`): a link to
-   an image, a script or a folder without an index page is listed as not resolved, never read.
+   The file is a page only if it is Markdown, HTML, PDF or plain text (`PAGE_SUFFIXES`): a link
+   to a script, a data file or a folder without an index page is listed as not resolved, never
+   read (a link to an image or an archive is no citation at all: `extract.urls.internal_target`).
    An anchor names a part of the page (`citecheck.extract.anchors`): the source is that part,
    "docs/reference/config.md#timeout"; an anchor of a reference-list entry cites the entry's
    URL, as `[N]` does; one the page does not declare leaves the whole page (an in-page one,
@@ -55,7 +56,7 @@ from citecheck.safe_paths import read_in_tree
 from citecheck.select import walk_files
 
 MARKDOWN_PAGES = (".md", ".mdx", ".markdown")
-PAGE_SUFFIXES = (*MARKDOWN_PAGES, ".html", ".htm", ".txt", ".rst")
+PAGE_SUFFIXES = (*MARKDOWN_PAGES, ".html", ".htm", ".pdf", ".txt", ".rst")
 _INDEX_NAMES = ("index.md", "README.md", "_index.md", "index.mdx", "readme.md", "index.html")
 MAX_PAGES = 20_000  # pages of the checkout read for their routes
 FRONT_BYTES = 16 * 1024  # what is read of a page for its route (front matter, includes)
@@ -233,7 +234,7 @@ class Site:
             if path.is_file():
                 if not name.lower().endswith(PAGE_SUFFIXES):
                     return Target(
-                        error=f"{NOT_RESOLVED} ({name} is no page: only Markdown, HTML and text are read)"
+                        error=f"{NOT_RESOLVED} ({name} is no page: only Markdown, HTML, PDF, text are read)"
                     )
                 return Target(path=name)
         if rel and (self.root / rel).is_dir():

@@ -160,6 +160,8 @@ ALL_INPUTS = (
     "exclude",
     "archive",
     "archive-check",
+    "site-root",
+    "site-url",
     "comment",
     "comment-id",
     "annotations",
@@ -871,6 +873,9 @@ class Run:
             redact=self.redact,
             judge_off_reason=judge_off_reason,
             progress=self.stages,  # a group per stage, progress lines and batch mode's polls in it
+            # internal links are followed to the files of the tree checked: the workspace, or the
+            # fork-safe part 2's snapshot of the PR's head
+            root=self.tree,
         )
 
     def finish(self, report: Report, selection: Selection) -> Report:

@@ -113,6 +113,7 @@ class CitationOutcome(BaseModel):
     kind: CitationKind
     identifier: str | None = None
     url: str | None = None
+    path: str | None = None  # an internal link's file of the checkout (CITECHECK_ROOT), with its anchor
     # ok: the source was fetched; skipped: not attempted (fetching off, past max_citations, a
     # citecheck-ignore marker); error: the citation did not resolve, or the source could not be read.
     resolve_status: Literal["ok", "skipped", "error"]

@@ -38,6 +38,7 @@ from citecheck.config import Settings
 from citecheck.draft import draft_file
 from citecheck.errors import CitecheckError
 from citecheck.extract.document import extract_file
+from citecheck.fetch.site import Checkout, resolve_internal
 from citecheck.mcp.errors import EVALUATION_NOT_FOUND, INVALID_INPUT, STORE_FAILED, ToolError
 from citecheck.mcp.schema import (
     CitationOutcome,
@@ -65,6 +66,12 @@ from citecheck.redact import Redactor
 ALLOW_FETCH_ENV = "CITECHECK_ALLOW_FETCH"
 BASE_URL_ENV = "CITECHECK_BASE_URL"
 PRIVATE_HOSTS_ENV = "CITECHECK_ALLOW_PRIVATE_HOSTS"
+# Internal links (`citecheck.fetch.site`): the checkout the drafts belong to (a draft's
+# `file_name` is its place in it), and its site; from the environment only, so a call cannot
+# have the server read files elsewhere.
+ROOT_ENV = "CITECHECK_ROOT"
+SITE_ROOT_ENV = "CITECHECK_SITE_ROOT"
+SITE_URL_ENV = "CITECHECK_SITE_URL"
 # The CLI's default fail-on list without `limit` (see the module's docstring).
 MCP_FAIL_ON = [c for c in policy.DEFAULT_FAIL_ON if c != "limit"]
 
@@ -82,6 +89,9 @@ class ServerEnvironment:
     base_url: str | None  # CITECHECK_BASE_URL: the judge's API (openai-compatible servers, proxies)
     private_hosts: list[str]  # CITECHECK_ALLOW_PRIVATE_HOSTS: admitted past the SSRF guard
     home: Path  # the evaluations and the source cache
+    root: Path | None  # CITECHECK_ROOT: the checkout the drafts' internal links are followed in
+    site_root: str  # CITECHECK_SITE_ROOT: as `site-root`
+    site_url: str | None  # CITECHECK_SITE_URL: as `site-url`
     # The server's one redactor, from the secrets of this environment: every result, stored
     # evaluation, error and line on standard error.
     redact: Redactor
@@ -96,6 +106,9 @@ class ServerEnvironment:
             base_url=environ.get(BASE_URL_ENV, "").strip() or None,
             private_hosts=hosts,
             home=cache_home(environ),
+            root=Path(root).resolve() if (root := environ.get(ROOT_ENV, "").strip()) else None,
+            site_root=environ.get(SITE_ROOT_ENV, "").strip(),
+            site_url=environ.get(SITE_URL_ENV, "").strip() or None,
             redact=redact,
         )
 
@@ -155,15 +168,16 @@ def _status(
 ) -> tuple[str, str | None]:
     if cit.resolve_status == ResolveStatus.skipped:
         return "skipped", cit.resolve_error or "marked citecheck-ignore"
-    if cit.resolve_status == ResolveStatus.error or not cit.url:
+    target = cit.target
+    if cit.resolve_status == ResolveStatus.error or not target:
         return "error", cit.resolve_error or "the citation does not resolve to a URL"
     if _past_limit(claim):
         return "skipped", "past max_citations"
     if not fetched:
         return "skipped", "fetching is off"
-    if cit.url in failed:
-        return "error", failed[cit.url]
-    if cit.url in known:
+    if target in failed:
+        return "error", failed[target]
+    if target in known:
         return "ok", None
     # The report keeps the source of the citation a claim's verdict rests on; a claim's other
     # sources are only known when another claim rests on them too.
@@ -176,15 +190,16 @@ def citation_outcomes(report: Report, fetched: bool) -> list[CitationOutcome]:
     failed: dict[str, str] = {}
     for claim in report.claims:
         for cit in claim.citations:
-            if cit.url and cit.source is not None:
-                known.setdefault(cit.url, cit.source)
+            if cit.target and cit.source is not None:
+                known.setdefault(cit.target, cit.source)
         if claim.decided_by == DecidedBy.fetch and claim.source_url and claim.verdict != Verdict.not_verified:
             failed[claim.source_url] = claim.reason or claim.verdict.value
     out: list[CitationOutcome] = []
     for i, claim in enumerate(report.claims):
         for cit in claim.citations:
             status, reason = _status(claim, cit, fetched, failed, known)
-            decides = bool(cit.url) and cit.url == claim.source_url
+            target = cit.target
+            decides = bool(target) and target == claim.source_url
             out.append(
                 CitationOutcome(
                     claim=i,
@@ -192,9 +207,10 @@ def citation_outcomes(report: Report, fetched: bool) -> list[CitationOutcome]:
                     kind=cit.kind,
                     identifier=cit.identifier,
                     url=cit.url,
+                    path=cit.path,
                     resolve_status=status,  # type: ignore[arg-type]
                     reason=reason,
-                    source=known.get(cit.url) if cit.url and status != "skipped" else None,
+                    source=known.get(target) if target and status != "skipped" else None,
                     verdict=claim.verdict.value if decides else None,
                     judge=claim.judge if decides else None,
                 )
@@ -209,10 +225,24 @@ class Tools:
         self.env = env
         self.store = EvaluationStore(env.home, env.redact)
 
+    def _site(self, inp: VerifyInput) -> tuple[dict[str, Any], list[str]]:
+        """The server's `site-root` and `site-url`, and a note when the call's allowlist leaves
+        the site's host out (its pages are then not fetched)."""
+        site: dict[str, Any] = {"site_root": self.env.site_root}
+        url = self.env.site_url
+        if url is None:
+            return site, []
+        try:
+            Settings(site_url=url, allowed_domains=inp.domain_allowlist)
+        except ValidationError:
+            return site, [f"{SITE_URL_ENV} not used: its host is not in domain_allowlist"]
+        return {**site, "site_url": url}, []
+
     def _settings(self, inp: VerifyInput, fetch: bool, max_claims: int) -> Settings:
         try:
             return Settings.model_validate(
                 {
+                    **self._site(inp)[0],
                     "judge": inp.provider,
                     "model": inp.model,
                     "base_url": self.env.base_url,
@@ -260,11 +290,25 @@ class Tools:
         with draft_file(_draft_bytes(inp.output), inp.file_name) as draft:
             doc = extract_file(Path(draft.path), display=draft.display, max_bytes=Settings().max_file_bytes)
             _fatal(doc)
+            root = self.env.root
+            if root is not None:  # its internal links are followed as the file it names there
+                draft = draft.model_copy(update={"place": draft.display})
+            # the claims' internal links followed as the run will, to count what they cite
+            site = Settings.model_validate(self._site(inp)[0])
+            resolve_internal(
+                doc.claims,
+                [draft],
+                Checkout(root, tuple(site.site_root), site.site_url),
+                site.max_source_bytes,
+            )
             settings = self._settings(inp, fetch, claims_within(doc.claims, inp.max_citations))
             try:
-                report = await check_async(settings, [draft], environ=environ, redact=self.env.redact)
+                report = await check_async(
+                    settings, [draft], environ=environ, redact=self.env.redact, root=root
+                )
             except CitecheckError as exc:
                 raise ToolError.from_citecheck(exc) from None
+        report = report.model_copy(update={"notes": [*report.notes, *self._site(inp)[1]]})
         return self._finish(inp, report, fetch, draft)
 
     def _finish(self, inp: VerifyInput, report: Report, fetch: bool, draft: SelectedFile) -> dict[str, Any]:

@@ -177,13 +177,14 @@ def test_inline_code_is_masked_in_html_prose() -> None:
     assert claims("<p>Set <code>retries = 40</code> in the configuration file.</p>\n") == []
 
 
-def test_relative_links_and_mailto_are_no_sources() -> None:
+def test_a_site_path_is_an_internal_citation_and_mailto_no_source() -> None:
     md = (
         '<p>The survey ran in 2015 (see <a href="/docs/survey/">our notes</a>, or write to'
         ' <a href="mailto:team@example.gov">the team</a>).</p>\n'
     )
     [c] = claims(md)
-    assert c.citations == [] and K.temporal in c.kinds
+    assert [(x.kind, x.identifier, x.url) for x in c.citations] == [("internal", "/docs/survey/", None)]
+    assert K.temporal in c.kinds
 
 
 def test_html_list_items_are_prose_opensource_guide() -> None:

@@ -1936,9 +1936,11 @@ def test_a_link_to_a_site_written_without_its_scheme_cites_that_site() -> None:
         " \\([Niemeyer 2016](doi.org/10/gc5sjd), [Smith 2016](https://doi.org/10/bw3g)\\).\n"
     )
     assert urls(c) == ["https://doi.org/10/gc5sjd", "https://doi.org/10/bw3g"]
-    # a file in the repository stays a relative link, not a source
+    # a file in the repository stays a relative link: an internal citation, followed with the
+    # checkout (`citecheck.fetch.site`), no web source
     for target in ("notes.md", "setup.py", "docs/README.md", "../data.json"):
-        assert urls(one(f"The [data]({target}) has 15 rows.\n")) == [], target
+        c = one(f"The [data]({target}) has 15 rows.\n")
+        assert [(x.kind, x.identifier, x.url) for x in c.citations] == [("internal", target, None)], target
 
 
 def test_a_verb_inside_the_quoted_words_attributes_nothing_nim() -> None:
@@ -2213,6 +2215,9 @@ def test_a_numbered_link_to_this_pages_references_nats() -> None:
         "| Pulsar | Pulsar needs at least 6 machines, as [another page](other.md#references) says. |\n\n"
         "## References\n\n1. [https://docs.cloudera.com/a](https://docs.cloudera.com/a)\n"
     )
-    found = {c.text[:6]: urls(c) for c in claims(md, "nats/compare-nats.md")}
-    # another page's anchor is no source of this page's
-    assert found == {"Kafka ": ["https://docs.cloudera.com/a"], "Pulsar": []}
+    found = {
+        c.text[:6]: [x.url or x.identifier for x in c.citations] for c in claims(md, "nats/compare-nats.md")
+    }
+    # another page's anchor is no source of this page's: it is that page's part, followed with the
+    # checkout (an internal citation)
+    assert found == {"Kafka ": ["https://docs.cloudera.com/a"], "Pulsar": ["other.md#references"]}

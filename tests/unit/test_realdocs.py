@@ -151,7 +151,9 @@ HELD_OUT = [
     ("realdocs-heldout8", 60, 0.29, 0.58, 0.98),
     ("realdocs-heldout9", 60, 0.20, 0.40, 0.98),
     ("realdocs-heldout10", 60, 0.53, 0.50, 0.98),
-    ("realdocs-heldout11", 60, 0.47, 0.56, 0.98),
+    # issue 34: a sentence whose only link is to the site's own pages is cited (an internal link),
+    # no longer unsourced; those its labeller read as real and citing nothing left the Unsourced list
+    ("realdocs-heldout11", 60, 0.47, 0.52, 0.98),
     ("realdocs-heldout12", 60, 0.31, 0.50, 0.98),
     ("realdocs-heldout13", 60, 0.46, 0.35, 0.96),  # "By September, NIFC projects …" reports the
     # outlook the sentence before it links: its labeller gives it that link
@@ -171,7 +173,7 @@ HELD_OUT = [
     # _bibliography/) the set did not copy, and names tools with its own {% tool %} tag
     ("realdocs-heldout23", 60, 0.53, 0.60, 0.68),
     ("realdocs-heldout24", 60, 0.74, 0.70, 0.98),
-    ("realdocs-heldout25", 60, 0.38, 0.49, 0.98),
+    ("realdocs-heldout25", 60, 0.38, 0.45, 0.98),  # issue 34, as held-out 11
     ("realdocs-heldout26", 60, 0.39, 0.43, 0.98),
     # "According to the NCES, these data were accurate …" names its source without a link
     ("realdocs-heldout27", 60, 0.41, 0.30, 0.95),
@@ -187,7 +189,7 @@ HELD_OUT = [
     ("realdocs-heldout35", 38, 0.57, 0.61, 0.98),
     ("realdocs-heldout36", 60, 0.71, 0.61, 0.98),
     ("realdocs-heldout37", 60, 0.56, 0.54, 0.98),
-    ("realdocs-heldout38", 43, 0.72, 0.64, 0.98),
+    ("realdocs-heldout38", 43, 0.72, 0.58, 0.98),  # issue 34, as held-out 11
 ]
 
 
