@@ -170,7 +170,7 @@ def _link_spans(text: str, citations: Iterable[Citation]) -> list[tuple[int, int
     return [
         (c.start, c.end)
         for c in citations
-        if c.kind in (CitationKind.link, CitationKind.reference)
+        if c.kind in (CitationKind.link, CitationKind.reference, CitationKind.internal)
         and c.start is not None
         and c.end is not None
         and 0 <= c.start < c.end <= len(text)

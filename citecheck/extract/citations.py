@@ -42,6 +42,9 @@ FORMS: tuple[CitationForm, ...] = (
     # Structural forms, found by the walk. Links: [text](url), [text][id], <https://…>, <a href>.
     CitationForm("link", CitationKind.link, gate=(r"\[", r"<[aAhH]"), content=True),
     CitationForm("reference", CitationKind.reference, gate=(r"\[",), content=True),
+    # A link to the project's own pages (relative, site path, in-page anchor): resolved with the
+    # checkout (`citecheck.fetch.site`).
+    CitationForm("internal", CitationKind.internal, gate=(r"\[", r"<[aAhH]"), content=True),
     CitationForm("footnote", CitationKind.footnote, gate=(r"\[\^", r"\^\[")),
     CitationForm("numbered", CitationKind.numbered, gate=(r"\[",)),
     # "indicators<sup>1</sup>", "<sup>[3]</sup>", "<sup><a href="#fn1">1</a></sup>": an HTML

@@ -34,6 +34,7 @@ def one(md: str) -> Claim:
 SAMPLES = {
     "link": "Read about <a href='https://example.com/x'>it</a>",
     "reference": "The reference [guide] explains it",
+    "internal": "The [reference](../reference/config.md#timeout) explains it",
     "footnote": "Inline^[a note] explains it",
     "numbered": "As shown earlier [3] it works",
     "superscript": "As shown earlier<sup>3</sup> it works",
