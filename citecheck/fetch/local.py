@@ -118,7 +118,7 @@ def markdown_content(text: str, anchor: str, mdx: bool) -> ExtractedContent:
         title = " ".join(re.sub(r"\{[^}]*\}|<[^>]*>|#+", " ", lines[found[0].line]).split()) or None
     source = blank_markup(blank_non_markdown("\n".join(lines), mdx=mdx), mdx=mdx)
     html = _renderer().render(source)
-    return ExtractedContent(text=drop_fill(visible_text(html)), title=title, kind="text")
+    return ExtractedContent(text=visible_text(drop_fill(html)), title=title, kind="text")
 
 
 @functools.cache

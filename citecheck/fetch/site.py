@@ -65,7 +65,7 @@ NOT_RESOLVED = "internal link not resolved: set site-root or site-url"
 _INCLUDE = re.compile(r"\{%-?\s*include_relative\s+([^\s%]{1,300})\s*-?%\}")
 _FRONT_KEY = re.compile(r"(slug|permalink|url|id)\s*[:=]\s*[\"']?([^\"'\s#][^\"'\n]{0,300}?)[\"']?\s*$")
 _DATE_PREFIX = re.compile(r"(\d{4})-(\d{2})-(\d{2})-(.+)")
-_NUMBER_PREFIX = re.compile(r"\d+[-_](?=\D)")
+_NUMBER_PREFIX = re.compile(r"^\d+[-_](?=\D)")
 
 
 @dataclass(frozen=True)
@@ -203,8 +203,14 @@ class Site:
         if found is not None:
             return found
         route = self.route_of(place)
-        if route is not None and (joined := _join(posixpath.dirname(route.lstrip("/")), where)) is not None:
-            return self.by_route(joined)
+        if route is None:
+            return None
+        # the page's URL as a file's ("/docs/intro"), then as a folder's: "/async/", where MkDocs'
+        # directory URLs and Hugo's pretty ones put "../advanced/transports"
+        for base in (posixpath.dirname(route.lstrip("/")), route.lstrip("/")):
+            joined = _join(base, where)
+            if joined is not None and (found := self.by_route(joined)) is not None:
+                return found
         return None
 
     def site_file(self, site_path: str) -> Target | None:

@@ -584,3 +584,31 @@ def test_an_older_store_readable_by_others_is_made_private_and_redacted(tmp_path
     said = server.errlog.read_text(encoding="utf-8")
     assert "was readable by others (mode 644): made private (600)" in said
     assert leaks(db.read_bytes().decode("utf-8", "replace"), MCP_KEY) == []
+
+
+def test_a_draft_s_internal_links_are_followed_only_in_the_server_s_root(tmp_path: Path) -> None:
+    """Issue 34: with CITECHECK_ROOT the draft is the file its `file_name` names in that checkout,
+    and its relative link is checked against the page there; a call cannot name another root."""
+    root = tmp_path / "checkout"
+    (root / "docs" / "reference").mkdir(parents=True)
+    (root / "docs" / "reference" / "config.md").write_text(
+        "# Configuration\n\n## Timeout\n\nThe default timeout is 30 seconds.\n\n## Retries\n\nThree.\n"
+    )
+    draft = "# Setup\n\nThe default timeout is 60 seconds ([reference](../reference/config.md#timeout)).\n"
+
+    async def body(client: ClientSession) -> dict[str, Any]:
+        args = {"output": draft, "file_name": "docs/guides/setup.md", "provider": "none", "allow_fetch": True}
+        return (await call(client, "verify_citations", **args))[1]
+
+    with_root = Server(tmp_path, {"CITECHECK_ROOT": str(root)}).run(body)
+    [cit] = with_root["citations"]
+    assert (cit["kind"], cit["path"], cit["resolve_status"]) == (
+        "internal",
+        "docs/reference/config.md#timeout",
+        "ok",
+    )
+    assert with_root["passed"] is False and with_root["claims"][0]["verdict"] == "fail"
+    without = Server(tmp_path, {}).run(body)
+    [cit] = without["citations"]
+    assert cit["resolve_status"] == "error" and "give the draft's root" in cit["reason"]
+    assert without["passed"] is None
