@@ -12,7 +12,9 @@ docs. A link is not a source when
   `example.net` and their subdomains, and anything under the `example`, `test` and `invalid`
   top-level names — `reserved-domain`;
 - one of the run's `exclude` patterns (`Settings.exclude`: the workflow input or flag, the
-  config file's `exclude`, `.citecheckignore`) matches the URL (`re.search`) — `pattern`.
+  config file's `exclude`, `.citecheckignore`) matches the URL (`re.search`) — `pattern`; for an
+  internal link that resolved to a file of the checkout, not to a URL, the target as written
+  ("/rules/x", "../reference/config.md#timeout").
 
 Every other address stays a source, private ones included (RFC 1918, link-local, CGNAT, IPv6
 unique-local): a link to `http://10.0.0.7/uptime` in public docs cites what no reader can open,
@@ -40,7 +42,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from citecheck.config import Settings
-from citecheck.models import Citation, Claim, ClaimKind, ResolveStatus
+from citecheck.models import Citation, CitationKind, Claim, ClaimKind, ResolveStatus
 
 # Why a link is not a source; the keys of `Report.links_excluded`.
 LOCALHOST = "localhost"
@@ -97,6 +99,10 @@ class Exclusions:
             admitted=frozenset(_normalize(h) for h in settings.allow_private_hosts),
         )
 
+    def matched(self, target: str) -> str | None:
+        """`PATTERN` when an `exclude` pattern matches an internal link's target, else None."""
+        return PATTERN if any(p.search(target) for p in self.patterns) else None
+
     def reason(self, url: str) -> str | None:
         """Why the link `url` is not a source, or None when it is one."""
         try:
@@ -111,7 +117,15 @@ class Exclusions:
 
 
 def _excludable(citation: Citation) -> bool:
-    return bool(citation.url) and citation.resolve_status != ResolveStatus.skipped
+    return (
+        bool(citation.url or _internal_target(citation)) and citation.resolve_status != ResolveStatus.skipped
+    )
+
+
+def _internal_target(citation: Citation) -> str | None:
+    """An internal link that resolved to no URL, as written ("/rules/x", "../a.md#b"): what the
+    `exclude` patterns are matched against for it."""
+    return citation.identifier if citation.kind == CitationKind.internal and not citation.url else None
 
 
 def exclude_links(claims: list[Claim], exclusions: Exclusions) -> tuple[list[Claim], Counter[str]]:
@@ -125,7 +139,10 @@ def exclude_links(claims: list[Claim], exclusions: Exclusions) -> tuple[list[Cla
     for claim in claims:
         citations: list[Citation] = []
         for citation in claim.citations:
-            why = exclusions.reason(citation.url or "") if _excludable(citation) else None
+            why = None
+            if _excludable(citation):
+                target = _internal_target(citation)
+                why = exclusions.reason(citation.url or "") if target is None else exclusions.matched(target)
             if why is None:
                 citations.append(citation)
             else:

@@ -25,6 +25,21 @@ class Link:
     anchor: str | None = None
 
 
+# An in-page link that only moves the reader: "[top](#table-of-contents)", "[↑ Back to top](#)".
+_NAVIGATION = re.compile(
+    r"\s*(?:(?:(?:back|return|go|scroll)\s+)?(?:up\s+)?(?:to\s+)?(?:the\s+)?"
+    r"(?:top|contents|table\s+of\s+contents|toc)(?:\s+of\s+(?:the\s+)?page)?\s*[↑⬆]?|[↑⬆⇧^]+"
+    r"(?:\s*(?:back\s+to\s+)?top)?)\s*",
+    re.IGNORECASE,
+)
+
+
+def navigation(text: str) -> bool:
+    """Whether an in-page link's text says it only moves the reader (to the top, to the
+    contents): navigation, no citation of the part it leads to."""
+    return len(text) < 40 and _NAVIGATION.fullmatch(text) is not None
+
+
 @dataclass(frozen=True)
 class Anchor:
     """A link to an in-document anchor, resolved to the entry there once the file is read."""

@@ -10,7 +10,7 @@ from typing import Any
 from markdown_it.token import Token
 
 from citecheck.extract import htmlprose, resolve
-from citecheck.extract.block import Block, Link, block_urls
+from citecheck.extract.block import Block, Link, block_urls, navigation
 from citecheck.extract.drafts import Draft, block_drafts
 from citecheck.extract.inline import MARKER, base_col, scan_inline
 from citecheck.extract.parser import Clock, children, may_hold_claim
@@ -169,7 +169,8 @@ def _html_block(pb: htmlprose.ProseBlock, first: int, bases: list[int]) -> Block
         block.seg_text_col.append(c)
     for lk in pb.links:
         if lk.href.startswith("#") and len(lk.href) > 1:
-            block.links.append(Link(lk.start, lk.end, None, anchor=lk.href[1:]))
+            nav = navigation(pb.text[lk.start : lk.end])
+            block.links.append(Link(lk.start, lk.end, None, anchor=None if nav else lk.href[1:]))
         else:
             raw = f'<a href="{lk.href}">{pb.text[lk.start : lk.end]}</a>'
             block.links.append(

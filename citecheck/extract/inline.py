@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from markdown_it.token import Token
 
 from citecheck.extract import resolve
-from citecheck.extract.block import Block, Link, PandocKeys
+from citecheck.extract.block import Block, Link, PandocKeys, navigation
 from citecheck.extract.markup import FILL, drop_fill
 from citecheck.models import Citation, CitationKind
 
@@ -305,7 +305,10 @@ class _Scan:
                     title = self.titles.get(href[1:].lower())
                     if title:
                         self.emit(title)
-                self.block.links.append(Link(self.link_start, self.vlen, None, anchor=href[1:]))
+                nav = navigation("".join(self.parts[self.link_part :]))
+                self.block.links.append(
+                    Link(self.link_start, self.vlen, None, anchor=None if nav else href[1:])
+                )
             else:
                 link_text = "".join(self.parts[self.link_part :])
                 cited = _link_citation(link_tok, link_text, self.line, self.cur)
@@ -421,7 +424,10 @@ class _Scan:
             href, title = self.html_link
             if href.startswith("#") and len(href) > 1:
                 # '<sup><a href="#fn1">1</a></sup>': an in-document anchor, as "[1](#fn1)"
-                self.block.links.append(Link(self.link_start, self.vlen, None, anchor=href[1:]))
+                nav = navigation("".join(self.parts[self.link_part :]))
+                self.block.links.append(
+                    Link(self.link_start, self.vlen, None, anchor=None if nav else href[1:])
+                )
             else:
                 text = "".join(self.parts[self.link_part :])
                 cit = resolve.link_citation(f'<a href="{href}">{text}</a>', CitationKind.link, href, title)

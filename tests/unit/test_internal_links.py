@@ -79,6 +79,25 @@ def test_an_in_page_link_to_a_reference_entry_cites_the_entry_s_url(entry: str) 
     assert cites(md) == [[(K.reference, "#ref-a", "https://example.org/a")]]
 
 
+def test_a_back_to_top_link_is_navigation_not_a_citation() -> None:
+    # gohugoio/hugoDocs content/en/quick-reference/emojis.md: every row of its tables
+    md = (
+        "| | ico | shortcode | ico | shortcode | |\n| - | :-: | - | :-: | - | - |\n"
+        "| [top](#smileys--emotion) | :grinning: | `:grinning:` | :smiley: | `:smiley:` | "
+        "[top](#table-of-contents) |\n"
+    )
+    assert extract_text(md, "emojis.md").claims == []
+    assert cites('Prices rose 4% in 2023 (<a href="#top">↑ back to top</a>).\n') == [[]]
+
+
+def test_an_exclude_pattern_matches_an_internal_link_as_written() -> None:
+    from citecheck.exclusions import Exclusions, exclude_links
+
+    claim = extract_text("The blog grew 40% in 2024 ([post](/blog/2024-review)).\n", "x.md").claims[0]
+    kept, dropped = exclude_links([claim], Exclusions.from_settings(Settings(exclude=["^/blog/"])))
+    assert [c.citations for c in kept] == [[]] and dropped == {"pattern": 1}
+
+
 def test_an_in_page_link_to_an_entry_without_a_url_is_listed_unresolved() -> None:
     # usnistgov/800-63-3 sp800-63b/sec10_usability.md cites ISO 9241-11, a paid standard
     md = (
