@@ -207,13 +207,12 @@ def labelled(set_dir: Path, checkouts: Path | None) -> Labelled:
         repo, _, place = row["file"].partition("/original/")
         config = SITES.get(repo)
         root = checkouts / repo if checkouts is not None and (checkouts / repo).is_dir() else None
-        if root is None:
+        own = root is not None
+        if root is None:  # the set's own copy of the labelled files, its folders no site's
             root, place = set_dir / "corpus", row["file"]
         if repo not in sites:
-            sites[repo] = Site(
-                Checkout(root, config.site_root if config else (), config.site_url if config else None),
-                5 * 1024 * 1024,
-            )
+            roots = config.site_root if config is not None and own else ()
+            sites[repo] = Site(Checkout(root, roots, config.site_url if config else None), 5 * 1024 * 1024)
         for href in internal_links(claim) or ["(the site's own URL)"]:
             if href == "(the site's own URL)":
                 out.tally.add("site", f"{row['file']}:{row['line']} web link to the site")

@@ -64,7 +64,9 @@ def web_target(href: str) -> str | None:
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,30}:")
 # What no path of a checkout holds: a blanked template ("{{ site.baseurl }}"), spaces, brackets
 # of an unparsed expression.
-_NOT_A_PATH = re.compile(r"[\s<>{}|\\^`\ue000]")
+_NOT_A_PATH = re.compile(r"[\s<>{}|\\^`\[\]\ue000]")
+# An address written without its "mailto:" ("recovac@gu.se"): no page of the site.
+_EMAIL = re.compile(r"[^/@#?]+@[^/@#?]+\.[A-Za-z]{2,}")
 
 
 # What a link to the project's own files names when it is no page but an asset: an image, a
@@ -80,12 +82,12 @@ def internal_target(href: str) -> str | None:
     """A link target that names one of the project's own pages, as written: a relative link
     ("../reference/config.md#timeout", "sp800-63a.html"), a site path ("/rules/x",
     "/settings#allowbuilds"); None for a web URL, another scheme (mailto:, tel:), an in-page
-    anchor alone ("#id", read apart), an asset (an image, an archive: `_ASSET`), or what is no
-    path (a blanked template, an expression)."""
+    anchor alone ("#id", read apart), an asset (an image, an archive: `_ASSET`), an e-mail
+    address, or what is no path (a blanked template, an expression, a link in a link)."""
     href = href.strip()
     if not href or href[0] in "#?" or web_target(href) is not None or _SCHEME.match(href):
         return None
-    if _NOT_A_PATH.search(href) is not None:
+    if _NOT_A_PATH.search(href) is not None or _EMAIL.fullmatch(href) is not None:
         return None
     if _ASSET.search(href.split("#", 1)[0].split("?", 1)[0]) is not None:
         return None
