@@ -19,7 +19,9 @@
    running-text citation forms, footnotes, pandoc keys, numbered and author-year mentions, a lead
    link), its fact kinds (`kinds`), and the skip rules (`skip`);
 6. here (`_finish`): each draft's citations resolved once the whole file is read (`resolve`,
-   `bibliography`): reference-list entries, notes, footnotes, in-document anchors, pandoc keys.
+   `bibliography`): reference-list entries, notes, footnotes, in-document anchors (their targets
+   found as `anchors` finds them: headings' slugs, attribute lists, MyST labels, HTML ids),
+   pandoc keys.
 So `extract_text` is the extract and resolve stages together: every citation carries `url`,
 `resolve_status` and `resolve_error`.
 
@@ -44,8 +46,11 @@ What is no claim
   reference list itself (it becomes `ExtractedDocument.references`); a footnote body that cites
   a source (it is the citation of the sentence that points at it; a footnote without one is
   prose); a quotation's credit line; a checklist's entries. A code span's text stays in its
-  claim, but a URL or a number in code is never a citation or a fact. Relative links, `mailto:`
-  and anchors are no web sources.
+  claim, but a URL or a number in code is never a citation or a fact. A link to the project's
+  own pages (a relative link, a site path, an in-page anchor to anything but a reference entry)
+  is a citation of kind `internal`, its target as written: the run follows it to a file of the
+  checkout or to the site (`citecheck.fetch.site`). `mailto:`, an image or an archive, and an
+  in-page link that only moves the reader ("back to top") cite nothing.
 
 Ignore markers
   `<!-- citecheck-ignore -->` on its own line skips the next block (a paragraph, a whole list,
