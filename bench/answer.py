@@ -1,7 +1,7 @@
 """Time to read a verdict object out of hostile model text (`citecheck.judge.answer.read_answer`,
 through `citecheck.judge.prompt.parse_verdicts`).
 
-Usage: python bench/answer.py [--kb 5 20 100] [--repeat 3]
+Usage: python bench/answer.py [--kb 5 20 100] [--repeat 3] [--quick]
 
 Each input is about `--kb` kilobytes of one kind of text, followed by the model's own verdict
 object; the same text is also the data the model was shown (`shown`, scanned for the page's
@@ -54,7 +54,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kb", type=int, nargs="+", default=[5, 20, 100])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="smoke run in a second (5 KB, once); prints figures, asserts nothing",
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.kb, args.repeat = [5], 1
     print(f"{'input':<28}" + "".join(f"{kb:>10} KB" for kb in args.kb) + "  read as")
     for name, unit in KINDS.items():
         row = []

@@ -79,14 +79,17 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# This checkout's citecheck, unless PYTHONPATH names another (a before figure:
+# `PYTHONPATH=<old checkout> python bench/cited.py`); bench/ itself is this checkout's.
+_HERE = str(Path(__file__).resolve().parent.parent)
+sys.path.insert(0, _HERE) if not os.environ.get("PYTHONPATH") else sys.path.append(_HERE)
 
-from bench._data import ROOT, add_quick, eval_dir, read_jsonl
+from bench._data import ROOT, add_quick, eval_dir, read_jsonl  # noqa: E402
 
 # citecheck's own modules, all here: their paths may move in a restructure
-from citecheck.extract.citations import web_url
-from citecheck.extract.document import extract_text
-from citecheck.extract.urls import trim_url
+from citecheck.extract.citations import web_url  # noqa: E402
+from citecheck.extract.document import extract_text  # noqa: E402
+from citecheck.extract.urls import trim_url  # noqa: E402
 
 SAMPLE_DIR = ROOT / "tests" / "data" / "cited_sample"
 STYLES = ("paren", "trailing", "inline", "footnote")
@@ -176,7 +179,7 @@ def check(row: dict, style: str) -> str | None:
         return None
     if doc.errors:
         return "error: " + "; ".join(e.message for e in doc.errors)
-    skipped = [s.rule for s in doc.skipped if s.line == 1]
+    skipped = [s.rule for s in getattr(doc, "skipped", ()) if s.line == 1]  # (a version before the trace)
     if skipped:
         return ", ".join(dict.fromkeys(skipped))
     cited = sorted({cit.url or cit.raw for c in on_line for cit in c.citations})

@@ -1,7 +1,7 @@
 """What redaction costs: a report of 1,000 claims, and a page of 100 KB as the judge's prompt
 redacts it (`citecheck.redact.Redactor`).
 
-Usage: python bench/redact.py [--rounds 15] [--claims 1000]
+Usage: python bench/redact.py [--rounds 15] [--claims 1000] [--quick]
 
 Rows, medians of `--rounds` runs, in milliseconds of CPU (process time: less skewed than wall
 time by other jobs on a shared machine):
@@ -59,7 +59,12 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--claims", type=int, default=1000)
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke run in seconds (one round, 100 claims); asserts nothing"
+    )
     args = parser.parse_args()
+    if args.quick:
+        args.rounds, args.claims = 1, 100
 
     claims = many_claims(args.claims)
     for i, c in enumerate(claims):

@@ -128,7 +128,8 @@ def print_markdown(table: dict[str, dict[str, int]], n_sets: int) -> None:
         row = table[rule.name]
         who = "cited and uncited" if rule.cited else "uncited only"
         cells = " | ".join(str(row.get(c, 0)) for c in COLUMNS)
-        print(f"| `{rule.name}` | {who} | {rule.form} | {rule.example} | {cells} |")
+        example = rule.example.strip().replace("|", "\\|").replace("`", "'")
+        print(f"| `{rule.name}` | {who} | {rule.form} | `{example}` ({rule.source}) | {cells} |")
     print(f"\n{n_sets} labelled sets.")
 
 

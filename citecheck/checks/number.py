@@ -52,6 +52,24 @@ _LEVEL_AFTER = re.compile(
 _IN_INTERVAL = re.compile(r"[(\[][^()\[\]]*\b(?:CI|HPDI|CrI|UI|PI|IQR|SD|SE|interval|range)\b[^()\[\]]*$")
 
 
+# "for the past 4567 million years", "over the last 2,000 years", "in the first 10 days": the
+# length of the period a statement is of, its scope (`checks.scope`), not a value it measures:
+# two such statements over periods of other lengths say different things, neither contradicts
+# the other (CLIMATE-FEVER: "For the past 4567 million years, the sun and the Earth's orbit have
+# driven climate change cycles" against "for the past 2,000 years, caused a long-term … cooling").
+_PERIOD_BEFORE = re.compile(
+    r"\b(?:the|these|those)[ \u00a0]+(?:past|last|previous|next|coming|first|final)[ \u00a0]+"
+    r"(?:(?:few|several|couple[ \u00a0]+of)[ \u00a0]+)?$",
+    re.IGNORECASE,
+)
+_PERIOD_LOOKBACK = 40
+
+
+def _period_length(text: str, m: NumberMention) -> bool:
+    """Whether the figure at `m` is the length of the period its statement is of."""
+    return _PERIOD_BEFORE.search(text, max(0, m.start - _PERIOD_LOOKBACK), m.start) is not None
+
+
 NUMBER_CONTEXT_SHARE = 0.4  # of the claim's content words a context sentence holds
 NUMBER_CONTEXT_MIN_WORDS = 2
 
@@ -128,10 +146,11 @@ def _contradiction(
 ) -> tuple[NumberMention, NumberMention, str] | None:
     """A figure of the claim missing from the page, the page's figure for the same thing with
     another value, and the sentence that gives it (None: the page gives none)."""
+    missing = [m for m in missing if not _period_length(claim_text, m)]
     sentences = context_sentences(
         set(content_words(claim_text)), index, NUMBER_CONTEXT_SHARE, NUMBER_CONTEXT_MIN_WORDS
     )
-    if not sentences:
+    if not sentences or not missing:
         return None
     anchors = [anchor(claim_text, m.start, m.end) for m in missing]
     for i in sentences:
@@ -143,6 +162,7 @@ def _contradiction(
                 not p.is_statistic
                 or _LEVEL_AFTER.match(sentence, p.end)
                 or _IN_INTERVAL.search(sentence, 0, p.start)
+                or _period_length(sentence, p)
             ):
                 continue
             if any(supports(m, p) for m in wanted):

@@ -86,7 +86,15 @@ class Candidate:
     def form(self) -> str | None:
         """What `boilerplate_form` reads it as, once for every rule that asks (its kinds are
         known by then)."""
-        return boilerplate_form(self.sentence, figure=self.has(ClaimKind.statistic))
+        return boilerplate_form(self.form_text, figure=self.has(ClaimKind.statistic))
+
+    @cached_property
+    def form_text(self) -> str:
+        """The sentence as its form is read: without the attribution that holds its citation
+        ("According to [Gartner](…), …", "[The WHO reports](…) that …") nor a citation in
+        parentheses at its end ("… ([IEA](…))."). How a writer cites changes nothing of what the
+        sentence is (issue 32: however the writer cites)."""
+        return self.text[attribution_end(self) : citation_start(self)]
 
     @cached_property
     def outside(self) -> int:
@@ -112,6 +120,75 @@ class SkipRule:
 
 
 _WORD = re.compile(r"[A-Za-z]{2,}")
+# What opens an attribution before its linked source, and what a linked source says before "that".
+_ACCORDING = re.compile(r"\W*(?:according\s+to|per|as\s+reported\s+by)\s+(?:the\s+)?", re.IGNORECASE)
+_AFTER_SOURCE = re.compile(r"\s*,\s*")
+_SAYS = re.compile(
+    r"\b(?:reports?|reported|says?|said|finds?|found|estimates?|estimated|notes?|noted|writes?|wrote|shows?|showed)$",
+    re.IGNORECASE,
+)
+_THAT = re.compile(r"\s+that\s+", re.IGNORECASE)
+_CLOSES = re.compile(r"\)\s*[.!?]?\s*$")
+
+
+def _spoken(c: Candidate) -> list[LinkSpan]:
+    return [lk for lk in c.links if lk.end > lk.start and c.start <= lk.start < c.end]
+
+
+def attribution_end(c: Candidate) -> int:
+    """Where the sentence starts after an attribution holding its first link ("According to
+    [X](…), ", "[X reports](…) that "), or its start."""
+    links = _spoken(c)
+    if not links:
+        return c.start
+    first = links[0]
+    opened = _ACCORDING.fullmatch(c.text, c.start, first.start)
+    if opened is not None and (after := _AFTER_SOURCE.match(c.text, first.end, c.end)) is not None:
+        return after.end()
+    if (
+        first.start == c.start
+        and _SAYS.search(c.text, first.start, first.end)
+        and (that := _THAT.match(c.text, first.end, c.end)) is not None
+    ):
+        return that.end()
+    return c.start
+
+
+def citation_start(c: Candidate) -> int:
+    """Where the citation that ends the sentence starts: in parentheses ("… ([IEA](…)).") or an
+    attribution ("…, [GitHub says](…)."); or its end."""
+    links = _spoken(c)
+    if links:
+        last = links[-1]
+        comma = _COMMA_BEFORE.search(c.text, c.start, last.start)
+        if (
+            comma is not None
+            and _SAYS.search(c.text, last.start, last.end)
+            and _ENDS.match(c.text, last.end, c.end)
+        ):
+            return comma.start()
+    return _parenthesised_citation(c)
+
+
+_COMMA_BEFORE = re.compile(r",\s*$")
+_ENDS = re.compile(r"\s*[.!?]?\s*$")
+
+
+def _parenthesised_citation(c: Candidate) -> int:
+    """Where a citation in parentheses that ends the sentence starts ("… ([IEA](…)).": a link
+    naming its source, not "([Originally posted on … 2020-07-27](…))"), or its end."""
+    links = _spoken(c)
+    if links:
+        last = links[-1]
+        before = c.text.rfind("(", c.start, last.start)
+        if (
+            before >= 0
+            and not c.text[before + 1 : last.start].strip()
+            and _CLOSES.match(c.text, last.end, c.end)
+            and len(c.text[last.start : last.end].split()) <= _NAME_WORDS  # a name, not a note
+        ):
+            return before
+    return c.end
 
 
 def words_outside(smask: str, links: Sequence[LinkSpan], s: int, e: int) -> int:
@@ -304,8 +381,13 @@ def _pointer(c: Candidate) -> bool:
     form = c.form
     if form != "pointer-verb":
         return form == "pointer"
-    first = next((lk for lk in c.links if lk.end > lk.start), None)
-    return first is None or len(_WORD.findall(c.text, c.start, first.start)) <= _POINTED_WORDS
+    if not _spoken(c):
+        return True  # no link at all: "See the docs." cites nothing the verb could point at
+    start, end = attribution_end(c), citation_start(c)
+    pointed = next((lk for lk in _spoken(c) if start <= lk.start < end), None)
+    if pointed is None:
+        return False  # its links only say where it comes from: an instruction that cites
+    return len(_WORD.findall(c.text, start, pointed.start)) <= _POINTED_WORDS
 
 
 def _rule(
@@ -505,7 +587,7 @@ CITED_RULES: tuple[SkipRule, ...] = (
         "nodejs/nodejs.org",
         "- [Node.js Live (Beijing)](http://live.nodejs.org/events/beijing.html) - May, 21st - 22nd, 2016",
         True,
-        lambda c: c.kinds == [ClaimKind.temporal] and is_listing(c.sentence),
+        lambda c: c.kinds == [ClaimKind.temporal] and is_listing(c.form_text),
     ),
     _rule(
         "ignored",

@@ -253,3 +253,23 @@ def test_a_year_inside_a_name_is_a_name() -> None:
 def test_a_year_that_dates_is_still_checked_beside_names(year: str, want: CheckOutcome) -> None:
     claim = f"Armenia debuted in the Eurovision Song Contest in {year} with Andre."
     assert outcome(check_dates(claim, ESC)) == want
+
+
+# CLIMATE-FEVER (tdiggelm/climate-fever-dataset), a claim labelled SUPPORTS and its evidence page:
+# two statements over periods of other lengths; the length of a period is its scope.
+ORBIT = PageIndex(
+    "Changes in solar activity, ocean circulation and the Earth's orbit, for the past 2,000 years, "
+    "caused a long-term northern hemisphere cooling trend.\n"
+    "Sea level rose 15 cm over the past 100 years, the survey found.\n"
+)
+
+
+def test_the_length_of_a_period_is_its_scope_not_a_value() -> None:
+    claim = (
+        "For the past 4567 million years, the sun and the Earth's orbit have driven climate change cycles."
+    )
+    assert outcome(check_numbers(claim, ORBIT)) != CheckOutcome.contradicted
+    # a value measured over the same period is still compared (written for the test)
+    wrong = "Sea level rose 20 cm over the past 100 years, the survey found."
+    assert outcome(check_numbers(wrong, ORBIT)) == CheckOutcome.contradicted
+    assert outcome(check_numbers(wrong.replace("20 cm", "15 cm"), ORBIT)) == CheckOutcome.found

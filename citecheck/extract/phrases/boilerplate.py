@@ -96,9 +96,6 @@ _BOILERPLATE_ANY = re.compile(
     r"\b(?:we|I)\s+(?:(?:also|strongly|highly|\w+ly)\s+)*recommend\s+(?:reading|watching|checking\s+out|"
     r"visiting|looking\s+at)\b|"
     r"\b(?:is|are)\s+available\s+(?:here|at\s+the\s+link|online\s+here)\b|"
-    # an announcement that something can be had: "[Tickets](…) are available." (see
-    # `_AFTER_A_CLAUSE`)
-    r"\b(?:is|are)\s+(?:now\s+)?available\s*[.!]?\s*$|"
     r"\bhas\s+a\s+(?:website|homepage|home\s+page|blog|personal\s+site)\b|"
     r"\b(?:more|further)\s+(?:information|details|reading)\s+(?:is\s+|are\s+|can\s+be\s+found\s+)?(?:here|at|in|on)\b|"
     # "The source can be found here.", "The slides can be viewed on our website."
@@ -115,9 +112,15 @@ _BOILERPLATE_ANY = re.compile(
     r"(?<=\()originally\s+(?:posted|published)\s+(?:on|in|at|to)\b))",
     re.IGNORECASE,
 )
-# An availability announcement after a clause of its own, which may state a fact: "The sprint was
-# held on October 23, 2021, and the event report is now available."
-_AFTER_A_CLAUSE = re.compile(r",\s+and\s[^;]{0,200}\b(?:is|are)\s+(?:now\s+)?available\s*[.!]?\s*$")
+# An announcement that something can be had, and nothing more: "[Tickets](…) are available.",
+# "Audio from the September 21, 2021 Pony development sync is available.". Not after a clause of
+# its own ("The sprint was held on October 23, 2021, and the event report is now available."), nor
+# a relative clause ending a statement ("…, the most recent year for which data are available.").
+_ANNOUNCED = re.compile(
+    r"(?![^;:]*?(?:\b(?:which|that|where|whose|whom)\b|,\s+and\s))[^;:]{1,160}?\b(?:is|are)\s+(?:now\s+)?"
+    r"available\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
 # A date a line opens with, then a byline: "Oct 16, 2025 by Jane Doe", "2024-05-03 — by …".
 _SHORT_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 _DATED_BYLINE = re.compile(
@@ -256,10 +259,12 @@ def boilerplate_form(text: str, *, figure: bool = False) -> str | None:
     ):
         return "metadata"
     low = stripped.lower()
-    if any(w in low for w in _BOILERPLATE_WORDS) and _AFTER_A_CLAUSE.search(stripped) is None:
+    if any(w in low for w in _BOILERPLATE_WORDS):
         m = _BOILERPLATE_ANY.search(stripped)
         if m is not None:
             return m.lastgroup
+        if _ANNOUNCED.match(stripped) is not None:
+            return "pointer"
     if _STAMP.match(stripped) and len(stripped.split()) <= 10:
         return "date-stamp"
     unlabelled = CONJUNCTION.sub("", LEAD_LABEL.sub("", stripped, count=1), count=1)
