@@ -54,6 +54,8 @@ FORMS: tuple[CitationForm, ...] = (
     pandoc.FORM,
     # {cite}`key`, :cite:`a,b`: the parser's cite_role rule (forms/roles.py).
     roles.FORM,
+    # {doc}`page`, {ref}`label`, :ref:`title <label>`: links written as roles (forms/roles.py).
+    roles.XREF_FORM,
     # "(…2020…)": a year inside parentheses; "Smith (2020)" too.
     CitationForm(
         "author_year",

@@ -159,6 +159,7 @@ class _Scan:
         self.link_start = -1
         self.link_part = 0  # index in `parts` where the link's text starts (link_start in visible text)
         self.link_tok: Token | None = None
+        self.role_end = 0  # where the cross-reference role being read ends in the line
         self.html_link: tuple[str, str | None] | None = None
         self.code_depth = 0
         # a citation bracket dropped after a space: the space comes back before a word
@@ -287,10 +288,17 @@ class _Scan:
         self.cur = end + len(markup) if end >= 0 else len(self.line)
 
     def link_open(self, child: Token) -> None:
-        pos = self.line.find("<" if child.markup == "autolink" else "[", self.cur)
-        if pos >= 0:
-            self.mark(pos)
-            self.cur = pos + 1
+        if child.markup == "role":
+            # a cross-reference role: its text is found inside it, and the scan goes on after it
+            pos = self.line.find(child.content, self.cur)
+            self.cur, self.role_end = (pos, pos + len(child.content)) if pos >= 0 else (self.cur, self.cur)
+            if not (child.meta or {}).get("text"):
+                self.unspace()  # a label's role shows no text: "in {numref}`x`, which" reads "in, which"
+        else:
+            pos = self.line.find("<" if child.markup == "autolink" else "[", self.cur)
+            if pos >= 0:
+                self.mark(pos)
+                self.cur = pos + 1
         self.link_start = self.vlen
         self.link_part = len(self.parts)
         self.link_tok = child
@@ -327,7 +335,9 @@ class _Scan:
     def past_link_tail(self, link_tok: Token) -> None:
         """The scan goes on after a link's closing ">" or its "](dest)" or "][label]"."""
         line, cur = self.line, self.cur
-        if link_tok.markup == "autolink":
+        if link_tok.markup == "role":
+            self.cur = max(self.role_end, cur)
+        elif link_tok.markup == "autolink":
             self.block.masked.append((self.link_start, self.vlen))
             end = line.find(">", cur)
             self.cur = end + 1 if end >= 0 else cur
@@ -342,19 +352,24 @@ class _Scan:
             close = self.line.find("]", pos + 2)
             self.cur = _skip_link_tail(self.line, close + 1) if close >= 0 else pos + 2
 
-    def citation_keys(self, child: Token) -> None:
-        """A pandoc citation bracket or a bibliography role: no visible text, its keys noted."""
-        raw = child.content
-        first_line, _, rest = raw.partition("\n")
-        self.past(raw, self.line.find(first_line, self.cur), bool(rest))
+    def unspace(self) -> None:
+        """What shows nothing drops the space before it, which comes back before a word:
+        "overfit [@doi:…]." reads "overfit."."""
         parts = self.parts
         if parts and parts[-1].endswith(" "):
-            parts[-1] = parts[-1][:-1]  # "overfit [@doi:…]." reads "overfit."
+            parts[-1] = parts[-1][:-1]
             self.vlen -= 1
             self.pending_space = True
             # the last visible character (the space may have been a part of its own,
             # after "**MMLU**"): "**MMLU** {cite}`k` dataset" reads "MMLU dataset"
             self.last = next((p[-1] for p in reversed(parts) if p), " ")
+
+    def citation_keys(self, child: Token) -> None:
+        """A pandoc citation bracket or a bibliography role: no visible text, its keys noted."""
+        raw = child.content
+        first_line, _, rest = raw.partition("\n")
+        self.past(raw, self.line.find(first_line, self.cur), bool(rest))
+        self.unspace()
         keys = (child.meta or {}).get("keys") or []
         if keys:
             role = raw if child.type == "cite_role" else None
@@ -527,6 +542,8 @@ def _link_citation(link_tok: Token, text: str, line: str, cur: int) -> Citation 
     title_s = str(title) if title else None
     if link_tok.markup == "autolink":
         return resolve.link_citation(f"<{href}>", CitationKind.link, href, title_s)
+    if link_tok.markup == "role":
+        return resolve.link_citation(link_tok.content, CitationKind.link, href, title_s)
     close = line.find("]", cur)
     after = line[close + 1 : close + 2] if close >= 0 else "("
     if after == "(":

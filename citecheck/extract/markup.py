@@ -21,9 +21,10 @@ Markdown holds markup no reader sees:
   `name` attributes, `citecheck.extract.inline`); Material for MkDocs icons (`:material-…:`,
   `:fontawesome-…:`, `:octicons-…:`, `:simple-…:`) and GitHub's emoji shortcodes (`:unicorn:`,
   `:+1:`);
-- roles of MyST, Sphinx and d2lbook: a cross-reference's (`` {numref}`fig-x` ``,
-  `` :numref:`sec_x` ``, `` {ref}`label` ``, `` :eqref:`eq_x` ``, `` :label:`sec_x` ``) label is no
-  prose (the rendered page shows a number or a title there) and is blanked whole; a glossary or
+- roles of MyST, Sphinx and d2lbook: a cross-reference to the project's pages (`` {doc}`page` ``,
+  `` {ref}`label` ``, `` {numref}`fig-x` ``, `` {eq}`label` ``) is a link, left to the parser
+  (`citecheck.extract.forms.roles`); another's label (`` :eqref:`eq_x` ``, `` :label:`sec_x` ``)
+  is no prose (the rendered page shows a number or a title there) and is blanked whole; a glossary or
   text role (`` {term}`benchmarks <Benchmark>` ``, `` {abbr}`LLM` ``) shows its text, which stays
   as prose; any other role (`` {py:func}`load` ``, `` :class:`Model` ``) keeps its code span.
   Bibliography roles (`` {cite}`key` ``) are citations, read by the parser
@@ -354,8 +355,8 @@ def _role_spans(text: str, spans: list[tuple[int, int]]) -> None:
     role's name, backticks and target blanked around its text, another role's name alone."""
     for m in _ROLE.finditer(text):
         start = m.start()
-        if _CITE_ROLE.match(text, start):
-            continue  # a citation: the parser's
+        if _CITE_ROLE.match(text, start) or roles.XREF.match(text, start):
+            continue  # a citation (a bibliography role, or a link written as a role): the parser's
         tick = text.index("`", start)
         name = text[start + 1 : tick - 1].rsplit(":", 1)[-1]  # "py:func" → "func", "prf:ref" → "ref"
         if name in _XREF_ROLES:

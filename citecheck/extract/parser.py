@@ -174,6 +174,7 @@ _RULE_MARKERS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("emphasis",), ("*", "_")),
     (("pandoc_cite",), ("@",)),  # a citation bracket holds a key "@…"
     (("cite_role",), ("cite",)),  # {cite}`key`, :cite:`key`
+    (("xref_role",), ("}`", ":`", "ref{")),  # {doc}`page`, :ref:`label`, \ref{label}
 )
 
 
@@ -237,6 +238,8 @@ def _build_parser() -> MarkdownIt:
             md.inline.ruler.at(rule.name, _needs_closing_bracket(rule.fn, _BRACKET_RULES[rule.name]))
     md.inline.ruler.before("link", "pandoc_cite", _needs_closing_bracket(_pandoc_cite, "["))
     md.inline.ruler.before("backticks", "cite_role", _cite_role)
+    # before the escape rule, which would take the backslash of "\ref{…}"
+    md.inline.ruler.before("escape", "xref_role", _xref_role)
     md.inline.ruler.before("linkify", "bare_url", _bare_url)
     return md
 
@@ -277,6 +280,27 @@ def _cite_role(state: Any, silent: bool) -> bool:
         token = state.push("cite_role", "", 0)
         token.content = raw
         token.meta = {"keys": keys}
+    state.pos = end
+    return True
+
+
+def _xref_role(state: Any, silent: bool) -> bool:
+    """A cross-reference role, `` {doc}`page` `` or `` :ref:`title <label>` `` (forms/roles.py):
+    the tokens of the link it stands for, `[title](target)`, marked "role" (the scan finds the
+    role as written in the line, `content`)."""
+    src, pos = state.src, state.pos
+    if not src.startswith(roles.XREF_STARTS, pos):
+        return False
+    found = roles.xref_match(src, pos, state.posMax)
+    if found is None:
+        return False
+    end, raw, text, href = found
+    if not silent:
+        opening = state.push("link_open", "a", 1)
+        opening.attrs = {"href": href}
+        opening.markup, opening.content, opening.meta = "role", raw, {"text": text}
+        state.push("text", "", 0).content = text
+        state.push("link_close", "a", -1).markup = "role"
     state.pos = end
     return True
 

@@ -45,6 +45,7 @@ SAMPLES = {
     "pubmed": "As shown by PMID: 12345678 it works",
     "pandoc": "As shown [@smith2020] it works",
     "role": "As shown {cite:p}`smith2020` it works",
+    "xref_role": "As shown in {doc}`physgrad` it works",
     "isbn": "As shown in ISBN 978-0-13-468599-1 it works",
 }
 

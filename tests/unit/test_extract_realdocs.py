@@ -245,8 +245,12 @@ def test_myst_cite_roles_through_a_jupyter_book_config(tmp_path: Path) -> None:
     assert cit.resolve_status == ResolveStatus.error and "configures no bibliography" in (
         cit.resolve_error or ""
     )
-    # a role that is not a citation stays text; a code span alone is code
-    assert one("Section :numref:`sec_x` shows a 40% gain in 2019.\n").citations == []
+    # a cross-reference role is a link to the project's own pages (issue 34); a label declaration
+    # is no citation
+    assert [
+        (c.kind, c.identifier) for c in one("Section :numref:`sec_x` shows a 40% gain in 2019.\n").citations
+    ] == [(CitationKind.internal, "#sec_x")]
+    assert one("The loss :label:`eq_loss` shows a 40% gain in 2019.\n").citations == []
 
 
 def test_jekyll_scholar_cite_tags_resolve_through_the_sites_config(tmp_path: Path) -> None:

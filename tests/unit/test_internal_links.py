@@ -42,6 +42,55 @@ def test_relative_links_and_site_paths_are_internal_citations() -> None:
     ]
 
 
+def test_cross_reference_roles_are_internal_citations_whose_text_is_the_claim_s() -> None:
+    # tum-pbs/pbdl-book (Jupyter Book): overview-optconv.md, probmodels-phys.md, physicalloss.md
+    found = extract_text(
+        "The chapter is highly recommend as a basis for the chapters of {doc}`physgrad`.\n\n"
+        "The last line of equation {eq}`gauss-newton-approx` means we are basically approximating "
+        "the Hessian with $J$ squared.\n\n"
+        "The gradient backpropagation is stopped at the output of the simulator, as shown in "
+        "{numref}`Figure %s <probphys-overview>`, which cuts memory by 40%.\n\n"
+        "Overall, this variant has a lot in common with :doc:`training via differentiable physics "
+        "<diffphys>` and works on 2 datasets.\n\n"
+        "An evaluation of the reconstructions is given in figure \\ref{fig:stochastic_heat_eq_overview}, "
+        "which shows that the ODE inference performs best.\n",
+        "original/overview-optconv.md",
+    ).claims
+    assert [(c.text, [(x.kind, x.identifier) for x in c.citations]) for c in found] == [
+        (
+            "The chapter is highly recommend as a basis for the chapters of physgrad.",
+            [(K.internal, "physgrad")],
+        ),
+        (
+            "The last line of equation means we are basically approximating the Hessian with $J$ squared.",
+            [(K.internal, "#gauss-newton-approx")],
+        ),
+        (
+            "The gradient backpropagation is stopped at the output of the simulator, as shown in "
+            "Figure, which cuts memory by 40%.",
+            [(K.internal, "#probphys-overview")],
+        ),
+        (
+            "Overall, this variant has a lot in common with training via differentiable physics and "
+            "works on 2 datasets.",
+            [(K.internal, "diffphys")],
+        ),
+        (
+            "An evaluation of the reconstructions is given in figure, which shows that the ODE "
+            "inference performs best.",
+            [(K.internal, "#fig:stochastic_heat_eq_overview")],
+        ),
+    ]
+
+
+def test_a_role_that_names_no_page_stays_as_it_was() -> None:
+    # a label declaration, a term and a code role are no links (the markup blanking's, as before)
+    assert cites("The loss is defined in :label:`eq_loss` and drops by 40% in {term}`epochs <Epoch>`.\n") == [
+        []
+    ]
+    assert cites("The {py:func}`load` reader handles 2 GB files.\n") == [[]]
+
+
 def test_mail_assets_templates_and_other_schemes_are_no_citations() -> None:
     # ScilifelabDataCentre/pathogens-portal writes an address without "mailto:"; reduxjs/redux's
     # LICENSE-logo.md a link inside a link's target
