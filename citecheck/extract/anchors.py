@@ -8,7 +8,9 @@ A link's `#id` finds its target the way the generators make ids:
   (`[Smith 2020]{#ref-a}`), kramdown's `{: #id}` on a line of its own (the block before it, or
   after it when none is before), MkDocs' `attr_list` `{ #id }` at a block's end, a pandoc div's
   `::: {#id}` (the block it opens);
-- a MyST label, `(label)=` on the line before what it names;
+- a MyST label, `(label)=` on the line before what it names; an equation's, `$$ … $$ (label)`; a
+  directive's `:label: x` or `:name: x` option; d2l's `` :label:`x` ``. These are the book's
+  labels, which any page may name (`{ref}`, `{eq}`, `{numref}`: `global_labels`);
 - an HTML `name` or `id` attribute (`<a name="sec9"></a>`, `<span id="x">`).
 
 `declared_lines` gives the attribute lists' and labels' ids by the line of the block they name
@@ -28,6 +30,9 @@ from dataclasses import dataclass
 _ATTR_ID = re.compile(r"\{:?[ \t]*#([\w.:-]{1,200})[^{}\n]{0,200}\}")
 _OWN_LINE_ATTR = re.compile(r"[ \t]*(:{3,}[ \t]*)?\{:?[ \t]*#([\w.:-]{1,200})[^{}\n]{0,200}\}[ \t]*")
 _MYST_LABEL = re.compile(r"[ \t]*\(([\w.:-]{1,200})\)=[ \t]*")
+_EQUATION_LABEL = re.compile(r"\$\$[ \t]*\(([\w.:-]{1,200})\)[ \t]*$")
+_OPTION_LABEL = re.compile(r"[ \t]*:(?:label|name):[ \t]+([\w.:-]{1,200})[ \t]*")
+_ROLE_LABEL = re.compile(r":label:`([\w.:-]{1,200})`")
 _HTML_ID = re.compile(r"<[a-zA-Z][\w-]{0,20}\s[^>]{0,300}?\b(?:name|id)\s*=\s*[\"']?([^\"'\s>]{1,200})")
 _ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
 _SETEXT = re.compile(r" {0,3}(=+|-+)[ \t]*")
@@ -140,7 +145,35 @@ def declared_lines(lines: list[str]) -> dict[int, list[str]]:
             label = _MYST_LABEL.fullmatch(line)
             if label is not None and (target := _next_text(lines, i + 1, n)) is not None:
                 out.setdefault(target, []).append(label.group(1))
+        elif ":label" in line or ":name:" in line or "$$" in line:
+            out.setdefault(i, []).extend(_line_labels(line))
     return out
+
+
+def _line_labels(line: str) -> list[str]:
+    """The labels an equation, a directive's option or d2l's role declare on this line."""
+    if "$$" in line:
+        m = _EQUATION_LABEL.search(line)
+        return [m.group(1)] if m else []
+    m = _OPTION_LABEL.fullmatch(line)
+    return [m.group(1)] if m else _ROLE_LABEL.findall(line)
+
+
+def global_labels(text: str) -> list[str]:
+    """The book's labels a page declares (MyST, Sphinx, d2l: see the module's docstring), which
+    a cross-reference on any other page may name; an attribute list's or an HTML id is the
+    page's own."""
+    if ")=" not in text and ":label" not in text and ":name:" not in text and "$$" not in text:
+        return []
+    found: list[str] = []
+    for line in text.split("\n"):
+        if ")=" in line:
+            label = _MYST_LABEL.fullmatch(line)
+            if label is not None:
+                found.append(label.group(1))
+        elif ":label" in line or ":name:" in line or "$$" in line:
+            found.extend(_line_labels(line))
+    return found
 
 
 def _next_text(lines: list[str], start: int, n: int) -> int | None:

@@ -24,8 +24,10 @@ in this order:
    An anchor names a part of the page (`citecheck.extract.anchors`): the source is that part,
    "docs/reference/config.md#timeout"; an anchor of a reference-list entry cites the entry's
    URL, as `[N]` does; one the page does not declare leaves the whole page (an in-page one,
-   which would name the sentence's own file, is not resolved), and one naming the section the
-   sentence stands in is not resolved either: a sentence is not its own source.
+   which would name the sentence's own file, is not resolved, unless it is a book's label
+   that one other page declares: MyST's and Sphinx's labels belong to the whole book), and one
+   naming the section the sentence stands in is not resolved either: a sentence is not its own
+   source.
 2. **the published site**, when `site-url` names it: the link made absolute from the citing
    page's route (a site path from the site's root), then fetched like any source, under the
    guard and the allowlist. With `site-url`, a web link to the site itself is followed to the
@@ -123,6 +125,7 @@ class Site:
         self._pages: dict[str, _Page] | None = None
         self._routes: dict[str, str] = {}  # route key → page
         self._part_of: dict[str, str] = {}  # a part → the page that includes it
+        self._labels: dict[str, str | None] | None = None  # a book's label → the page declaring it
 
     # --- the citing file
 
@@ -273,8 +276,24 @@ class Site:
                 return Target(error=f"{NOT_RESOLVED} (#{anchor} is the section the sentence stands in)")
             return Target(path=f"{part}#{anchor}")
         if same:
+            # a book's label ({ref}`x`, {eq}`x`) names a part of whichever page declares it
+            elsewhere = self.labelled(anchor)
+            if elsewhere is not None and elsewhere != page:
+                return self.anchored(elsewhere, anchor, place, line)
             return Target(error=f"{NOT_RESOLVED} (no part of this page declares #{anchor})")
         return Target(path=page)
+
+    def labelled(self, label: str) -> str | None:
+        """The page that declares the book's label `label` (`anchors.global_labels`), when one
+        page alone does; the pages are read once, when a label is first looked for."""
+        if self._labels is None:
+            self._labels = {}
+            for page in self.index():
+                if page.lower().endswith(MARKDOWN_PAGES):
+                    for found in anchors.global_labels(self.text(page) or ""):
+                        # a label two pages declare names neither
+                        self._labels[found] = None if self._labels.get(found, page) != page else page
+        return self._labels.get(label)
 
     def parts(self, page: str) -> Iterator[str]:
         """The files of the page `page` is, or is a part of, each once: itself first, then its

@@ -91,3 +91,20 @@ def test_an_anchor_inside_a_section_names_that_section() -> None:
         '<a name="63cSec5-Figure1"></a>\n\n![fig](img.png)\n\n### 5.2 Privacy\n\nMore.\n'
     )
     assert anchors.section(text, "63cSec5-Figure1") == (4, 12)
+
+
+def test_a_book_s_labels_equations_directives_and_d2l_roles() -> None:
+    # tum-pbs/pbdl-book overview-optconv.md (an equation's label, a MyST label), a figure's
+    # `:name:` option (MyST), d2l-ai/d2l-en's `:label:` role
+    text = (
+        "(optconv)=\n# Optimization\n\nNewton's step:\n\n$$\n\\Delta = -H^{-1} J\n$$ (opt-newton)\n\n"
+        "```{figure} resources/x.jpg\n---\nname: not-an-option\n---\n```\n\n"
+        "```{math}\n:label: eq-loss\nL = x^2\n```\n\n"
+        "## Dropout\n:label:`sec_dropout`\n\nText $$ not a label.\n"
+    )
+    assert anchors.global_labels(text) == ["optconv", "opt-newton", "eq-loss", "sec_dropout"]
+    found = lines(text)
+    assert anchors.anchor_line(found, "opt-newton") == 7
+    assert anchors.section(found, "sec_dropout") == (20, 25)  # the section it stands in
+    # an attribute list's id is the page's own, no label of the book
+    assert anchors.global_labels("## Timeout {#timeout}\n\n<a name='x'></a>\n") == []

@@ -190,6 +190,29 @@ def follow(root: Path, href: str, place: str, *, roots: tuple[str, ...] = (), si
     return found.path or found.url or f"error: {found.error}"
 
 
+def test_a_book_s_label_leads_to_the_page_that_declares_it(tmp_path: Path) -> None:
+    # tum-pbs/pbdl-book: probmodels-phys.md cites {eq}`gauss-newton-approx` of
+    # overview-optconv.md and {ref}`probmodels-intro` (a MyST label); MyST labels are the book's
+    root = tree(
+        tmp_path,
+        {
+            "probmodels-phys.md": "# Physics\n\nx\n",
+            "overview-optconv.md": "# Optimizers\n\n## Gauss-Newton\n\n$$\nH = J\n$$ (gauss-newton-approx)\n",
+            "probmodels-intro.md": "(probmodels-intro)=\n# Introduction\n\nFlows.\n",
+            "a.md": "(twice)=\n# A\n",
+            "b.md": "(twice)=\n# B\n",
+        },
+    )
+    place = "probmodels-phys.md"
+    assert follow(root, "#gauss-newton-approx", place) == "overview-optconv.md#gauss-newton-approx"
+    assert follow(root, "#probmodels-intro", place) == "probmodels-intro.md#probmodels-intro"
+    # a label two pages declare names neither; an anchor no page declares stays unresolved
+    assert follow(root, "#twice", place) == f"error: {NOT_RESOLVED} (no part of this page declares #twice)"
+    assert (
+        follow(root, "#nowhere", place) == f"error: {NOT_RESOLVED} (no part of this page declares #nowhere)"
+    )
+
+
 def test_redux_s_relative_links_name_files_with_their_sections(tmp_path: Path) -> None:
     # reduxjs/redux docs/faq/StoreSetup.md
     root = tree(
