@@ -12,6 +12,7 @@ under the source's deadline, with the claims' checks (`content.run_read`):
   (`citecheck.extract.anchors.section`; an anchor it does not declare leaves the whole page), a
   Jekyll page's `{% include_relative %}` parts put in place, then rendered (markdown-it) and
   read as a reader sees it (`content.visible_text`);
+- a Jupyter notebook (`.ipynb`) as the Markdown of its Markdown cells (`site.notebook_markdown`);
 - HTML and PDF as a fetched page of the kind; plain text as it is.
 """
 
@@ -27,7 +28,7 @@ from citecheck.errors import UnsafePathError
 from citecheck.extract import anchors
 from citecheck.extract.markup import blank_markup, blank_non_markdown, drop_fill
 from citecheck.fetch.content import ExtractedContent, Read, extract_html, pdf_content, visible_text
-from citecheck.fetch.site import MARKDOWN_PAGES
+from citecheck.fetch.site import MARKDOWN_PAGES, NOTEBOOK, notebook_markdown
 from citecheck.models import FetchedSource, FetchOutcome, SourceInfo
 from citecheck.safe_paths import read_in_tree
 
@@ -66,11 +67,13 @@ def read_page(root: Path, key: str, max_bytes: int) -> FetchedSource | tuple[Sou
     kinds = {".pdf": "application/pdf", ".html": "text/html", ".htm": "text/html"}
     kind = (
         "text/markdown"
-        if low.endswith(MARKDOWN_PAGES)
+        if low.endswith((*MARKDOWN_PAGES, NOTEBOOK))
         else kinds.get(posixpath.splitext(low)[1], "text/plain")
     )
     info = info.model_copy(update={"content_type": kind, "bytes_fetched": len(data), "truncated": truncated})
     text = data.decode("utf-8", "replace")
+    if low.endswith(NOTEBOOK):
+        text = notebook_markdown(text)
     read: Read
     if kind == "text/markdown":
         if "include_relative" in text and not anchor:

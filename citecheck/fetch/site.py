@@ -9,18 +9,19 @@ in this order:
    "sp800-63a.html") from the citing file's folder; a site path ("/rules/x",
    "/settings#allowbuilds") under each `site-root` folder in turn (none set: the checkout's
    root, as GitHub renders a README's "/docs/x.md"). A target names a file as the generators
-   do: as written; with `.md`, `.mdx` or `.markdown` added, or in place of `.html`; a folder's
-   `index.md`, `README.md` or `_index.md`; and else a page's route, read from the checkout
-   once (`Routes`): its path with Docusaurus's number prefixes ("04-hooks.mdx" → "hooks") and a
-   blog's date ("2024-08-21-dotnet-sdk-v2.md" → "dotnet-sdk-v2", "2024/08/21/dotnet-sdk-v2")
-   left out, and the `slug`, `permalink`, `url` and `id` of its front matter (Docusaurus,
-   Jekyll, Hugo, MkDocs). A relative link no file answers is tried from the citing page's
-   route too. A Jekyll page assembled from its sections (`{% include_relative s.md %}`) is one
-   page: an anchor is looked for in all its parts, and a link to it names the part that holds
-   the anchor.
-   The file is a page only if it is Markdown, HTML, PDF or plain text (`PAGE_SUFFIXES`): a link
-   to a script, a data file or a folder without an index page is listed as not resolved, never
-   read (a link to an image or an archive is no citation at all: `extract.urls.internal_target`).
+   do: as written; with `.md`, `.mdx`, `.markdown` or `.ipynb` added, or in place of `.html`; a
+   folder's `index.md`, `README.md` or `_index.md`; and else a page's route, read from the
+   checkout once (`Routes`): its path with Docusaurus's number prefixes ("04-hooks.mdx" →
+   "hooks") and a blog's date ("2024-08-21-dotnet-sdk-v2.md" → "dotnet-sdk-v2",
+   "2024/08/21/dotnet-sdk-v2") left out, and the `slug`, `permalink`, `url` and `id` of its front
+   matter (Docusaurus, Jekyll, Hugo, MkDocs). A relative link no file answers is tried from the
+   citing page's route too. A Jekyll page assembled from its sections (`{% include_relative
+   s.md %}`) is one page: an anchor is looked for in all its parts, and a link to it names the
+   part that holds the anchor.
+   The file is a page only if it is Markdown, a Jupyter notebook (its Markdown cells), HTML,
+   PDF or plain text (`PAGE_SUFFIXES`): a link to a script, a data file or a folder without an
+   index page is listed as not resolved, never read (a link to an image or an archive is no
+   citation at all: `extract.urls.internal_target`).
    An anchor names a part of the page (`citecheck.extract.anchors`): the source is that part,
    "docs/reference/config.md#timeout"; an anchor of a reference-list entry cites the entry's
    URL, as `[N]` does; one the page does not declare leaves the whole page (an in-page one,
@@ -43,6 +44,7 @@ is read up to `max_source_bytes`, as a fetched page is. The pages themselves are
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from collections.abc import Iterable, Iterator
@@ -58,7 +60,10 @@ from citecheck.safe_paths import read_in_tree
 from citecheck.select import walk_files
 
 MARKDOWN_PAGES = (".md", ".mdx", ".markdown")
-PAGE_SUFFIXES = (*MARKDOWN_PAGES, ".html", ".htm", ".pdf", ".txt", ".rst")
+# A Jupyter notebook is a page of a Jupyter Book, an nbsphinx or mkdocs-jupyter site: its
+# Markdown cells are its prose (`notebook_markdown`).
+NOTEBOOK = ".ipynb"
+PAGE_SUFFIXES = (*MARKDOWN_PAGES, NOTEBOOK, ".html", ".htm", ".pdf", ".txt", ".rst")
 _INDEX_NAMES = ("index.md", "README.md", "_index.md", "index.mdx", "readme.md", "index.html")
 MAX_PAGES = 20_000  # pages of the checkout read for their routes
 FRONT_BYTES = 16 * 1024  # what is read of a page for its route (front matter, includes)
@@ -234,16 +239,17 @@ class Site:
         stem, ext = posixpath.splitext(rel)
         names = [rel] if rel not in ("", ".") else []
         if ext.lower() in (".html", ".htm"):
-            names += [stem + s for s in MARKDOWN_PAGES]
+            names += [stem + s for s in (*MARKDOWN_PAGES, NOTEBOOK)]
         elif ext.lower() not in PAGE_SUFFIXES:
-            names += [rel + s for s in MARKDOWN_PAGES]
+            names += [rel + s for s in (*MARKDOWN_PAGES, NOTEBOOK)]
         names += [_plain(posixpath.join(rel, n)) for n in _INDEX_NAMES]
         for name in names:
             path = self.root / name
             if path.is_file():
                 if not name.lower().endswith(PAGE_SUFFIXES):
                     return Target(
-                        error=f"{NOT_RESOLVED} ({name} is no page: only Markdown, HTML, PDF, text are read)"
+                        error=f"{NOT_RESOLVED} ({name} is no page: only Markdown, notebooks, HTML, PDF, "
+                        "text are read)"
                     )
                 return Target(path=name)
         if rel and (self.root / rel).is_dir():
@@ -289,7 +295,7 @@ class Site:
         if self._labels is None:
             self._labels = {}
             for page in self.index():
-                if page.lower().endswith(MARKDOWN_PAGES):
+                if page.lower().endswith((*MARKDOWN_PAGES, NOTEBOOK)):
                     for found in anchors.global_labels(self.text(page) or ""):
                         # a label two pages declare names neither
                         self._labels[found] = None if self._labels.get(found, page) != page else page
@@ -329,7 +335,7 @@ class Site:
     def references(self, part: str, text: str) -> dict[str, list[str]]:
         if part not in self._references:
             self._references[part] = (
-                anchor_sources(text, part) if part.lower().endswith(MARKDOWN_PAGES) else {}
+                anchor_sources(text, part) if part.lower().endswith((*MARKDOWN_PAGES, NOTEBOOK)) else {}
             )
         return self._references[part]
 
@@ -350,7 +356,7 @@ class Site:
             files, _ = walk_files(folder)
             for path in sorted(files)[:MAX_PAGES]:
                 rel = path.relative_to(self.root).as_posix()
-                if rel in self._pages or not rel.lower().endswith((*MARKDOWN_PAGES, ".html")):
+                if rel in self._pages or not rel.lower().endswith((*MARKDOWN_PAGES, NOTEBOOK, ".html")):
                     continue
                 routes = _routes(PurePosixPath(rel).relative_to(base or ".").as_posix(), self.head(rel))
                 page = _Page(routes=[key for key, _ in routes], includes=self.includes(rel))
@@ -408,10 +414,31 @@ class Site:
             assert self.root is not None
             try:
                 data = read_in_tree(self.root, rel, self.max_bytes)[: self.max_bytes]
-                self._texts[rel] = data.decode("utf-8", "replace")
+                text = data.decode("utf-8", "replace")
+                self._texts[rel] = notebook_markdown(text) if rel.lower().endswith(NOTEBOOK) else text
             except (OSError, UnsafePathError):
                 self._texts[rel] = None
         return self._texts[rel]
+
+
+def notebook_markdown(text: str) -> str:
+    """A Jupyter notebook's prose: its Markdown cells, in order, as one Markdown text ("" when
+    the notebook cannot be read: not JSON, or cut at the byte cap)."""
+    try:
+        notebook = json.loads(text)
+    except ValueError:
+        return ""
+    cells = notebook.get("cells") if isinstance(notebook, dict) else None
+    if not isinstance(cells, list):
+        return ""
+    out: list[str] = []
+    for cell in cells:
+        if isinstance(cell, dict) and cell.get("cell_type") == "markdown":
+            source = cell.get("source", "")
+            out.append(
+                "".join(x for x in source if isinstance(x, str)) if isinstance(source, list) else str(source)
+            )
+    return "\n\n".join(out)
 
 
 def _plain(path: str) -> str:
@@ -432,7 +459,7 @@ def _route_key(route: str) -> str:
     """A route as the index keys it: no slashes at its ends, no `.html`/`.md` suffix."""
     key = route.strip().strip("/")
     low = key.lower()
-    for suffix in (".html", ".htm", *MARKDOWN_PAGES):
+    for suffix in (".html", ".htm", NOTEBOOK, *MARKDOWN_PAGES):
         if low.endswith(suffix):
             return key[: -len(suffix)]
     return key

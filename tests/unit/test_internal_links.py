@@ -4,6 +4,7 @@ a link to the project's own pages, where `citecheck.fetch.site` follows it in a 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -12,9 +13,9 @@ from citecheck.config import Settings, narrowing
 from citecheck.errors import ConfigError
 from citecheck.extract.document import extract_text
 from citecheck.extract.skip import CITED_RULES
-from citecheck.fetch.local import markdown_content
+from citecheck.fetch.local import markdown_content, read_page
 from citecheck.fetch.site import NOT_RESOLVED, Checkout, Site, resolve_internal
-from citecheck.models import Citation, CitationKind, Claim, SelectedFile, Verdict
+from citecheck.models import Citation, CitationKind, Claim, FetchedSource, SelectedFile, Verdict
 from citecheck.policy import triage
 
 K = CitationKind
@@ -310,7 +311,7 @@ def test_what_a_link_leads_to_that_is_no_page(tmp_path: Path) -> None:
     )
     assert (
         follow(root, "../setup.py", "docs/a.md")
-        == f"error: {NOT_RESOLVED} (setup.py is no page: only Markdown, HTML, PDF, text are read)"
+        == f"error: {NOT_RESOLVED} (setup.py is no page: only Markdown, notebooks, HTML, PDF, text are read)"
     )
     assert (
         follow(root, "../src", "docs/a.md")
@@ -375,6 +376,44 @@ def test_a_markdown_page_is_read_as_its_reader_sees_it_the_anchor_s_section_only
     assert content.text == "Timeout\nThe default timeout is 30 seconds (why).\nSet timeout=30."
     assert content.title == "Timeout"
     assert "Proxies" in markdown_content(page, "", True).text  # no anchor: the whole page
+
+
+def test_a_notebook_is_a_page_its_markdown_cells_read_its_labels_known(tmp_path: Path) -> None:
+    # tum-pbs/pbdl-book: diffphys-discuss.md cites {doc}`diffphys-code-sol`, a notebook
+    notebook = {
+        "cells": [
+            {
+                "cell_type": "markdown",
+                "source": ["(sol-intro)=\n", "# Reducing errors\n", "\n", "It halves the error.\n"],
+            },
+            {"cell_type": "code", "source": ["print('a code cell is no prose')\n"], "outputs": []},
+            {"cell_type": "markdown", "source": "## Training\n\nIt trains for 10 epochs."},
+        ],
+        "nbformat": 4,
+    }
+    root = tree(
+        tmp_path,
+        {
+            "diffphys-discuss.md": "# Discussion\n",
+            "diffphys-code-sol.ipynb": json.dumps(notebook),
+            "broken.ipynb": "{",
+        },
+    )
+    place = "diffphys-discuss.md"
+    assert follow(root, "diffphys-code-sol", place) == "diffphys-code-sol.ipynb"
+    assert follow(root, "#sol-intro", place) == "diffphys-code-sol.ipynb#sol-intro"  # the book's label
+    found = read_page(root, "diffphys-code-sol.ipynb#training", 1_000_000)
+    assert not isinstance(found, FetchedSource)
+    info, read, _ = found
+    assert info.content_type == "text/markdown"
+    assert read().text == "Training\nIt trains for 10 epochs."
+    whole = read_page(root, "diffphys-code-sol.ipynb", 1_000_000)
+    assert not isinstance(whole, FetchedSource)
+    assert "print" not in whole[1]().text and "It halves the error." in whole[1]().text
+    # a notebook that is not JSON (or cut at the byte cap) reads as no text, never as its JSON
+    broken = read_page(root, "broken.ipynb", 1_000_000)
+    assert not isinstance(broken, FetchedSource)
+    assert broken[1]().text == ""
 
 
 # --- the settings ------------------------------------------------------------------------------
