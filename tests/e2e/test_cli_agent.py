@@ -80,7 +80,9 @@ def test_extract_reads_standard_input_with_files(
     assert main(["extract", str(doc), "-", "--format", "json"]) == 0
     claims = json.loads(capsys.readouterr().out)["claims"]
     assert [(c["file"], c["line"]) for c in claims] == [(str(doc), 1), ("stdin.md", 1), ("stdin.md", 3)]
-    assert claims[1]["citations"] == []
+    assert [(c["kind"], c["identifier"], c["url"]) for c in claims[1]["citations"]] == [
+        ("internal", "../guide.md", None)
+    ]
     assert claims[2]["citations"][0]["url"] == "https://example.org/x"
 
 
