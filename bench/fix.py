@@ -22,11 +22,9 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE] + [str(_HERE.parent)]
 
 import argparse  # noqa: E402
-import statistics  # noqa: E402
 import tempfile  # noqa: E402
-import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
 
+from bench._timing import median_cpu_ms  # noqa: E402
 from citecheck.checks.fix import locate, with_suggestions  # noqa: E402
 from citecheck.checks.number import check_numbers  # noqa: E402
 from citecheck.checks.passages import PageIndex  # noqa: E402
@@ -42,15 +40,6 @@ PARAGRAPH = (
     "are paid for their open source work. The survey ran for six weeks in the spring. Most answers "
     "came from Europe and North America, the appendix says."
 )
-
-
-def _median_ms(fn: Callable[[], object], rounds: int) -> float:
-    times = []
-    for _ in range(rounds):
-        start = time.process_time()
-        fn()
-        times.append((time.process_time() - start) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:
@@ -78,7 +67,7 @@ def main() -> None:
         doc.write_text(markdown, encoding="utf-8")
         files = [SelectedFile(path=str(doc), display="doc.md")]
         placed = sum(1 for c in with_suggestions(failed, files, 10_000_000) if c.suggestion)
-        ms = _median_ms(lambda: with_suggestions(failed, files, 10_000_000), rounds)
+        ms = median_cpu_ms(lambda: with_suggestions(failed, files, 10_000_000), rounds)
     per_claim = ms / max(1, len(failed))
     print(f"prose: {len(failed)} contradicted claims, {placed} placed: {per_claim:.2f} ms per claim")
 
@@ -88,7 +77,7 @@ def main() -> None:
         raw = "".join(f"{c}*" for c in body) + " About 70% of contributors are paid. " + body
         claim = ClaimResult(text=text, kinds=[], file="d.md", line=1, column=1, verdict=Verdict.fail)
         start = text.index("70%")
-        ms = _median_ms(
+        ms = median_cpu_ms(
             lambda claim=claim, start=start, raw=raw: locate(claim, (start, start + 3), [raw]), rounds
         )
         print(f"repetitive: a claim of {len(text):,} characters: {ms:.2f} ms")

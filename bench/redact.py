@@ -29,10 +29,8 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE] + [str(_HERE.parent)]
 
 import argparse  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
 
+from bench._timing import median_cpu_ms  # noqa: E402
 from citecheck.models import JudgeResult  # noqa: E402
 from citecheck.redact import Redactor  # noqa: E402
 from tests.unit.report_samples import judged, many_claims, report_of  # noqa: E402
@@ -42,15 +40,6 @@ TOKEN = "ghs_9aB8cD7eF6gH5iJ4kL3mN2oP1qR0sT9uV8wX"
 PROSE = "The survey collected 14,000 responses in 112 countries, the report says. "
 ESCAPED = "See https://example.com/a%20b/c%2Fd?q=x%3Dy&page=2 for the figures. "
 CHINESE = "该调查在112个国家收集了14,000份答复，报告称（见附录）。"
-
-
-def _median_ms(fn: Callable[[], object], rounds: int) -> float:
-    times = []
-    for _ in range(rounds):
-        start = time.process_time()
-        fn()
-        times.append((time.process_time() - start) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:
@@ -91,7 +80,7 @@ def main() -> None:
     ]
     assert run.model(report) is report and KEY not in run.model(leaky).model_dump_json()
     for name, fn in rows:
-        print(f"{name:<44} {_median_ms(fn, args.rounds):8.1f} ms")
+        print(f"{name:<44} {median_cpu_ms(fn, args.rounds):8.1f} ms")
 
 
 if __name__ == "__main__":
