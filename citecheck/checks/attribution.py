@@ -33,17 +33,12 @@ from collections.abc import Iterable
 
 from citecheck.extract.citations import text_without_citations
 from citecheck.extract.markup import blank_spans
+from citecheck.extract.words import REPORTING
 from citecheck.models import Citation, CitationKind, Claim
 from citecheck.numbers import wordset
 
-# Reporting verbs: "X reports that", "…, X says."
-_VERBS = (
-    r"(?:reports?|reported|says?|said|finds?|found|estimates?|estimated|notes?|noted|writes?|wrote|"
-    r"states?|stated|shows?|showed|concludes?|concluded|suggests?|suggested|indicates?|indicated|"
-    r"argues?|argued|warns?|warned|predicts?|predicted|projects?|projected|announces?|announced|"
-    r"confirms?|confirmed|claims?|claimed|explains?|explained|observes?|observed|calculates?|"
-    r"calculated|adds?|added|tells?|told|puts? it|reveals?|revealed|highlights?|highlighted)"
-)
+# Reporting verbs: "X reports that", "…, X says.", "as X puts it"
+_VERBS = rf"(?:{REPORTING}|puts? it)"
 # Nouns that name where a fact comes from: the last word of a source that is not a name.
 _SOURCES = wordset(
     "study studies report reports survey surveys analysis analyses paper papers review reviews "

@@ -43,6 +43,7 @@ from citecheck.extract.phrases.grammar import (
 from citecheck.extract.phrases.reader import addresses_reader, is_imperative_or_opinion
 from citecheck.extract.phrases.unchecked import states_nothing_checkable
 from citecheck.extract.urls import is_change_path, is_change_reference
+from citecheck.extract.words import REPORTING
 from citecheck.models import Citation, CitationKind, ClaimKind
 from citecheck.models import ResolveStatus as RS
 
@@ -123,10 +124,7 @@ _WORD = re.compile(r"[A-Za-z]{2,}")
 # What opens an attribution before its linked source, and what a linked source says before "that".
 _ACCORDING = re.compile(r"\W*(?:according\s+to|per|as\s+reported\s+by)\s+(?:the\s+)?", re.IGNORECASE)
 _AFTER_SOURCE = re.compile(r"\s*,\s*")
-_SAYS = re.compile(
-    r"\b(?:reports?|reported|says?|said|finds?|found|estimates?|estimated|notes?|noted|writes?|wrote|shows?|showed)$",
-    re.IGNORECASE,
-)
+_SAYS = re.compile(rf"\b{REPORTING}$", re.IGNORECASE)
 _THAT = re.compile(r"\s+that\s+", re.IGNORECASE)
 _CLOSES = re.compile(r"\)\s*[.!?]?\s*$")
 

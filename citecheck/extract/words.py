@@ -44,4 +44,18 @@ POINTER_VERBS = wordset(
     "donate discover star share tweet email reach tune stay feel bookmark install please"
 )
 # Pointer verbs that are never an instruction about the subject itself: a call to action.
+# Verbs that report what a source says ("[The WHO reports](…) that …", "…, [GitHub says](…).",
+# "The study found that …"): the words that name a source, never the fact. The checks' attribution
+# (`checks.attribution`) and the skip rules' form reading (`extract.skip`) read the same ones.
+REPORTING_VERBS = wordset(
+    "report reports reported say says said find finds found estimate estimates estimated note notes "
+    "noted write writes wrote state states stated show shows showed conclude concludes concluded "
+    "suggest suggests suggested indicate indicates indicated argue argues argued warn warns warned "
+    "predict predicts predicted project projects projected announce announces announced confirm "
+    "confirms confirmed claim claims claimed explain explains explained observe observes observed "
+    "calculate calculates calculated add adds added tell tells told reveal reveals revealed "
+    "highlight highlights highlighted"
+)
+REPORTING = "(?:" + "|".join(sorted(REPORTING_VERBS, key=len, reverse=True)) + ")"  # as a regex
+
 CALL_VERBS = wordset("join subscribe register sign star tweet email donate tune")
