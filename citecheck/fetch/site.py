@@ -296,9 +296,12 @@ class Site:
             self._labels = {}
             for page in self.index():
                 if page.lower().endswith((*MARKDOWN_PAGES, NOTEBOOK)):
-                    for found in anchors.global_labels(self.text(page) or ""):
-                        # a label two pages declare names neither
-                        self._labels[found] = None if self._labels.get(found, page) != page else page
+                    # every page is read for its labels once, and not kept: a site's pages
+                    # together may be far larger than the few a run's links name
+                    text = self._texts[page] if page in self._texts else self._page_text(page)
+                    for found in anchors.global_labels(text or ""):
+                        if self._labels.setdefault(found, page) != page:
+                            self._labels[found] = None  # a label two pages declare names neither
         return self._labels.get(label)
 
     def parts(self, page: str) -> Iterator[str]:
@@ -400,25 +403,27 @@ class Site:
     def head(self, rel: str) -> str:
         """The start of a page: its front matter, the parts it includes."""
         if rel not in self._heads:
-            assert self.root is not None
-            try:
-                data = read_in_tree(self.root, rel, FRONT_BYTES)[:FRONT_BYTES]
-                self._heads[rel] = data.decode("utf-8", "replace")
-            except (OSError, UnsafePathError):
-                self._heads[rel] = ""
+            self._heads[rel] = self._read(rel, FRONT_BYTES) or ""
         return self._heads[rel]
 
     def text(self, rel: str) -> str | None:
-        """A page's text (up to the byte cap), or None where it cannot be read."""
+        """A page's text (up to the byte cap), or None where it cannot be read; kept, as the
+        pages a run's links name are read again for each anchor."""
         if rel not in self._texts:
-            assert self.root is not None
-            try:
-                data = read_in_tree(self.root, rel, self.max_bytes)[: self.max_bytes]
-                text = data.decode("utf-8", "replace")
-                self._texts[rel] = notebook_markdown(text) if rel.lower().endswith(NOTEBOOK) else text
-            except (OSError, UnsafePathError):
-                self._texts[rel] = None
+            self._texts[rel] = self._page_text(rel)
         return self._texts[rel]
+
+    def _page_text(self, rel: str) -> str | None:
+        text = self._read(rel, self.max_bytes)
+        return notebook_markdown(text) if text is not None and rel.lower().endswith(NOTEBOOK) else text
+
+    def _read(self, rel: str, limit: int) -> str | None:
+        """Up to `limit` bytes of a file of the checkout, as text; None where it cannot be read."""
+        assert self.root is not None
+        try:
+            return read_in_tree(self.root, rel, limit)[:limit].decode("utf-8", "replace")
+        except (OSError, UnsafePathError):
+            return None
 
 
 def notebook_markdown(text: str) -> str:
